@@ -1,0 +1,40 @@
+#include "commands.hpp"
+#include "io.hpp"
+#include "log.hpp"
+
+#include <collide/scene.hpp>
+
+#include <iostream>
+
+namespace {
+struct {
+    std::vector<std::string> files;
+    bool quiet = false;
+} opt;
+
+std::string count(std::size_t n, const char* what) {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+}  // namespace
+
+void setup_validate(CLI::App& sub) {
+    sub.add_option("files", opt.files, "Scene files ('-' reads standard input)")->required();
+    sub.add_flag("-q,--quiet", opt.quiet, "Print nothing on success");
+}
+
+// Every file is checked, so that one run lists every broken level.
+ExitCode run_validate() {
+    bool all_ok = true;
+    for (const std::string& f : opt.files) {
+        try {
+            const collide::Scene s = collide::read_scene(read_input(f), f);
+            if (!opt.quiet)
+                std::cout << f << ": valid (" << count(s.shapes.size(), "shape") << ", " << count(s.grids.size(), "grid")
+                          << ", " << count(s.moves.size(), "move") << ", " << count(s.rules.size(), "rule") << ")\n";
+        } catch (const collide::Error& e) {
+            log_error(e.what());
+            all_ok = false;
+        }
+    }
+    return all_ok ? ExitCode::Ok : ExitCode::BadInput;
+}

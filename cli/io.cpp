@@ -1,0 +1,79 @@
+#include "io.hpp"
+
+#include <collide/error.hpp>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include <unistd.h>
+
+namespace {
+// The temporary output in progress, for the signal handler (a fixed buffer: only
+// async-signal-safe calls happen there).
+char g_pending_tmp[4096] = {0};
+
+void on_signal(int sig) {
+    if (g_pending_tmp[0] != '\0') unlink(g_pending_tmp);
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+}
+}  // namespace
+
+void install_signal_cleanup() {
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
+    std::signal(SIGHUP, on_signal);
+}
+
+std::string read_input(const std::string& path) {
+    if (path == "-") {
+        std::ostringstream ss;
+        ss << std::cin.rdbuf();
+        if (std::cin.bad()) throw collide::Error(path, "", "cannot read standard input");
+        return ss.str();
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw collide::Error(path, "", std::string("cannot open: ") + std::strerror(errno));
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw collide::Error(path, "", std::string("cannot read: ") + std::strerror(errno));
+    return text;
+}
+
+AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+    std::string templ = path_ + ".tmp-XXXXXX";
+    const int fd = mkstemp(templ.data());
+    if (fd < 0) throw collide::Error(path_, "", std::string("cannot create output: ") + std::strerror(errno));
+    close(fd);
+    tmp_ = templ;
+    if (tmp_.size() < sizeof g_pending_tmp) std::memcpy(g_pending_tmp, tmp_.c_str(), tmp_.size() + 1);
+    out_.open(tmp_, std::ios::binary | std::ios::trunc);
+    if (!out_) throw collide::Error(path_, "", std::string("cannot write output: ") + std::strerror(errno));
+}
+
+AtomicFile::~AtomicFile() {
+    if (!done_) {
+        out_.close();
+        std::remove(tmp_.c_str());
+    }
+    g_pending_tmp[0] = '\0';
+}
+
+void AtomicFile::commit() {
+    out_.flush();
+    const bool ok = static_cast<bool>(out_);
+    out_.close();
+    if (!ok || std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        std::remove(tmp_.c_str());
+        done_ = true;
+        g_pending_tmp[0] = '\0';
+        throw collide::Error(path_, "", "cannot write output: " + why);
+    }
+    done_ = true;
+    g_pending_tmp[0] = '\0';
+}

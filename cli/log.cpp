@@ -1,0 +1,28 @@
+#include "log.hpp"
+
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+namespace {
+std::shared_ptr<spdlog::logger> g_log;
+bool g_quiet = false;
+}  // namespace
+
+void init_log() {
+    g_log = spdlog::stderr_logger_st("collide");
+    g_log->set_pattern("collide: %v");
+    g_log->set_level(spdlog::level::info);
+    g_log->flush_on(spdlog::level::trace);
+}
+
+void set_log_quiet(bool quiet) { g_quiet = quiet; }
+void set_log_verbose(bool verbose) { g_log->set_level(verbose ? spdlog::level::debug : spdlog::level::info); }
+
+void log_error(const std::string& msg) { g_log->error("error: {}", msg); }
+void log_warning(const std::string& msg) {
+    if (!g_quiet) g_log->warn("warning: {}", msg);
+}
+void log_failure(const std::string& msg) {
+    if (!g_quiet) g_log->info("{}", msg);
+}
+void log_verbose(const std::string& msg) { g_log->debug("{}", msg); }

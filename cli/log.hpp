@@ -1,0 +1,16 @@
+// Diagnostics on stderr, one line each, prefixed "collide: ".
+#pragma once
+
+#include <string>
+
+void init_log();
+void set_log_quiet(bool quiet);
+void set_log_verbose(bool verbose);
+/// "collide: error: ..." — always shown.
+void log_error(const std::string& msg);
+/// "collide: warning: ..." — hidden by -q.
+void log_warning(const std::string& msg);
+/// "collide: ..." — a failed rule or expectation; hidden by -q.
+void log_failure(const std::string& msg);
+/// "collide: ..." — shown with -v only.
+void log_verbose(const std::string& msg);

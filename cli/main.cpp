@@ -1,0 +1,43 @@
+// collide: batch collision checker for 2D game data. See README.md and SPEC.md.
+#include "commands.hpp"
+#include "log.hpp"
+
+#include <iostream>
+
+namespace {
+const Command kCommands[] = {
+    {"check", "Test the shapes of scene files and write a report", setup_check, run_check},
+    {"validate", "Parse and validate scene files only", setup_validate, run_validate},
+    {"schema", "Print the JSON Schema of the scene format", setup_schema, run_schema},
+};
+}  // namespace
+
+int main(int argc, char** argv) {
+    init_log();
+    CLI::App app{"collide: exact batch collision checks for 2D game data"};
+    app.require_subcommand(1);
+    app.set_help_all_flag("--help-all", "Show help for every subcommand");
+    std::vector<std::pair<CLI::App*, const Command*>> subs;
+    for (const Command& c : kCommands) {
+        CLI::App* sub = app.add_subcommand(c.name, c.help);
+        c.setup(*sub);
+        subs.emplace_back(sub, &c);
+    }
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        std::cout << app.help();
+        return 0;
+    } catch (const CLI::CallForAllHelp&) {
+        std::cout << app.help("", CLI::AppFormatMode::All);
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        // A subcommand's --help arrives here too.
+        if (e.get_exit_code() == 0) return app.exit(e);
+        log_error(std::string(e.what()) + " (run 'collide --help' for usage)");
+        return static_cast<int>(ExitCode::BadInput);
+    }
+    for (const auto& [sub, cmd] : subs)
+        if (sub->parsed()) return static_cast<int>(cmd->run());
+    return static_cast<int>(ExitCode::BadInput);
+}

@@ -1,0 +1,104 @@
+// collide/check.hpp — running a scene: pair selection, broad phase, exact tests, rules.
+//
+// check() selects the pairs a scene (or the caller) asks for, finds the candidates with a
+// broad phase, tests each with collide() and evaluates the rules. The result is the same
+// for every broad phase and thread count: collisions are ordered by the index of `a`, then
+// of `b`, where grids are indexed after all shapes.
+#pragma once
+
+#include "collide/geometry.hpp"
+#include "collide/scene.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace collide {
+
+/// How candidate pairs are found. All give identical results.
+enum class Broadphase : std::uint8_t {
+    Auto,   ///< picks one from the scene's size
+    Grid,   ///< uniform grid of cells sized from the shapes
+    Sweep,  ///< sort and sweep on the x axis
+    Brute,  ///< every pair
+};
+
+/// Candidate pairs (i < j, sorted) among `items` (indices into `bounds`) whose closed
+/// bounds overlap; unbounded components are handled exactly.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> candidate_pairs(const std::vector<Bounds>& bounds,
+                                                                     const std::vector<std::uint32_t>& items,
+                                                                     Broadphase method);
+
+/// Options of a check.
+struct CheckOptions {
+    Broadphase broadphase = Broadphase::Auto;
+    bool no_touch = false;  ///< drop touch-only pairs everywhere (reports, summary, rules)
+    bool points = true;     ///< compute the outline intersection points
+    std::optional<std::vector<PairSpec>> pairs;  ///< replaces the scene's pair specs
+    unsigned threads = 1;   ///< accepted; the result never depends on it
+};
+
+/// A grid cell as [col, row], indexing rows[row][col] as written; may lie outside the grid.
+struct Cell {
+    std::int64_t col = 0;
+    std::int64_t row = 0;
+    friend bool operator==(Cell a, Cell b) { return a.col == b.col && a.row == b.row; }
+};
+
+/// A reported collision. `a` is a shape index; `b` a shape index, or shapes.size() + the
+/// index of a grid.
+struct Collision {
+    std::size_t a = 0;
+    std::size_t b = 0;
+    Relation relation = Relation::Touch;
+    std::vector<Vec2> points;  ///< shape-shape: outline intersection (see collide())
+    std::vector<Cell> cells;   ///< shape-grid: solid cells hit, by row then column
+    bool outside = false;      ///< shape-grid: reaches the grid's solid outside
+};
+
+/// The answer to a move.
+struct MoveResult {
+    bool allowed = true;
+    double t = 0.0;  ///< blocked: fraction of the path where it stops
+    Vec2 stop;       ///< blocked: from + t (to - from)
+    Cell cell;       ///< blocked: first solid cell hit
+    std::optional<bool> passed;  ///< when the move has an expectation
+};
+
+/// The outcome of a rule. Violations are (a, b) pairs for `none` and (a, npos) shapes for
+/// `each`.
+struct RuleResult {
+    bool passed = true;
+    std::vector<std::pair<std::size_t, std::size_t>> violations;
+};
+
+/// Counts of what is reported.
+struct Summary {
+    std::size_t shapes = 0;
+    std::size_t grids = 0;
+    std::size_t collisions = 0;
+    std::size_t moves = 0;
+    std::size_t blocked = 0;
+    std::size_t rules_failed = 0;  ///< failed rules plus failed move expectations
+};
+
+/// Everything a check of one scene finds.
+struct SceneResult {
+    std::vector<Collision> collisions;
+    std::vector<MoveResult> moves;  ///< one per scene move, in scene order
+    std::vector<RuleResult> rules;  ///< one per scene rule, in scene order
+    Summary summary;
+    std::vector<std::string> empty_selectors;  ///< selectors that select nothing, first use order
+};
+
+/// Check a scene. Never throws for a scene read_scene() accepted; throws Error for a bad
+/// pair spec in options.
+SceneResult check(const Scene& scene, const CheckOptions& options);
+
+/// The id of object i (a shape, or a grid past the shapes).
+const std::string& object_id(const Scene& scene, std::size_t i);
+
+}  // namespace collide

@@ -1,0 +1,137 @@
+// collide/geometry.hpp — the eight shape types and the exact pairwise test.
+//
+// What it does: for any two shapes, decides exactly (for the double values given)
+// whether they share a point, how they relate in the DE-9IM sense (touch, overlap,
+// contains, within, equal) and where their outlines cross.
+//
+// Conventions, stated once:
+// - Plain x/y coordinates; no axis is "up". Every shape is a closed point set.
+// - Exactness: every boolean and every relation is decided exactly (adaptive filter
+//   with an exact dyadic fallback). Intersection points are floating-point results,
+//   accurate to about 1e-12 relative to the largest coordinate involved.
+// - Degenerate shapes degrade to what they are: a circle of radius 0 or a segment with
+//   a == b is a point, a rect of zero width is a segment, a polyline whose points are all
+//   equal is a point.
+//
+// Limits: coordinates are finite doubles; magnitudes up to 1e9 are tested, larger ones
+// work but intersection points lose relative accuracy past ~1e15. Shapes are validated by
+// the scene reader (collide/scene.hpp); calling collide() on an invalid polygon
+// (self-intersecting, fewer than three vertices) gives an unspecified relation, never UB.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace collide {
+
+/// A position or direction in scene units.
+struct Vec2 {
+    double x = 0.0;
+    double y = 0.0;
+    friend bool operator==(Vec2 a, Vec2 b) { return a.x == b.x && a.y == b.y; }
+    friend bool operator!=(Vec2 a, Vec2 b) { return !(a == b); }
+    /// Order by x, then y: the order of `points` in every report.
+    friend bool operator<(Vec2 a, Vec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
+};
+
+/// A single point.
+struct Point {
+    Vec2 at;
+};
+
+/// A closed disk; radius >= 0 (0 is the point `center`).
+struct Circle {
+    Vec2 center;
+    double radius = 0.0;
+};
+
+/// A closed axis-aligned rectangle; min <= max on both axes (zero extent allowed).
+struct Rect {
+    Vec2 min;
+    Vec2 max;
+};
+
+/// A closed segment from a to b; a == b is a point.
+struct Segment {
+    Vec2 a;
+    Vec2 b;
+};
+
+/// The infinite line through a and b; a != b.
+struct Line {
+    Vec2 a;
+    Vec2 b;
+};
+
+/// The half-line {origin + t * direction : t >= 0}; direction != 0.
+struct Ray {
+    Vec2 origin;
+    Vec2 direction;
+};
+
+/// A simple polygon (no self-intersection, non-zero area, either winding, >= 3 vertices,
+/// no consecutive repeats), closed implicitly; the region it bounds, boundary included.
+struct Polygon {
+    std::vector<Vec2> points;
+};
+
+/// A chain of segments through `points` (>= 1 point). It may cross itself. When the last
+/// point equals the first it is closed and has no boundary points.
+struct Polyline {
+    std::vector<Vec2> points;
+};
+
+/// Any shape. The alternative index is the ShapeType.
+using Shape = std::variant<Point, Circle, Rect, Segment, Line, Ray, Polygon, Polyline>;
+
+/// The kind of a Shape, in the order of the variant.
+enum class ShapeType : std::uint8_t { Point, Circle, Rect, Segment, Line, Ray, Polygon, Polyline };
+
+/// The type of a shape.
+inline ShapeType type_of(const Shape& s) { return static_cast<ShapeType>(s.index()); }
+
+/// The scene-file name of a shape type ("point", "circle", ...).
+std::string_view type_name(ShapeType t);
+
+/// How two colliding shapes relate (OGC / DE-9IM, as GEOS and Shapely decide it).
+enum class Relation : std::uint8_t {
+    Touch,     ///< they share points, but no interior point of one is interior to the other
+    Overlap,   ///< any other collision
+    Contains,  ///< every point of b lies in a, and the interiors meet
+    Within,    ///< every point of a lies in b, and the interiors meet
+    Equal,     ///< the same point set
+};
+
+/// "touch", "overlap", "contains", "within" or "equal".
+std::string_view relation_name(Relation r);
+
+/// The relation seen from the other side (contains <-> within).
+Relation mirrored(Relation r);
+
+/// What collide() found for two shapes that share at least one point.
+struct Contact {
+    Relation relation = Relation::Touch;
+    /// Intersection of the outlines (boundary curve of circle, rect, polygon; the shape itself
+    /// for the others), sorted by x then y, without duplicates. A shared straight piece of
+    /// positive length contributes its two end points. Empty when points were not asked for.
+    std::vector<Vec2> points;
+};
+
+/// Exact collision test of a against b. Returns nothing when they share no point.
+/// With want_points false, Contact::points stays empty (and the test is cheaper).
+std::optional<Contact> collide(const Shape& a, const Shape& b, bool want_points = true);
+
+/// Axis-aligned bounds of a shape; rays and lines are unbounded (infinite components).
+struct Bounds {
+    Vec2 min;
+    Vec2 max;
+};
+
+/// Smallest Bounds holding the shape (exact: every component is an input coordinate,
+/// rounded outward where it is a computed sum, or +-infinity).
+Bounds bounds_of(const Shape& s);
+
+}  // namespace collide

@@ -1,0 +1,44 @@
+// collide/report.hpp — writing check results as JSON, JSON Lines, CSV or aligned text.
+//
+// The writers stream: begin, then one scene at a time, then finish. Output depends only on
+// the scene and the result, so the same inputs give the same bytes. Numbers are written in
+// the shortest form that reads back to the same double.
+#pragma once
+
+#include "collide/check.hpp"
+#include "collide/scene.hpp"
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+namespace collide {
+
+/// Report formats (SPEC §4).
+enum class Format : std::uint8_t { Json, Jsonl, Csv, Text };
+
+/// Writes one report for any number of scenes.
+class ReportWriter {
+public:
+    /// Writes to `out`, which must outlive the writer. With points false, collision records
+    /// carry no `points`.
+    ReportWriter(std::ostream& out, Format format, bool points = true);
+    ~ReportWriter();
+    ReportWriter(const ReportWriter&) = delete;
+    ReportWriter& operator=(const ReportWriter&) = delete;
+
+    /// Add the result of one scene.
+    void scene(const Scene& scene, const SceneResult& result);
+    /// Close the report (the JSON document's brackets). Call once, after the last scene.
+    void finish();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+/// The shortest decimal text that reads back to the same double ("48", "0.1", "1e+20").
+std::string format_number(double v);
+
+}  // namespace collide

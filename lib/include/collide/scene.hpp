@@ -1,0 +1,109 @@
+// collide/scene.hpp — the scene file: shapes, tile grids, moves, pair specs and rules.
+//
+// read_scene() parses and validates a scene (SPEC §1) and returns it, or throws
+// collide::Error naming the file, the JSON pointer of the offending value and its
+// line:column. Validation is strict: unknown keys, duplicate keys or ids, non-finite
+// numbers, inverted rects, self-intersecting polygons are all errors.
+//
+// Conventions: positions are plain x/y; `y_up` only changes how a rect's top/bottom and a
+// grid's row order were read. Shapes keep their file order (their index is their rank in
+// reports); grids are indexed after all shapes.
+#pragma once
+
+#include "collide/error.hpp"
+#include "collide/geometry.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace collide {
+
+/// A shape of the scene with its id and groups.
+struct SceneShape {
+    std::string id;
+    Shape shape;
+    std::vector<std::string> groups;
+};
+
+/// A tile grid: cols x rows cells of size `tile`, the min corner at `origin`.
+/// Row 0 is the first row written in the file: the top row as a person sees it.
+struct Grid {
+    std::string id;
+    std::vector<std::string> groups;
+    Vec2 origin;                 ///< min corner of the grid
+    Vec2 tile{1.0, 1.0};         ///< cell width and height, > 0
+    std::size_t cols = 0;
+    std::size_t rows = 0;
+    bool outside_solid = true;   ///< whether everything outside the grid blocks
+    bool y_up = false;           ///< with y up, row 0 is the row at the greatest y
+    std::vector<std::uint64_t> bits;  ///< solid flags, row-major as written, 1 bit a cell
+
+    /// Whether cell (col, row) as written is solid; col < cols, row < rows.
+    bool solid(std::size_t col, std::size_t row) const {
+        const std::size_t i = row * cols + col;
+        return (bits[i / 64] >> (i % 64)) & 1u;
+    }
+};
+
+/// The body that a move carries.
+struct Body {
+    enum class Kind : std::uint8_t { Point, Circle, Rect } kind = Kind::Point;
+    double radius = 0.0;  ///< Circle
+    Vec2 size;            ///< Rect: width and height, centred on the position
+};
+
+/// A movement-allowed query on a grid.
+struct Move {
+    std::string id;
+    std::size_t grid = 0;  ///< index into Scene::grids
+    Vec2 from;
+    Vec2 to;
+    Body body;
+    bool check_path = true;              ///< false: only the destination is tested
+    std::optional<bool> expect_allowed;  ///< the `expect` of the scene, if any
+};
+
+/// A pair spec "A:B": every shape selected by `left` with every shape or grid selected by
+/// `right`.
+struct PairSpec {
+    std::string left;
+    std::string right;
+};
+
+/// Parse "A:B" (split at the first ':'); throws Error (file and path left empty) when
+/// either side is empty or there is no ':'.
+PairSpec parse_pair_spec(std::string_view text);
+
+/// A CI rule over the pairs of one spec.
+struct Rule {
+    enum class Expect : std::uint8_t { None, Some, Each };
+    std::string name;
+    PairSpec pairs;
+    Expect expect = Expect::None;
+    bool ignore_touching = false;  ///< "touching": "ignored"
+};
+
+/// A validated scene.
+struct Scene {
+    std::string file;  ///< as the caller named it
+    bool y_up = false;
+    std::vector<SceneShape> shapes;
+    std::vector<Grid> grids;
+    std::vector<Move> moves;
+    std::vector<PairSpec> pairs;  ///< empty: the default "*:*"
+    std::vector<Rule> rules;
+};
+
+/// Parse and validate a scene from its text (UTF-8 JSON; a leading BOM is skipped).
+/// `file` names it in errors and reports. Throws Error.
+Scene read_scene(std::string_view text, const std::string& file);
+
+/// Validate a polygon's vertex list as the scene format requires and return it with
+/// consecutive repeats dropped; on failure returns nothing and sets `why`.
+std::optional<std::vector<Vec2>> simple_polygon(const std::vector<Vec2>& points, std::string& why);
+
+}  // namespace collide

@@ -1,0 +1,205 @@
+// A scene check: which pairs are asked for (report specs and rule specs), which of them
+// the broad phase lets through, the exact test of each, then the rules.
+#include "collide/check.hpp"
+
+#include "grid_ops.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace collide {
+
+const std::string& object_id(const Scene& scene, std::size_t i) {
+    return i < scene.shapes.size() ? scene.shapes[i].id : scene.grids[i - scene.shapes.size()].id;
+}
+
+namespace {
+
+// Which objects (shapes, then grids) each side of a pair spec selects.
+struct Selection {
+    std::vector<char> left;
+    std::vector<char> right;
+
+    bool forward(std::size_t i, std::size_t j) const { return left[i] && right[j]; }
+    bool selects(std::size_t i, std::size_t j) const { return forward(i, j) || forward(j, i); }
+    // The (a, b) order of a selected pair: from the left selector; both ways, lower index
+    // first; a grid is always b.
+    std::pair<std::size_t, std::size_t> oriented(std::size_t i, std::size_t j, std::size_t n_shapes) const {
+        if (j >= n_shapes) return {i, j};
+        if (i >= n_shapes) return {j, i};
+        const bool fw = forward(i, j);
+        const bool bw = forward(j, i);
+        if (fw && bw) return {std::min(i, j), std::max(i, j)};
+        return fw ? std::make_pair(i, j) : std::make_pair(j, i);
+    }
+};
+
+class Selector {
+public:
+    Selector(const Scene& scene, std::vector<std::string>& empty) : n_(scene.shapes.size() + scene.grids.size()), empty_(empty) {
+        auto add = [&](const std::string& key, std::uint32_t i) {
+            auto& v = index_[key];
+            if (v.empty() || v.back() != i) v.push_back(i);
+        };
+        for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
+            add(scene.shapes[i].id, static_cast<std::uint32_t>(i));
+            for (const auto& g : scene.shapes[i].groups) add(g, static_cast<std::uint32_t>(i));
+        }
+        for (std::size_t k = 0; k < scene.grids.size(); ++k) {
+            const auto i = static_cast<std::uint32_t>(scene.shapes.size() + k);
+            add(scene.grids[k].id, i);
+            for (const auto& g : scene.grids[k].groups) add(g, i);
+        }
+    }
+
+    Selection select(const PairSpec& spec) {
+        return Selection{mask(spec.left), mask(spec.right)};
+    }
+
+private:
+    std::vector<char> mask(const std::string& sel) {
+        std::vector<char> m(n_, 0);
+        if (sel == "*") {
+            std::fill(m.begin(), m.end(), 1);
+            if (n_ == 0) warn(sel);
+            return m;
+        }
+        const auto it = index_.find(sel);
+        if (it == index_.end()) {
+            warn(sel);
+            return m;
+        }
+        for (std::uint32_t i : it->second) m[i] = 1;
+        return m;
+    }
+    void warn(const std::string& sel) {
+        if (std::find(empty_.begin(), empty_.end(), sel) == empty_.end()) empty_.push_back(sel);
+    }
+
+    std::size_t n_;
+    std::vector<std::string>& empty_;
+    std::unordered_map<std::string, std::vector<std::uint32_t>> index_;
+};
+
+struct RuleState {
+    Selection sel;
+    std::size_t hits = 0;
+    std::vector<char> satisfied;  // each: shapes that collide with something on the right
+};
+
+}  // namespace
+
+SceneResult check(const Scene& scene, const CheckOptions& options) {
+    SceneResult res;
+    const std::size_t ns = scene.shapes.size();
+    const std::size_t n = ns + scene.grids.size();
+    Selector selector(scene, res.empty_selectors);
+
+    std::vector<Selection> report;
+    const std::vector<PairSpec> default_specs{PairSpec{"*", "*"}};
+    const std::vector<PairSpec>& specs =
+        options.pairs ? *options.pairs : (scene.pairs.empty() ? default_specs : scene.pairs);
+    for (const PairSpec& s : specs) report.push_back(selector.select(s));
+    std::vector<RuleState> rules;
+    for (const Rule& r : scene.rules) rules.push_back(RuleState{selector.select(r.pairs), 0, std::vector<char>(ns, 0)});
+
+    // Only shapes that some spec selects take part.
+    std::vector<std::uint32_t> items;
+    for (std::size_t i = 0; i < ns; ++i) {
+        bool used = false;
+        for (const Selection& s : report) used = used || s.left[i] || s.right[i];
+        for (const RuleState& r : rules) used = used || r.sel.left[i] || r.sel.right[i];
+        if (used) items.push_back(static_cast<std::uint32_t>(i));
+    }
+
+    // Every candidate pair (shape-shape from the broad phase, then every shape-grid pair).
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;
+    {
+        std::vector<Bounds> bounds(ns);
+        for (std::uint32_t i : items) bounds[i] = bounds_of(scene.shapes[i].shape);
+        for (const auto& [i, j] : candidate_pairs(bounds, items, options.broadphase)) pairs.emplace_back(i, j);
+        for (std::uint32_t i : items)
+            for (std::size_t g = ns; g < n; ++g) pairs.emplace_back(i, g);
+    }
+
+    for (const auto& [i, j] : pairs) {
+        const Selection* rep = nullptr;
+        for (const Selection& s : report) {
+            if (s.selects(i, j)) {
+                rep = &s;
+                break;
+            }
+        }
+        bool for_rules = false;
+        for (const RuleState& r : rules) for_rules = for_rules || r.sel.selects(i, j);
+        if (!rep && !for_rules) continue;
+
+        const auto [a, b] = rep ? rep->oriented(i, j, ns) : std::make_pair(i, j);
+        Collision c;
+        c.a = a;
+        c.b = b;
+        if (b < ns) {
+            const auto hit = collide(scene.shapes[a].shape, scene.shapes[b].shape, rep && options.points);
+            if (!hit) continue;
+            c.relation = hit->relation;
+            c.points = std::move(hit->points);
+        } else {
+            auto hit = detail::shape_vs_grid(scene.shapes[a].shape, scene.grids[b - ns]);
+            if (!hit) continue;
+            c.relation = Relation::Overlap;
+            c.cells = std::move(hit->cells);
+            c.outside = hit->outside;
+        }
+        const bool touch = c.relation == Relation::Touch;
+        if (touch && options.no_touch) continue;
+        for (std::size_t k = 0; k < rules.size(); ++k) {
+            RuleState& r = rules[k];
+            if (!r.sel.selects(i, j) || (touch && scene.rules[k].ignore_touching)) continue;
+            ++r.hits;
+            if (scene.rules[k].expect == Rule::Expect::None) {
+                res.rules.resize(rules.size());
+                res.rules[k].violations.push_back(rep ? std::make_pair(a, b) : r.sel.oriented(i, j, ns));
+            }
+            if (i < ns && r.sel.forward(i, j)) r.satisfied[i] = 1;
+            if (j < ns && r.sel.forward(j, i)) r.satisfied[j] = 1;
+        }
+        if (rep) res.collisions.push_back(std::move(c));
+    }
+    std::sort(res.collisions.begin(), res.collisions.end(),
+              [](const Collision& x, const Collision& y) { return x.a < y.a || (x.a == y.a && x.b < y.b); });
+
+    res.rules.resize(rules.size());
+    for (std::size_t k = 0; k < rules.size(); ++k) {
+        RuleResult& out = res.rules[k];
+        switch (scene.rules[k].expect) {
+            case Rule::Expect::None: out.passed = rules[k].hits == 0; break;
+            case Rule::Expect::Some: out.passed = rules[k].hits > 0; break;
+            case Rule::Expect::Each:
+                for (std::size_t i = 0; i < ns; ++i)
+                    if (rules[k].sel.left[i] && !rules[k].satisfied[i]) out.violations.emplace_back(i, static_cast<std::size_t>(-1));
+                out.passed = out.violations.empty();
+                break;
+        }
+        std::sort(out.violations.begin(), out.violations.end());
+        if (!out.passed) ++res.summary.rules_failed;
+    }
+
+    res.moves.reserve(scene.moves.size());
+    for (const Move& m : scene.moves) {
+        MoveResult mr = detail::run_move(m, scene.grids[m.grid]);
+        if (m.expect_allowed) {
+            mr.passed = *m.expect_allowed == mr.allowed;
+            if (!*mr.passed) ++res.summary.rules_failed;
+        }
+        if (!mr.allowed) ++res.summary.blocked;
+        res.moves.push_back(mr);
+    }
+
+    res.summary.shapes = ns;
+    res.summary.grids = scene.grids.size();
+    res.summary.collisions = res.collisions.size();
+    res.summary.moves = scene.moves.size();
+    return res;
+}
+
+}  // namespace collide

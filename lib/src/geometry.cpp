@@ -1,0 +1,500 @@
+// The pairwise test: every shape is reduced to one of four geometric kinds (a point, a
+// set of straight pieces, a disk, a polygon), each unordered pair of kinds is written once,
+// and the reversed pair mirrors the result.
+#include "collide/geometry.hpp"
+
+#include "pieces.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace collide {
+
+std::string_view type_name(ShapeType t) {
+    switch (t) {
+        case ShapeType::Point: return "point";
+        case ShapeType::Circle: return "circle";
+        case ShapeType::Rect: return "rect";
+        case ShapeType::Segment: return "segment";
+        case ShapeType::Line: return "line";
+        case ShapeType::Ray: return "ray";
+        case ShapeType::Polygon: return "polygon";
+        case ShapeType::Polyline: return "polyline";
+    }
+    return "?";
+}
+
+std::string_view relation_name(Relation r) {
+    switch (r) {
+        case Relation::Touch: return "touch";
+        case Relation::Overlap: return "overlap";
+        case Relation::Contains: return "contains";
+        case Relation::Within: return "within";
+        case Relation::Equal: return "equal";
+    }
+    return "?";
+}
+
+Relation mirrored(Relation r) {
+    if (r == Relation::Contains) return Relation::Within;
+    if (r == Relation::Within) return Relation::Contains;
+    return r;
+}
+
+namespace detail {
+namespace {
+
+enum class Kind : std::uint8_t { Point, Linear, Disk, Polygon };
+
+// A shape reduced to its geometric kind. Views into the Shape; no ownership.
+struct Geo {
+    Kind kind = Kind::Point;
+    Vec2 pt;                      // Point
+    Circle disk;                  // Disk (radius > 0)
+    bool is_rect = false;         // Polygon: an axis-aligned rect of positive area
+    Rect rect;                    // Polygon, when is_rect
+    std::array<Vec2, 4> corners;  // Polygon, when is_rect
+    Ring poly_ring;               // Polygon, when !is_rect
+    std::vector<Piece> pieces;    // Linear
+    std::array<Vec2, 2> bd;       // Linear: boundary points
+    int nbd = 0;
+
+    Ring ring() const { return is_rect ? Ring{corners.data(), 4} : poly_ring; }
+    bool in_boundary(const Vec2& x) const {
+        for (int i = 0; i < nbd; ++i)
+            if (bd[i] == x) return true;
+        return false;
+    }
+};
+
+Geo point_geo(Vec2 p) {
+    Geo g;
+    g.kind = Kind::Point;
+    g.pt = p;
+    return g;
+}
+
+Geo segment_geo(Vec2 a, Vec2 b) {
+    if (a == b) return point_geo(a);
+    Geo g;
+    g.kind = Kind::Linear;
+    g.pieces.push_back(Piece{PieceKind::Segment, a, b});
+    g.bd = {a, b};
+    g.nbd = 2;
+    return g;
+}
+
+Geo make_geo(const Shape& shape) {
+    switch (type_of(shape)) {
+        case ShapeType::Point: return point_geo(std::get<Point>(shape).at);
+        case ShapeType::Circle: {
+            const auto& c = std::get<Circle>(shape);
+            if (c.radius == 0.0) return point_geo(c.center);
+            Geo g;
+            g.kind = Kind::Disk;
+            g.disk = c;
+            return g;
+        }
+        case ShapeType::Rect: {
+            const auto& r = std::get<Rect>(shape);
+            if (r.min.x == r.max.x || r.min.y == r.max.y) return segment_geo(r.min, r.max);
+            Geo g;
+            g.kind = Kind::Polygon;
+            g.is_rect = true;
+            g.rect = r;
+            g.corners = {r.min, Vec2{r.max.x, r.min.y}, r.max, Vec2{r.min.x, r.max.y}};
+            return g;
+        }
+        case ShapeType::Segment: {
+            const auto& s = std::get<Segment>(shape);
+            return segment_geo(s.a, s.b);
+        }
+        case ShapeType::Line: {
+            const auto& l = std::get<Line>(shape);
+            Geo g;
+            g.kind = Kind::Linear;
+            g.pieces.push_back(Piece{PieceKind::Line, l.a, l.b});
+            return g;
+        }
+        case ShapeType::Ray: {
+            const auto& r = std::get<Ray>(shape);
+            Geo g;
+            g.kind = Kind::Linear;
+            g.pieces.push_back(Piece{PieceKind::Ray, r.origin, r.direction});
+            g.bd[0] = r.origin;
+            g.nbd = 1;
+            return g;
+        }
+        case ShapeType::Polygon: {
+            const auto& p = std::get<Polygon>(shape);
+            Geo g;
+            g.kind = Kind::Polygon;
+            g.poly_ring = Ring{p.points.data(), p.points.size()};
+            return g;
+        }
+        case ShapeType::Polyline: {
+            const auto& pl = std::get<Polyline>(shape).points;
+            Geo g;
+            g.kind = Kind::Linear;
+            for (std::size_t i = 1; i < pl.size(); ++i) {
+                const Vec2 from = g.pieces.empty() ? pl[0] : g.pieces.back().q;
+                if (pl[i] != from) g.pieces.push_back(Piece{PieceKind::Segment, from, pl[i]});
+            }
+            if (g.pieces.empty()) return point_geo(pl.empty() ? Vec2{} : pl[0]);
+            if (pl.front() != pl.back()) {  // open: its two ends are its boundary
+                g.bd = {pl.front(), pl.back()};
+                g.nbd = 2;
+            }
+            return g;
+        }
+    }
+    return Geo{};
+}
+
+// The topological facts a relation is read from.
+struct Topo {
+    bool intersects = false;  // share a point
+    bool interiors = false;   // interiors share a point
+    bool a_in_b = false;      // every point of a lies in b
+    bool b_in_a = false;
+};
+
+Topo mirror(Topo t) {
+    std::swap(t.a_in_b, t.b_in_a);
+    return t;
+}
+
+// ---- point against anything ------------------------------------------------------------
+
+Topo point_point(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+    Topo t;
+    if (a.pt != b.pt) return t;
+    t.intersects = t.interiors = t.a_in_b = t.b_in_a = true;
+    if (pts) pts->push_back(a.pt);
+    return t;
+}
+
+Topo point_linear(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+    Topo t;
+    for (const Piece& s : b.pieces)
+        if (on_piece(s, a.pt)) t.intersects = true;
+    if (!t.intersects) return t;
+    t.a_in_b = true;
+    t.interiors = !b.in_boundary(a.pt);
+    if (pts) pts->push_back(a.pt);
+    return t;
+}
+
+Topo point_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+    Topo t;
+    const int p = power(b.disk, a.pt);
+    if (p > 0) return t;
+    t.intersects = t.a_in_b = true;
+    t.interiors = p < 0;
+    if (p == 0 && pts) pts->push_back(a.pt);
+    return t;
+}
+
+Topo point_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+    Topo t;
+    const int loc = locate_in_polygon(b.ring(), a.pt);
+    if (loc < 0) return t;
+    t.intersects = t.a_in_b = true;
+    t.interiors = loc > 0;
+    if (loc == 0 && pts) pts->push_back(a.pt);
+    return t;
+}
+
+// ---- straight pieces ---------------------------------------------------------------------
+
+// A part of a piece, from lo to hi along its direction; a missing end is unbounded.
+struct Span {
+    bool has_lo = false;
+    bool has_hi = false;
+    Vec2 lo;
+    Vec2 hi;
+};
+
+// Whether the spans (parts of s) cover all of s.
+bool covers(const Piece& s, std::vector<Span>& spans) {
+    std::sort(spans.begin(), spans.end(), [&](const Span& x, const Span& y) {
+        if (!y.has_lo) return false;
+        if (!x.has_lo) return true;
+        return along(s, x.lo, y.lo) > 0;
+    });
+    bool reached_any = s.kind != PieceKind::Line;  // false while the reach is -infinity
+    Vec2 reach = s.p;
+    for (const Span& sp : spans) {
+        if (sp.has_lo && (!reached_any || along(s, reach, sp.lo) > 0)) return false;  // a gap
+        if (!sp.has_hi) return true;
+        if (!reached_any || along(s, reach, sp.hi) > 0) reach = sp.hi;
+        reached_any = true;
+    }
+    return s.kind == PieceKind::Segment && reached_any && along(s, s.q, reach) >= 0;
+}
+
+Topo linear_linear(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+    Topo t;
+    std::vector<std::vector<Span>> cover_a(a.pieces.size());
+    std::vector<std::vector<Span>> cover_b(b.pieces.size());
+    for (std::size_t i = 0; i < a.pieces.size(); ++i) {
+        const Piece& pa = a.pieces[i];
+        for (std::size_t j = 0; j < b.pieces.size(); ++j) {
+            const Piece& pb = b.pieces[j];
+            const PieceHit h = intersect(pa, pb);
+            if (h.kind == PieceHit::None) continue;
+            t.intersects = true;
+            if (h.kind == PieceHit::Point) {
+                if (pts) pts->push_back(h.point);
+                if (!t.interiors) {
+                    // The meeting point is a boundary point of a or b exactly when one of
+                    // those lies on both pieces.
+                    bool on_bd = false;
+                    for (int k = 0; k < a.nbd && !on_bd; ++k) on_bd = on_piece(pa, a.bd[k]) && on_piece(pb, a.bd[k]);
+                    for (int k = 0; k < b.nbd && !on_bd; ++k) on_bd = on_piece(pa, b.bd[k]) && on_piece(pb, b.bd[k]);
+                    if (!on_bd) t.interiors = true;
+                }
+                continue;
+            }
+            t.interiors = true;  // a shared piece of positive length
+            if (pts) {
+                if (h.has_lo) pts->push_back(h.lo);
+                if (h.has_hi) pts->push_back(h.hi);
+            }
+            cover_a[i].push_back(Span{h.has_lo, h.has_hi, h.lo, h.hi});
+            const PieceHit hb = intersect(pb, pa);
+            cover_b[j].push_back(Span{hb.has_lo, hb.has_hi, hb.lo, hb.hi});
+        }
+    }
+    if (!t.intersects) return t;
+    t.a_in_b = true;
+    for (std::size_t i = 0; i < a.pieces.size() && t.a_in_b; ++i) t.a_in_b = covers(a.pieces[i], cover_a[i]);
+    t.b_in_a = true;
+    for (std::size_t j = 0; j < b.pieces.size() && t.b_in_a; ++j) t.b_in_a = covers(b.pieces[j], cover_b[j]);
+    return t;
+}
+
+template <class Region>
+Topo linear_region(const Geo& a, const Region& region, std::vector<Vec2>* pts) {
+    Topo t;
+    bool outside = false;
+    for (const Piece& s : a.pieces) {
+        const PieceClass c = classify(s, region, pts);
+        t.intersects |= c.inside || c.boundary;
+        t.interiors |= c.inside;
+        outside |= c.outside;
+    }
+    t.a_in_b = t.intersects && !outside;
+    return t;
+}
+
+Topo linear_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts) { return linear_region(a, b.disk, pts); }
+Topo linear_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) { return linear_region(a, b.ring(), pts); }
+
+// ---- regions -----------------------------------------------------------------------------
+
+Topo disk_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+    Topo t;
+    const Circle& ca = a.disk;
+    const Circle& cb = b.disk;
+    auto dist_vs = [&](double ra, double rb) {  // sign of d^2 - (ra + rb)^2
+        return sign_of([&](auto z) {
+            using T = decltype(z);
+            const T dx = T(cb.center.x) - T(ca.center.x);
+            const T dy = T(cb.center.y) - T(ca.center.y);
+            const T rs = T(ra) + T(rb);
+            return dx * dx + dy * dy - rs * rs;
+        });
+    };
+    const int ext = dist_vs(ca.radius, cb.radius);
+    if (ext > 0) return t;
+    t.intersects = true;
+    t.interiors = ext < 0;
+    if (t.interiors) {
+        const int in = dist_vs(ca.radius, -cb.radius);  // d^2 - (ra - rb)^2
+        t.b_in_a = ca.radius >= cb.radius && in <= 0;
+        t.a_in_b = cb.radius >= ca.radius && in <= 0;
+    }
+    if (pts) circle_circle_points(ca, cb, *pts);
+    return t;
+}
+
+Topo disk_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+    Topo t;
+    const Ring ring = b.ring();
+    const int loc = locate_in_polygon(ring, a.disk.center);
+    int nearest = 1;  // min over edges of sign(dist(center, edge) - r)
+    for (std::size_t i = 0; i < ring.n && nearest >= 0; ++i)
+        nearest = std::min(nearest, piece_distance_vs_radius(ring.edge(i), a.disk));
+    if (loc < 0 && nearest > 0) return t;
+    t.intersects = true;
+    t.interiors = loc >= 0 || nearest < 0;
+    t.a_in_b = loc > 0 && nearest >= 0;
+    t.b_in_a = true;
+    for (std::size_t i = 0; i < ring.n && t.b_in_a; ++i) t.b_in_a = power(a.disk, ring[i]) <= 0;
+    if (pts)
+        for (std::size_t i = 0; i < ring.n; ++i) classify(ring.edge(i), a.disk, pts);
+    return t;
+}
+
+void rect_outline_points(const Geo& a, const Geo& b, std::vector<Vec2>& pts) {
+    for (std::size_t i = 0; i < 4; ++i) {
+        for (std::size_t j = 0; j < 4; ++j) {
+            const PieceHit h = intersect(a.ring().edge(i), b.ring().edge(j));
+            if (h.kind == PieceHit::Point) pts.push_back(h.point);
+            if (h.kind == PieceHit::Overlap) {
+                pts.push_back(h.lo);
+                pts.push_back(h.hi);
+            }
+        }
+    }
+}
+
+Topo rect_rect(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+    const Rect& r = a.rect;
+    const Rect& s = b.rect;
+    Topo t;
+    t.intersects = r.min.x <= s.max.x && s.min.x <= r.max.x && r.min.y <= s.max.y && s.min.y <= r.max.y;
+    if (!t.intersects) return t;
+    t.interiors = r.min.x < s.max.x && s.min.x < r.max.x && r.min.y < s.max.y && s.min.y < r.max.y;
+    t.a_in_b = s.min.x <= r.min.x && r.max.x <= s.max.x && s.min.y <= r.min.y && r.max.y <= s.max.y;
+    t.b_in_a = r.min.x <= s.min.x && s.max.x <= r.max.x && r.min.y <= s.min.y && s.max.y <= r.max.y;
+    if (pts) rect_outline_points(a, b, *pts);
+    return t;
+}
+
+Topo polygon_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+    if (a.is_rect && b.is_rect) return rect_rect(a, b, pts);
+    // Each boundary, piece by piece, against the other polygon: the
+    // interiors meet iff some boundary part lies inside the other polygon or the two are
+    // equal; a lies in b iff no part of a's boundary lies outside b.
+    const Ring ra = a.ring();
+    const Ring rb = b.ring();
+    PieceClass ca;
+    for (std::size_t i = 0; i < ra.n; ++i) {
+        const PieceClass c = classify(ra.edge(i), rb, pts);
+        ca.inside |= c.inside;
+        ca.boundary |= c.boundary;
+        ca.outside |= c.outside;
+    }
+    PieceClass cb;
+    for (std::size_t i = 0; i < rb.n; ++i) {
+        const PieceClass c = classify(rb.edge(i), ra, nullptr);
+        cb.inside |= c.inside;
+        cb.boundary |= c.boundary;
+        cb.outside |= c.outside;
+    }
+    Topo t;
+    t.intersects = ca.inside || ca.boundary || cb.inside || cb.boundary;
+    if (!t.intersects) return t;
+    t.a_in_b = !ca.outside;
+    t.b_in_a = !cb.outside;
+    t.interiors = ca.inside || cb.inside || (t.a_in_b && t.b_in_a);
+    return t;
+}
+
+// ---- dispatch ----------------------------------------------------------------------------
+
+using PairTest = Topo (*)(const Geo&, const Geo&, std::vector<Vec2>*);
+
+// The upper triangle of the kind-by-kind matrix; the lower one mirrors it.
+constexpr PairTest kTests[4][4] = {
+    {point_point, point_linear, point_disk, point_polygon},
+    {nullptr, linear_linear, linear_disk, linear_polygon},
+    {nullptr, nullptr, disk_disk, disk_polygon},
+    {nullptr, nullptr, nullptr, polygon_polygon},
+};
+
+Relation relation_of(const Topo& t) {
+    if (t.a_in_b && t.b_in_a) return Relation::Equal;
+    if (!t.interiors) return Relation::Touch;
+    if (t.b_in_a) return Relation::Contains;
+    if (t.a_in_b) return Relation::Within;
+    return Relation::Overlap;
+}
+
+// Sort by x then y and drop duplicates, merging points a few ulps apart (one crossing
+// computed from two pairs of pieces may round differently).
+void normalize_points(std::vector<Vec2>& pts) {
+    std::sort(pts.begin(), pts.end());
+    auto near = [](const Vec2& p, const Vec2& q) {
+        auto close = [](double u, double v) {
+            return std::fabs(u - v) <= 8 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(u), std::fabs(v));
+        };
+        return close(p.x, q.x) && close(p.y, q.y);
+    };
+    pts.erase(std::unique(pts.begin(), pts.end(), near), pts.end());
+}
+
+}  // namespace
+}  // namespace detail
+
+std::optional<Contact> collide(const Shape& a, const Shape& b, bool want_points) {
+    using namespace detail;
+    const Geo ga = make_geo(a);
+    const Geo gb = make_geo(b);
+    std::vector<Vec2> pts;
+    std::vector<Vec2>* out = want_points ? &pts : nullptr;
+    const auto ka = static_cast<int>(ga.kind);
+    const auto kb = static_cast<int>(gb.kind);
+    const Topo t = ka <= kb ? kTests[ka][kb](ga, gb, out) : mirror(kTests[kb][ka](gb, ga, out));
+    if (!t.intersects) return std::nullopt;
+    Contact c;
+    c.relation = relation_of(t);
+    if (want_points) {
+        normalize_points(pts);
+        c.points = std::move(pts);
+    }
+    return c;
+}
+
+Bounds bounds_of(const Shape& s) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    auto of_points = [](const std::vector<Vec2>& pts) {
+        Bounds b{pts.empty() ? Vec2{} : pts[0], pts.empty() ? Vec2{} : pts[0]};
+        for (const Vec2& p : pts) {
+            b.min = Vec2{std::min(b.min.x, p.x), std::min(b.min.y, p.y)};
+            b.max = Vec2{std::max(b.max.x, p.x), std::max(b.max.y, p.y)};
+        }
+        return b;
+    };
+    switch (type_of(s)) {
+        case ShapeType::Point: return Bounds{std::get<Point>(s).at, std::get<Point>(s).at};
+        case ShapeType::Circle: {
+            const auto& c = std::get<Circle>(s);
+            if (c.radius == 0.0) return Bounds{c.center, c.center};
+            auto lo = [&](double v) { return std::nextafter(v - c.radius, -inf); };
+            auto hi = [&](double v) { return std::nextafter(v + c.radius, inf); };
+            return Bounds{Vec2{lo(c.center.x), lo(c.center.y)}, Vec2{hi(c.center.x), hi(c.center.y)}};
+        }
+        case ShapeType::Rect: return Bounds{std::get<Rect>(s).min, std::get<Rect>(s).max};
+        case ShapeType::Segment: {
+            const auto& g = std::get<Segment>(s);
+            return Bounds{Vec2{std::min(g.a.x, g.b.x), std::min(g.a.y, g.b.y)},
+                          Vec2{std::max(g.a.x, g.b.x), std::max(g.a.y, g.b.y)}};
+        }
+        case ShapeType::Line: {
+            const auto& l = std::get<Line>(s);
+            Bounds b{Vec2{-inf, -inf}, Vec2{inf, inf}};
+            if (l.a.x == l.b.x) b.min.x = b.max.x = l.a.x;
+            if (l.a.y == l.b.y) b.min.y = b.max.y = l.a.y;
+            return b;
+        }
+        case ShapeType::Ray: {
+            const auto& r = std::get<Ray>(s);
+            Bounds b{r.origin, r.origin};
+            if (r.direction.x > 0) b.max.x = inf;
+            if (r.direction.x < 0) b.min.x = -inf;
+            if (r.direction.y > 0) b.max.y = inf;
+            if (r.direction.y < 0) b.min.y = -inf;
+            return b;
+        }
+        case ShapeType::Polygon: return of_points(std::get<Polygon>(s).points);
+        case ShapeType::Polyline: return of_points(std::get<Polyline>(s).points);
+    }
+    return Bounds{};
+}
+
+}  // namespace collide

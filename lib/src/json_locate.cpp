@@ -1,0 +1,169 @@
+#include "json_locate.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
+namespace collide::detail {
+
+TextPos position_of(std::string_view text, std::size_t offset) {
+    TextPos p{1, 1};
+    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c == '\n') {
+            ++p.line;
+            p.column = 1;
+        } else if ((c & 0xC0) != 0x80) {  // count characters, not UTF-8 continuation bytes
+            ++p.column;
+        }
+    }
+    return p;
+}
+
+std::string pointer_token(std::string_view key) {
+    std::string out;
+    for (char c : key) {
+        if (c == '~') out += "~0";
+        else if (c == '/') out += "~1";
+        else out += c;
+    }
+    return out;
+}
+
+namespace {
+
+class Scanner {
+public:
+    explicit Scanner(std::string_view t) : t_(t) {}
+    std::size_t i = 0;
+
+    void ws() {
+        while (i < t_.size() && (t_[i] == ' ' || t_[i] == '\t' || t_[i] == '\n' || t_[i] == '\r')) ++i;
+    }
+    bool eat(char c) {
+        ws();
+        if (i < t_.size() && t_[i] == c) {
+            ++i;
+            return true;
+        }
+        return false;
+    }
+    // A string token starting at i; returns its decoded value.
+    bool string(std::string& out) {
+        ws();
+        if (i >= t_.size() || t_[i] != '"') return false;
+        const std::size_t start = i++;
+        bool escaped = false;
+        while (i < t_.size() && t_[i] != '"') {
+            if (t_[i] == '\\') {
+                escaped = true;
+                ++i;
+            }
+            ++i;
+        }
+        if (i >= t_.size()) return false;
+        ++i;
+        const std::string_view raw = t_.substr(start, i - start);
+        if (!escaped) {
+            out.assign(raw.substr(1, raw.size() - 2));
+            return true;
+        }
+        try {
+            out = nlohmann::json::parse(raw).get<std::string>();
+        } catch (const std::exception&) {
+            return false;
+        }
+        return true;
+    }
+    bool skip_value() {
+        ws();
+        if (i >= t_.size()) return false;
+        const char c = t_[i];
+        if (c == '"') {
+            std::string ignored;
+            return string(ignored);
+        }
+        if (c == '{' || c == '[') {
+            const char close = c == '{' ? '}' : ']';
+            ++i;
+            if (eat(close)) return true;
+            do {
+                if (c == '{') {
+                    std::string ignored;
+                    if (!string(ignored) || !eat(':')) return false;
+                }
+                if (!skip_value()) return false;
+            } while (eat(','));
+            return eat(close);
+        }
+        while (i < t_.size() && t_[i] != ',' && t_[i] != '}' && t_[i] != ']' && t_[i] != ' ' && t_[i] != '\n' &&
+               t_[i] != '\r' && t_[i] != '\t')
+            ++i;
+        return true;
+    }
+    char peek() {
+        ws();
+        return i < t_.size() ? t_[i] : '\0';
+    }
+
+private:
+    std::string_view t_;
+};
+
+std::vector<std::string> split_pointer(std::string_view pointer) {
+    std::vector<std::string> tokens;
+    std::size_t pos = 1;
+    while (pos <= pointer.size() && !pointer.empty()) {
+        std::size_t next = pointer.find('/', pos);
+        if (next == std::string_view::npos) next = pointer.size();
+        std::string tok;
+        for (std::size_t k = pos; k < next; ++k) {
+            if (pointer[k] == '~' && k + 1 < next) {
+                tok += pointer[k + 1] == '1' ? '/' : '~';
+                ++k;
+            } else {
+                tok += pointer[k];
+            }
+        }
+        tokens.push_back(tok);
+        pos = next + 1;
+    }
+    return tokens;
+}
+
+}  // namespace
+
+std::size_t find_pointer(std::string_view text, std::string_view pointer) {
+    Scanner s(text);
+    for (const std::string& tok : split_pointer(pointer)) {
+        const char c = s.peek();
+        if (c == '{') {
+            s.eat('{');
+            bool found = false;
+            while (!found) {
+                std::string key;
+                if (!s.string(key) || !s.eat(':')) return std::string_view::npos;
+                if (key == tok) {
+                    found = true;
+                    break;
+                }
+                if (!s.skip_value() || !s.eat(',')) return std::string_view::npos;
+            }
+        } else if (c == '[') {
+            s.eat('[');
+            std::size_t want = 0;
+            for (char d : tok) {
+                if (d < '0' || d > '9') return std::string_view::npos;
+                want = want * 10 + static_cast<std::size_t>(d - '0');
+            }
+            for (std::size_t k = 0; k < want; ++k)
+                if (!s.skip_value() || !s.eat(',')) return std::string_view::npos;
+        } else {
+            return std::string_view::npos;
+        }
+    }
+    s.ws();
+    return s.i;
+}
+
+}  // namespace collide::detail

@@ -1,0 +1,309 @@
+#include "pieces.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace collide::detail {
+
+namespace {
+
+// Sign of cross(dir(a), dir(b)): 0 when the pieces are parallel.
+int cross_dirs(const Piece& a, const Piece& b) {
+    return sign_of([&](auto zero) {
+        using T = decltype(zero);
+        return dir_x<T>(a) * dir_y<T>(b) - dir_y<T>(a) * dir_x<T>(b);
+    });
+}
+
+// Sign of dot(dir(a), dir(b)).
+int dot_dirs(const Piece& a, const Piece& b) {
+    return sign_of([&](auto zero) {
+        using T = decltype(zero);
+        return dir_x<T>(a) * dir_x<T>(b) + dir_y<T>(a) * dir_y<T>(b);
+    });
+}
+
+// Whether piece s holds the point where its line crosses the (non-parallel) line of o.
+// cross_os is the sign of cross(dir(o), dir(s)).
+bool holds_crossing(const Piece& s, const Piece& o, int cross_os) {
+    switch (s.kind) {
+        case PieceKind::Line: return true;
+        case PieceKind::Ray: {
+            // side(o, p + t d) = side(o, p) + t cross(dir o, d): a root t >= 0 needs opposite signs.
+            const int sp = side(o, s.p);
+            return sp == 0 || sp != cross_os;
+        }
+        case PieceKind::Segment: {
+            const int sp = side(o, s.p);
+            const int sq = side(o, s.q);
+            return sp == 0 || sq == 0 || sp != sq;
+        }
+    }
+    return false;
+}
+
+// The crossing of two non-parallel lines, rounded from its exact rational value:
+// X = a.p + t dir(a) with t = cross(b.p - a.p, dir b) / cross(dir a, dir b).
+Vec2 crossing_point(const Piece& a, const Piece& b) {
+    auto num = [&](auto zero) {
+        using T = decltype(zero);
+        return (T(b.p.x) - T(a.p.x)) * dir_y<T>(b) - (T(b.p.y) - T(a.p.y)) * dir_x<T>(b);
+    };
+    auto den = [&](auto zero) {
+        using T = decltype(zero);
+        return dir_x<T>(a) * dir_y<T>(b) - dir_y<T>(a) * dir_x<T>(b);
+    };
+    const double d = value_of(den);
+    const double x = value_of([&](auto zero) { return decltype(zero)(a.p.x) * den(zero) + num(zero) * dir_x<decltype(zero)>(a); });
+    const double y = value_of([&](auto zero) { return decltype(zero)(a.p.y) * den(zero) + num(zero) * dir_y<decltype(zero)>(a); });
+    return Vec2{x / d, y / d};
+}
+
+// Shared part of two pieces on the same line, ordered along a's direction.
+PieceHit collinear_overlap(const Piece& a, const Piece& b) {
+    // Each extent is [lo, hi] along dir(a); a missing end is unbounded.
+    bool a_has_lo = a.kind != PieceKind::Line;
+    bool a_has_hi = a.kind == PieceKind::Segment;
+    bool b_has_lo = false;
+    bool b_has_hi = false;
+    Vec2 b_lo;
+    Vec2 b_hi;
+    switch (b.kind) {
+        case PieceKind::Segment:
+            b_has_lo = b_has_hi = true;
+            if (along(a, b.p, b.q) >= 0) {
+                b_lo = b.p;
+                b_hi = b.q;
+            } else {
+                b_lo = b.q;
+                b_hi = b.p;
+            }
+            break;
+        case PieceKind::Ray:
+            if (dot_dirs(a, b) > 0) {
+                b_has_lo = true;
+                b_lo = b.p;
+            } else {
+                b_has_hi = true;
+                b_hi = b.p;
+            }
+            break;
+        case PieceKind::Line: break;
+    }
+    PieceHit h;
+    h.has_lo = a_has_lo || b_has_lo;
+    h.has_hi = a_has_hi || b_has_hi;
+    if (a_has_lo && b_has_lo) h.lo = along(a, a.p, b_lo) >= 0 ? b_lo : a.p;
+    else h.lo = a_has_lo ? a.p : b_lo;
+    if (a_has_hi && b_has_hi) h.hi = along(a, a.q, b_hi) <= 0 ? b_hi : a.q;
+    else h.hi = a_has_hi ? a.q : b_hi;
+    if (h.has_lo && h.has_hi) {
+        const int c = along(a, h.lo, h.hi);
+        if (c < 0) return PieceHit{};
+        if (c == 0) {
+            PieceHit p;
+            p.kind = PieceHit::Point;
+            p.point = h.lo;
+            return p;
+        }
+    }
+    h.kind = PieceHit::Overlap;
+    return h;
+}
+
+}  // namespace
+
+PieceHit intersect(const Piece& a, const Piece& b) {
+    const int cr = cross_dirs(a, b);
+    if (cr == 0) {
+        if (side(a, b.p) != 0) return PieceHit{};
+        return collinear_overlap(a, b);
+    }
+    if (!holds_crossing(a, b, -cr) || !holds_crossing(b, a, cr)) return PieceHit{};
+    PieceHit h;
+    h.kind = PieceHit::Point;
+    // The crossing is exactly an input point when one lies on both lines: first the pieces'
+    // end points (then it is no proper crossing), then a line's defining points.
+    auto try_point = [&](const Vec2& v, const Piece& other) {
+        if (side(other, v) != 0) return false;
+        h.point = v;
+        return true;
+    };
+    const bool at_end = (a.kind != PieceKind::Line && try_point(a.p, b)) ||
+                        (a.kind == PieceKind::Segment && try_point(a.q, b)) ||
+                        (b.kind != PieceKind::Line && try_point(b.p, a)) ||
+                        (b.kind == PieceKind::Segment && try_point(b.q, a));
+    h.proper = !at_end;
+    if (at_end) return h;
+    const bool known = (a.kind == PieceKind::Line && (try_point(a.p, b) || try_point(a.q, b))) ||
+                       (b.kind == PieceKind::Line && (try_point(b.p, a) || try_point(b.q, a)));
+    if (!known) h.point = crossing_point(a, b);
+    return h;
+}
+
+PieceClass classify(const Piece& s, Ring poly, std::vector<Vec2>* points) {
+    PieceClass c;
+    c.outside = s.kind != PieceKind::Segment;  // an unbounded piece leaves any polygon
+    // Events: the points along s where its classification may change, all input points
+    // exactly (its ends, polygon vertices on it, ends of shared pieces). Proper crossings
+    // are not events: one alone proves that s has parts inside and outside.
+    std::vector<Vec2> events;
+    if (s.kind != PieceKind::Line) events.push_back(s.p);
+    if (s.kind == PieceKind::Segment) events.push_back(s.q);
+    for (std::size_t i = 0; i < poly.n; ++i) {
+        const PieceHit h = intersect(s, poly.edge(i));
+        if (h.kind == PieceHit::Point) {
+            if (h.proper) {
+                c.inside = c.boundary = c.outside = true;
+                if (points) points->push_back(h.point);
+            } else {
+                events.push_back(h.point);
+            }
+        } else if (h.kind == PieceHit::Overlap) {
+            events.push_back(h.lo);
+            events.push_back(h.hi);
+        }
+    }
+    std::sort(events.begin(), events.end(), [&](const Vec2& x, const Vec2& y) { return along(s, x, y) > 0; });
+    events.erase(std::unique(events.begin(), events.end()), events.end());
+    auto note = [&](int loc) {
+        if (loc > 0) c.inside = true;
+        else if (loc < 0) c.outside = true;
+        else c.boundary = true;
+    };
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const int loc = locate_in_polygon(poly, events[i]);
+        note(loc);
+        if (loc == 0 && points) points->push_back(events[i]);
+        if (i + 1 < events.size()) note(locate_in_polygon(poly, Mid{events[i], events[i + 1]}));
+    }
+    return c;
+}
+
+PieceClass classify(const Piece& s, const Circle& c, std::vector<Vec2>* points) {
+    PieceClass r;
+    const int dist = piece_distance_vs_radius(s, c);
+    const bool bounded = s.kind == PieceKind::Segment;
+    if (dist > 0) {
+        r.outside = true;
+        return r;
+    }
+    const int pp = s.kind != PieceKind::Line ? power(c, s.p) : 1;
+    const int pq = bounded ? power(c, s.q) : 1;
+    r.inside = dist < 0;
+    r.outside = !bounded || pp > 0 || pq > 0;  // a disk is convex: ends inside keep all inside
+    r.boundary = dist == 0 || pp >= 0 || pq >= 0;
+    if (!points) return r;
+
+    // Points: roots t1 <= t2 of f(t) = |p + t d - c|^2 - r^2 lying on the piece. Which roots
+    // count is decided exactly from the signs of f at the ends (pp, pq) and of the vertex
+    // tm of f relative to the ends (tp = sign(tm - 0), tq = sign(tm - 1)).
+    const int disc = line_distance_vs_radius(s, c);
+    const int tp = s.kind != PieceKind::Line ? along(s, s.p, c.center) : 1;
+    const int tq = bounded ? along(s, s.q, c.center) : -1;
+    auto coeffs = [&](double* tm, double* h) {
+        const double dd = value_of([&](auto z) {
+            using T = decltype(z);
+            return dir_x<T>(s) * dir_x<T>(s) + dir_y<T>(s) * dir_y<T>(s);
+        });
+        const double dot = value_of([&](auto z) {
+            using T = decltype(z);
+            return dir_x<T>(s) * (T(c.center.x) - T(s.p.x)) + dir_y<T>(s) * (T(c.center.y) - T(s.p.y));
+        });
+        const double quarter_disc = value_of([&](auto z) {
+            using T = decltype(z);
+            const T cr = dir_x<T>(s) * (T(c.center.y) - T(s.p.y)) - dir_y<T>(s) * (T(c.center.x) - T(s.p.x));
+            return T(c.radius) * T(c.radius) * (dir_x<T>(s) * dir_x<T>(s) + dir_y<T>(s) * dir_y<T>(s)) - cr * cr;
+        });
+        *tm = dot / dd;
+        *h = std::sqrt(std::max(0.0, quarter_disc)) / dd;
+    };
+    const double dx = s.kind == PieceKind::Ray ? s.q.x : s.q.x - s.p.x;
+    const double dy = s.kind == PieceKind::Ray ? s.q.y : s.q.y - s.p.y;
+    auto at = [&](double t) { return Vec2{s.p.x + t * dx, s.p.y + t * dy}; };
+    double tm = 0.0;
+    double h = 0.0;
+    if (disc == 0) {
+        if (tp >= 0 && tq <= 0) {
+            if (pp == 0) points->push_back(s.p);
+            else if (pq == 0) points->push_back(s.q);
+            else {
+                coeffs(&tm, &h);
+                points->push_back(at(tm));
+            }
+        }
+        return r;
+    }
+    const bool line = s.kind == PieceKind::Line;
+    const bool t1_in = line || ((pp >= 0 && tp > 0) && (!bounded || pq <= 0 || tq < 0));
+    const bool t2_in = line || ((pp <= 0 || tp > 0) && (!bounded || (pq >= 0 && tq < 0)));
+    if (!t1_in && !t2_in) return r;
+    coeffs(&tm, &h);
+    if (t1_in) {
+        if (pp == 0 && tp > 0) points->push_back(s.p);
+        else if (pq == 0 && tq >= 0) points->push_back(s.q);
+        else points->push_back(at(tm - h));
+    }
+    if (t2_in) {
+        if (pp == 0 && tp <= 0) points->push_back(s.p);
+        else if (pq == 0 && tq < 0) points->push_back(s.q);
+        else points->push_back(at(tm + h));
+    }
+    return r;
+}
+
+void circle_circle_points(const Circle& a, const Circle& b, std::vector<Vec2>& points) {
+    if (a.center == b.center) return;  // equal or concentric: the outlines do not cross
+    const int ext = sign_of([&](auto z) {
+        using T = decltype(z);
+        const T dx = T(b.center.x) - T(a.center.x);
+        const T dy = T(b.center.y) - T(a.center.y);
+        const T rs = T(a.radius) + T(b.radius);
+        return dx * dx + dy * dy - rs * rs;
+    });
+    const int in = sign_of([&](auto z) {
+        using T = decltype(z);
+        const T dx = T(b.center.x) - T(a.center.x);
+        const T dy = T(b.center.y) - T(a.center.y);
+        const T rd = T(a.radius) - T(b.radius);
+        return dx * dx + dy * dy - rd * rd;
+    });
+    if (ext > 0 || in < 0) return;
+    const double dx = b.center.x - a.center.x;
+    const double dy = b.center.y - a.center.y;
+    if (ext == 0 || in == 0) {
+        // Tangent: the point lies on the line of centres at ra / (ra +- rb) of the way.
+        const double f = a.radius / (ext == 0 ? a.radius + b.radius : a.radius - b.radius);
+        points.push_back(Vec2{a.center.x + f * dx, a.center.y + f * dy});
+        return;
+    }
+    // Crossing: the chord is at distance l from a's centre, half-length h, with
+    // l = (d^2 + ra^2 - rb^2) / 2d and h^2 = (4 d^2 ra^2 - (d^2 + ra^2 - rb^2)^2) / 4d^2.
+    auto k_expr = [&](auto z) {
+        using T = decltype(z);
+        const T ex = T(b.center.x) - T(a.center.x);
+        const T ey = T(b.center.y) - T(a.center.y);
+        return ex * ex + ey * ey + T(a.radius) * T(a.radius) - T(b.radius) * T(b.radius);
+    };
+    const double d2 = value_of([&](auto z) {
+        using T = decltype(z);
+        const T ex = T(b.center.x) - T(a.center.x);
+        const T ey = T(b.center.y) - T(a.center.y);
+        return ex * ex + ey * ey;
+    });
+    const double k = value_of(k_expr);
+    const double h2x4d2 = value_of([&](auto z) {
+        using T = decltype(z);
+        const T ex = T(b.center.x) - T(a.center.x);
+        const T ey = T(b.center.y) - T(a.center.y);
+        const T kk = k_expr(z);
+        return T(4) * (ex * ex + ey * ey) * T(a.radius) * T(a.radius) - kk * kk;
+    });
+    const double l_over_d = k / (2.0 * d2);                           // l / d
+    const double h_over_d = std::sqrt(std::max(0.0, h2x4d2)) / (2.0 * d2);  // h / d
+    const Vec2 base{a.center.x + l_over_d * dx, a.center.y + l_over_d * dy};
+    points.push_back(Vec2{base.x - h_over_d * dy, base.y + h_over_d * dx});
+    points.push_back(Vec2{base.x + h_over_d * dy, base.y - h_over_d * dx});
+}
+
+}  // namespace collide::detail

@@ -1,0 +1,48 @@
+// Straight pieces against straight pieces, polygons and circles: the few primitive
+// algorithms every shape pair is built from (see geometry.cpp for the dispatch).
+#pragma once
+
+#include "predicates.hpp"
+
+#include <vector>
+
+namespace collide::detail {
+
+/// How two pieces meet. Decided exactly; only `point` of a proper crossing is computed.
+struct PieceHit {
+    enum Kind : std::uint8_t { None, Point, Overlap } kind = None;
+    /// Point: where they meet. When `proper` is false it is an input point, exactly.
+    Vec2 point;
+    /// Point: the crossing lies in the interior of both pieces (and is computed).
+    bool proper = false;
+    /// Overlap: the shared piece from lo to hi along the first piece's direction; a missing
+    /// end (has_lo / has_hi false) is unbounded. Ends are input points, exactly.
+    bool has_lo = false;
+    bool has_hi = false;
+    Vec2 lo;
+    Vec2 hi;
+};
+
+/// Exact intersection of two straight pieces.
+PieceHit intersect(const Piece& a, const Piece& b);
+
+/// Which parts of a piece lie in a closed region's open interior, on its boundary, and in
+/// its open exterior.
+struct PieceClass {
+    bool inside = false;
+    bool boundary = false;
+    bool outside = false;
+};
+
+/// Classify a piece against a simple polygon; when `points` is given, append the points
+/// where the piece meets the polygon's boundary (crossings, and shared pieces' ends).
+PieceClass classify(const Piece& s, Ring poly, std::vector<Vec2>* points);
+
+/// Classify a piece against a disk (radius > 0); when `points` is given, append the
+/// points where the piece meets the circle.
+PieceClass classify(const Piece& s, const Circle& c, std::vector<Vec2>* points);
+
+/// Append the points where two circles' outlines meet (none when they are equal).
+void circle_circle_points(const Circle& a, const Circle& b, std::vector<Vec2>& points);
+
+}  // namespace collide::detail

@@ -1,0 +1,339 @@
+#include "collide/report.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+namespace collide {
+
+std::string format_number(double v) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, r.ptr);
+}
+
+namespace {
+
+void json_string(std::string& out, std::string_view s) {
+    static const char* hex = "0123456789abcdef";
+    out += '"';
+    for (char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (c < 0x20) {
+                    out += "\\u00";
+                    out += hex[c >> 4];
+                    out += hex[c & 15];
+                } else {
+                    out += ch;
+                }
+        }
+    }
+    out += '"';
+}
+
+void json_point(std::string& out, Vec2 p) {
+    out += '[';
+    out += format_number(p.x);
+    out += ", ";
+    out += format_number(p.y);
+    out += ']';
+}
+
+void json_cell(std::string& out, Cell c) {
+    out += '[' + std::to_string(c.col) + ", " + std::to_string(c.row) + ']';
+}
+
+const char* boolean(bool b) { return b ? "true" : "false"; }
+
+// The fields of a collision record after "a" and "b", shared by JSON and JSON Lines.
+void collision_fields(std::string& out, const Scene& scene, const Collision& c, bool points) {
+    out += "\"a\": ";
+    json_string(out, object_id(scene, c.a));
+    out += ", \"b\": ";
+    json_string(out, object_id(scene, c.b));
+    out += ", \"relation\": ";
+    json_string(out, relation_name(c.relation));
+    if (c.b >= scene.shapes.size()) {
+        out += ", \"cells\": [";
+        for (std::size_t k = 0; k < c.cells.size(); ++k) {
+            if (k) out += ", ";
+            json_cell(out, c.cells[k]);
+        }
+        out += ']';
+        if (c.outside) out += ", \"outside\": true";
+    } else if (points) {
+        out += ", \"points\": [";
+        for (std::size_t k = 0; k < c.points.size(); ++k) {
+            if (k) out += ", ";
+            json_point(out, c.points[k]);
+        }
+        out += ']';
+    }
+}
+
+void move_fields(std::string& out, const Scene& scene, std::size_t i, const MoveResult& m) {
+    out += "\"id\": ";
+    json_string(out, scene.moves[i].id);
+    out += ", \"allowed\": ";
+    out += boolean(m.allowed);
+    if (!m.allowed) {
+        out += ", \"t\": " + format_number(m.t) + ", \"stop\": ";
+        json_point(out, m.stop);
+        out += ", \"cell\": ";
+        json_cell(out, m.cell);
+    }
+    if (m.passed) out += std::string(", \"passed\": ") + boolean(*m.passed);
+}
+
+void rule_fields(std::string& out, const Scene& scene, std::size_t i, const RuleResult& r) {
+    out += "\"name\": ";
+    json_string(out, scene.rules[i].name);
+    out += std::string(", \"passed\": ") + boolean(r.passed) + ", \"violations\": [";
+    for (std::size_t k = 0; k < r.violations.size(); ++k) {
+        if (k) out += ", ";
+        out += "{\"a\": ";
+        json_string(out, object_id(scene, r.violations[k].first));
+        if (r.violations[k].second != static_cast<std::size_t>(-1)) {
+            out += ", \"b\": ";
+            json_string(out, object_id(scene, r.violations[k].second));
+        }
+        out += '}';
+    }
+    out += ']';
+}
+
+void summary_fields(std::string& out, const Summary& s) {
+    out += "\"shapes\": " + std::to_string(s.shapes) + ", \"grids\": " + std::to_string(s.grids) +
+           ", \"collisions\": " + std::to_string(s.collisions) + ", \"moves\": " + std::to_string(s.moves) +
+           ", \"blocked\": " + std::to_string(s.blocked) + ", \"rules_failed\": " + std::to_string(s.rules_failed);
+}
+
+void csv_field(std::string& out, std::string_view s) {
+    if (s.find_first_of(",\"\r\n") == std::string_view::npos) {
+        out += s;
+        return;
+    }
+    out += '"';
+    for (char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    out += '"';
+}
+
+// Padding to a display width counted in characters, not bytes.
+std::size_t width(std::string_view s) {
+    return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+void pad(std::string& out, std::string_view s, std::size_t w) {
+    out += s;
+    out.append(w > width(s) ? w - width(s) : 0, ' ');
+}
+
+}  // namespace
+
+struct ReportWriter::Impl {
+    std::ostream& out;
+    Format format;
+    bool points;
+    std::size_t scenes = 0;
+    std::string buf;
+
+    void flush() {
+        out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+        buf.clear();
+    }
+    void flush_if_big() {
+        if (buf.size() > (1u << 16)) flush();
+    }
+
+    void json_scene(const Scene& scene, const SceneResult& r) {
+        buf += scenes ? ",\n" : "";
+        buf += "{\"file\": ";
+        json_string(buf, scene.file);
+        buf += ",\n \"collisions\": [";
+        for (std::size_t k = 0; k < r.collisions.size(); ++k) {
+            buf += k ? ",\n  {" : "\n  {";
+            collision_fields(buf, scene, r.collisions[k], points);
+            buf += '}';
+            flush_if_big();
+        }
+        buf += r.collisions.empty() ? "],\n \"moves\": [" : "\n ],\n \"moves\": [";
+        for (std::size_t k = 0; k < r.moves.size(); ++k) {
+            buf += k ? ",\n  {" : "\n  {";
+            move_fields(buf, scene, k, r.moves[k]);
+            buf += '}';
+        }
+        buf += r.moves.empty() ? "],\n \"rules\": [" : "\n ],\n \"rules\": [";
+        for (std::size_t k = 0; k < r.rules.size(); ++k) {
+            buf += k ? ",\n  {" : "\n  {";
+            rule_fields(buf, scene, k, r.rules[k]);
+            buf += '}';
+        }
+        buf += r.rules.empty() ? "],\n \"summary\": {" : "\n ],\n \"summary\": {";
+        summary_fields(buf, r.summary);
+        buf += "}}";
+    }
+
+    void jsonl_scene(const Scene& scene, const SceneResult& r) {
+        auto record = [&](const char* type) {
+            buf += "{\"type\": \"";
+            buf += type;
+            buf += "\", \"scene\": ";
+            json_string(buf, scene.file);
+            buf += ", ";
+        };
+        for (const Collision& c : r.collisions) {
+            record("collision");
+            collision_fields(buf, scene, c, points);
+            buf += "}\n";
+            flush_if_big();
+        }
+        for (std::size_t k = 0; k < r.moves.size(); ++k) {
+            record("move");
+            move_fields(buf, scene, k, r.moves[k]);
+            buf += "}\n";
+        }
+        for (std::size_t k = 0; k < r.rules.size(); ++k) {
+            record("rule");
+            rule_fields(buf, scene, k, r.rules[k]);
+            buf += "}\n";
+        }
+        record("summary");
+        summary_fields(buf, r.summary);
+        buf += "}\n";
+    }
+
+    void csv_scene(const Scene& scene, const SceneResult& r) {
+        if (scenes == 0) buf += "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside\r\n";
+        for (const Collision& c : r.collisions) {
+            csv_field(buf, scene.file);
+            buf += ",collision,";
+            csv_field(buf, object_id(scene, c.a));
+            buf += ',';
+            csv_field(buf, object_id(scene, c.b));
+            buf += ',';
+            buf += relation_name(c.relation);
+            buf += ",,,,,";
+            const bool grid = c.b >= scene.shapes.size();
+            if (!grid && points) {
+                for (std::size_t k = 0; k < c.points.size(); ++k) {
+                    if (k) buf += ';';
+                    buf += format_number(c.points[k].x) + ' ' + format_number(c.points[k].y);
+                }
+            }
+            buf += ',';
+            for (std::size_t k = 0; k < c.cells.size(); ++k) {
+                if (k) buf += ';';
+                buf += std::to_string(c.cells[k].col) + ' ' + std::to_string(c.cells[k].row);
+            }
+            buf += ',';
+            if (grid) buf += boolean(c.outside);
+            buf += "\r\n";
+            flush_if_big();
+        }
+        for (std::size_t k = 0; k < r.moves.size(); ++k) {
+            const MoveResult& m = r.moves[k];
+            csv_field(buf, scene.file);
+            buf += ",move,";
+            csv_field(buf, scene.moves[k].id);
+            buf += ",,,";
+            buf += boolean(m.allowed);
+            buf += ',';
+            if (!m.allowed)
+                buf += format_number(m.t) + ',' + std::to_string(m.cell.col) + ',' + std::to_string(m.cell.row);
+            else
+                buf += ",,";
+            buf += ",,,\r\n";
+        }
+    }
+
+    void text_scene(const Scene& scene, const SceneResult& r) {
+        const Summary& s = r.summary;
+        buf += scene.file + ": " + std::to_string(s.collisions) + (s.collisions == 1 ? " collision" : " collisions");
+        if (s.moves) buf += ", " + std::to_string(s.blocked) + " of " + std::to_string(s.moves) + " moves blocked";
+        if (!r.rules.empty() || s.rules_failed)
+            buf += ", " + std::to_string(s.rules_failed) + (s.rules_failed == 1 ? " check failed" : " checks failed");
+        buf += '\n';
+        std::size_t wa = 0, wb = 0;
+        for (const Collision& c : r.collisions) {
+            wa = std::max(wa, width(object_id(scene, c.a)));
+            wb = std::max(wb, width(object_id(scene, c.b)));
+        }
+        for (const Collision& c : r.collisions) {
+            buf += "  ";
+            pad(buf, object_id(scene, c.a), wa + 2);
+            pad(buf, object_id(scene, c.b), wb + 2);
+            pad(buf, relation_name(c.relation), 10);
+            std::string detail;
+            if (c.b >= scene.shapes.size()) {
+                detail = "cells";
+                for (const Cell& cell : c.cells) detail += " [" + std::to_string(cell.col) + ", " + std::to_string(cell.row) + "]";
+                if (c.outside) detail += " + outside";
+            } else if (points) {
+                for (const Vec2& p : c.points) {
+                    if (!detail.empty()) detail += ' ';
+                    detail += '(' + format_number(p.x) + ", " + format_number(p.y) + ')';
+                }
+            }
+            buf += detail;
+            while (!buf.empty() && buf.back() == ' ') buf.pop_back();
+            buf += '\n';
+            flush_if_big();
+        }
+        for (std::size_t k = 0; k < r.moves.size(); ++k) {
+            const MoveResult& m = r.moves[k];
+            buf += "  move " + scene.moves[k].id + ": " + (m.allowed ? "allowed" : "blocked");
+            if (!m.allowed)
+                buf += " at t=" + format_number(m.t) + " (" + format_number(m.stop.x) + ", " + format_number(m.stop.y) +
+                       ") cell [" + std::to_string(m.cell.col) + ", " + std::to_string(m.cell.row) + "]";
+            if (m.passed) buf += *m.passed ? " (as expected)" : " (EXPECTATION FAILED)";
+            buf += '\n';
+        }
+        for (std::size_t k = 0; k < r.rules.size(); ++k) {
+            const RuleResult& rr = r.rules[k];
+            buf += "  rule '" + scene.rules[k].name + "': " + (rr.passed ? "passed" : "FAILED");
+            for (std::size_t v = 0; v < rr.violations.size(); ++v) {
+                buf += v ? ", " : ": ";
+                buf += object_id(scene, rr.violations[v].first);
+                if (rr.violations[v].second != static_cast<std::size_t>(-1))
+                    buf += " x " + object_id(scene, rr.violations[v].second);
+            }
+            buf += '\n';
+        }
+    }
+};
+
+ReportWriter::ReportWriter(std::ostream& out, Format format, bool points)
+    : impl_(new Impl{out, format, points, 0, {}}) {
+    if (format == Format::Json) impl_->buf += "{\"scenes\": [\n";
+}
+
+ReportWriter::~ReportWriter() = default;
+
+void ReportWriter::scene(const Scene& scene, const SceneResult& result) {
+    switch (impl_->format) {
+        case Format::Json: impl_->json_scene(scene, result); break;
+        case Format::Jsonl: impl_->jsonl_scene(scene, result); break;
+        case Format::Csv: impl_->csv_scene(scene, result); break;
+        case Format::Text: impl_->text_scene(scene, result); break;
+    }
+    ++impl_->scenes;
+    impl_->flush();
+}
+
+void ReportWriter::finish() {
+    if (impl_->format == Format::Json) impl_->buf += impl_->scenes ? "\n]}\n" : "]}\n";
+    if (impl_->format == Format::Csv && impl_->scenes == 0)
+        impl_->buf += "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside\r\n";
+    impl_->flush();
+}
+
+}  // namespace collide

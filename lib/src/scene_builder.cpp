@@ -1,0 +1,507 @@
+#include "scene_builder.hpp"
+
+#include "json_locate.hpp"
+#include "pieces.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <numeric>
+
+namespace collide {
+
+namespace detail {
+namespace {
+
+using json = nlohmann::json;
+
+std::string describe(const json& v) {
+    switch (v.type()) {
+        case json::value_t::null: return "null";
+        case json::value_t::boolean: return v.get<bool>() ? "true" : "false";
+        case json::value_t::string: return "a string";
+        case json::value_t::object: return "an object";
+        case json::value_t::array: return "an array";
+        case json::value_t::number_integer:
+        case json::value_t::number_unsigned:
+        case json::value_t::number_float: return "a number";
+        default: return "an unsupported value";
+    }
+}
+
+std::string num_text(double d) {
+    std::string s = json(d).dump();
+    if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
+    return s;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    std::iota(row.begin(), row.end(), std::size_t{0});
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string join(std::initializer_list<std::string_view> words) {
+    std::string s;
+    for (std::string_view w : words) {
+        if (!s.empty()) s += ", ";
+        s += w;
+    }
+    return s;
+}
+
+double number(const json& v, const std::string& path) {
+    if (!v.is_number()) throw Fail{path, "expected a number, got " + describe(v)};
+    return v.get<double>();
+}
+
+std::string text(const json& v, const std::string& path) {
+    if (!v.is_string()) throw Fail{path, "expected a string, got " + describe(v)};
+    return v.get<std::string>();
+}
+
+Vec2 position(const json& v, const std::string& path) {
+    if (!v.is_array() || v.size() != 2)
+        throw Fail{path, "expected a position [x, y], got " + (v.is_array() ? "an array of " + std::to_string(v.size()) + " values" : describe(v))};
+    return Vec2{number(v[0], path + "/0"), number(v[1], path + "/1")};
+}
+
+// A JSON object being read: known keys only, required ones present, each value typed.
+class Obj {
+public:
+    Obj(const json& j, std::string path, std::string_view what) : j_(j), path_(std::move(path)) {
+        if (!j.is_object()) throw Fail{path_, std::string(what) + " must be an object, got " + describe(j)};
+    }
+
+    void only(std::initializer_list<std::string_view> allowed) const {
+        for (auto it = j_.begin(); it != j_.end(); ++it) {
+            const std::string& k = it.key();
+            if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
+            std::string hint;
+            for (std::string_view a : allowed)
+                if (edit_distance(k, a) <= 2) hint = " (did you mean '" + std::string(a) + "'?)";
+            throw Fail{sub(k), "unknown key '" + k + "'" + hint + "; allowed here: " + join(allowed)};
+        }
+    }
+    bool has(const std::string& k) const { return j_.contains(k); }
+    const json& at(const std::string& k) const {
+        const auto it = j_.find(k);
+        if (it == j_.end()) throw Fail{path_, "missing required key '" + k + "'"};
+        return *it;
+    }
+    std::string sub(const std::string& k) const { return path_ + "/" + pointer_token(k); }
+    const std::string& path() const { return path_; }
+
+    double num(const std::string& k) const { return number(at(k), sub(k)); }
+    Vec2 pos(const std::string& k) const { return position(at(k), sub(k)); }
+    std::string str(const std::string& k) const { return text(at(k), sub(k)); }
+    // A string that must be one of `choices`; `fallback` when the key is absent.
+    std::string choice(const std::string& k, std::initializer_list<std::string_view> choices, std::string fallback) const {
+        if (!has(k)) return fallback;
+        std::string s = str(k);
+        if (std::find(choices.begin(), choices.end(), s) == choices.end())
+            throw Fail{sub(k), "'" + s + "' is not one of " + join(choices)};
+        return s;
+    }
+    std::vector<std::string> strings(const std::string& k) const {
+        std::vector<std::string> out;
+        if (!has(k)) return out;
+        const json& a = at(k);
+        if (!a.is_array()) throw Fail{sub(k), "expected an array of strings, got " + describe(a)};
+        for (std::size_t i = 0; i < a.size(); ++i) out.push_back(text(a[i], sub(k) + "/" + std::to_string(i)));
+        return out;
+    }
+    std::vector<Vec2> positions(const std::string& k, std::size_t at_least) const {
+        const json& a = at(k);
+        if (!a.is_array()) throw Fail{sub(k), "expected an array of positions, got " + describe(a)};
+        if (a.size() < at_least)
+            throw Fail{sub(k), "needs at least " + std::to_string(at_least) + " points, got " + std::to_string(a.size())};
+        std::vector<Vec2> out;
+        out.reserve(a.size());
+        for (std::size_t i = 0; i < a.size(); ++i) out.push_back(position(a[i], sub(k) + "/" + std::to_string(i)));
+        return out;
+    }
+    double non_negative(const std::string& k) const {
+        const double d = num(k);
+        if (d < 0) throw Fail{sub(k), k + " must be >= 0, got " + num_text(d)};
+        return d;
+    }
+
+private:
+    const json& j_;
+    std::string path_;
+};
+
+std::string id_or_default(const Obj& o, std::size_t index) {
+    if (!o.has("id")) return std::to_string(index);
+    std::string id = o.str("id");
+    if (id.empty()) throw Fail{o.sub("id"), "an id must not be empty"};
+    return id;
+}
+
+// The UTF-8 code points of a (valid UTF-8) string.
+std::vector<char32_t> code_points(const std::string& s) {
+    std::vector<char32_t> out;
+    for (std::size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        const int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
+        char32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+        for (int k = 1; k < len && i + static_cast<std::size_t>(k) < s.size(); ++k)
+            cp = (cp << 6) | (static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]) & 0x3F);
+        out.push_back(cp);
+        i += static_cast<std::size_t>(len);
+    }
+    return out;
+}
+
+Rect rect_of(const Obj& o) {
+    const bool mm = o.has("min") || o.has("max");
+    const bool xywh = o.has("x") || o.has("y") || o.has("width") || o.has("height");
+    if (mm + xywh + (o.has("left") || o.has("top") || o.has("right") || o.has("bottom")) > 1)
+        throw Fail{o.path(), "a rect takes one of min/max, x/y/width/height or left/top/right/bottom, not a mix"};
+    if (mm) {
+        o.only({"id", "type", "groups", "min", "max"});
+        const Rect r{o.pos("min"), o.pos("max")};
+        if (r.min.x > r.max.x || r.min.y > r.max.y)
+            throw Fail{o.path(), "min [" + num_text(r.min.x) + ", " + num_text(r.min.y) + "] exceeds max [" +
+                                     num_text(r.max.x) + ", " + num_text(r.max.y) + "] on the " +
+                                     (r.min.x > r.max.x ? "x" : "y") + " axis"};
+        return r;
+    }
+    if (xywh) {
+        o.only({"id", "type", "groups", "x", "y", "width", "height"});
+        const double x = o.num("x");
+        const double y = o.num("y");
+        const double w = o.non_negative("width");
+        const double h = o.non_negative("height");
+        const Rect r{Vec2{x, y}, Vec2{x + w, y + h}};
+        if (!std::isfinite(r.max.x) || !std::isfinite(r.max.y))
+            throw Fail{o.path(), "x + width or y + height overflows a double"};
+        return r;
+    }
+    throw Fail{o.path(), "a rect needs min/max, x/y/width/height or left/top/right/bottom"};
+}
+
+}  // namespace
+
+SceneBuilder::SceneBuilder(const std::string& file) { scene_.file = file; }
+
+void SceneBuilder::top_level(const std::string& key, const json& v, const std::string& path) {
+    if (key == "format") {
+        if (!v.is_string() || v.get<std::string>() != "collide-scene")
+            throw Fail{path, "format must be \"collide-scene\", got " + (v.is_string() ? "\"" + v.get<std::string>() + "\"" : describe(v))};
+    } else if (key == "version") {
+        if (!v.is_number() || v.get<double>() != 1.0)
+            throw Fail{path, "version must be 1, got " + (v.is_number() ? num_text(v.get<double>()) : describe(v))};
+    } else if (key == "settings") {
+        settings(v, path);
+    } else if (streamed_key(key)) {
+        throw Fail{path, key + " must be an array, got " + describe(v)};
+    } else {
+        std::string hint;
+        for (std::string_view a : {"format", "version", "settings", "shapes", "grids", "moves", "pairs", "rules"})
+            if (edit_distance(key, a) <= 2) hint = " (did you mean '" + std::string(a) + "'?)";
+        throw Fail{path, "unknown key '" + key + "'" + hint +
+                             "; allowed here: format, version, settings, shapes, grids, moves, pairs, rules"};
+    }
+}
+
+bool SceneBuilder::streamed_key(const std::string& key) {
+    return key == "shapes" || key == "grids" || key == "moves" || key == "rules" || key == "pairs";
+}
+
+void SceneBuilder::begin_array(const std::string&) {}
+
+void SceneBuilder::element(const std::string& key, std::size_t index, const json& v, const std::string& path) {
+    if (key == "shapes") shape(index, v, path);
+    else if (key == "grids") grid(index, v, path);
+    else if (key == "moves") move(index, v, path);
+    else if (key == "rules") rule(v, path);
+    else if (key == "pairs") {
+        try {
+            scene_.pairs.push_back(parse_pair_spec(text(v, path)));
+        } catch (const Error& e) {
+            throw Fail{path, e.message()};
+        }
+    }
+}
+
+void SceneBuilder::settings(const json& v, const std::string& path) {
+    const Obj o(v, path, "settings");
+    o.only({"y_axis"});
+    scene_.y_up = o.choice("y_axis", {"down", "up"}, "down") == "up";
+}
+
+void SceneBuilder::shape(std::size_t index, const json& v, const std::string& path) {
+    const Obj o(v, path, "a shape");
+    SceneShape s;
+    s.id = id_or_default(o, index);
+    s.groups = o.strings("groups");
+    const std::string type = o.str("type");
+    auto fields = [&](std::initializer_list<std::string_view> extra) {
+        std::vector<std::string_view> all{"id", "type", "groups"};
+        all.insert(all.end(), extra.begin(), extra.end());
+        for (auto it = v.begin(); it != v.end(); ++it) {
+            if (std::find(all.begin(), all.end(), it.key()) != all.end()) continue;
+            std::string hint;
+            for (std::string_view a : extra)
+                if (edit_distance(it.key(), a) <= 2) hint = " (did you mean '" + std::string(a) + "'?)";
+            std::string allowed;
+            for (std::string_view a : all) allowed += (allowed.empty() ? "" : ", ") + std::string(a);
+            throw Fail{o.sub(it.key()), "unknown key '" + it.key() + "' for a " + type + hint + "; allowed here: " + allowed};
+        }
+    };
+    if (type == "point") {
+        fields({"at"});
+        s.shape = Point{o.pos("at")};
+    } else if (type == "circle") {
+        fields({"center", "radius"});
+        s.shape = Circle{o.pos("center"), o.non_negative("radius")};
+    } else if (type == "rect") {
+        if (o.has("left") || o.has("top") || o.has("right") || o.has("bottom")) {
+            if (o.has("min") || o.has("max") || o.has("x") || o.has("y") || o.has("width") || o.has("height"))
+                throw Fail{path, "a rect takes one of min/max, x/y/width/height or left/top/right/bottom, not a mix"};
+            fields({"left", "top", "right", "bottom"});
+            rects_.push_back(PendingRect{scene_.shapes.size(), o.num("left"), o.num("top"), o.num("right"), o.num("bottom"), path});
+            s.shape = Rect{};
+        } else {
+            s.shape = rect_of(o);
+        }
+    } else if (type == "segment") {
+        fields({"a", "b"});
+        s.shape = Segment{o.pos("a"), o.pos("b")};
+    } else if (type == "line") {
+        fields({"a", "b"});
+        const Line l{o.pos("a"), o.pos("b")};
+        if (l.a == l.b) throw Fail{path, "a line needs two distinct points a and b"};
+        s.shape = l;
+    } else if (type == "ray") {
+        fields({"origin", "direction"});
+        const Ray r{o.pos("origin"), o.pos("direction")};
+        if (r.direction.x == 0 && r.direction.y == 0) throw Fail{o.sub("direction"), "a ray's direction must not be [0, 0]"};
+        s.shape = r;
+    } else if (type == "polygon") {
+        fields({"points"});
+        std::string why;
+        auto pts = simple_polygon(o.positions("points", 3), why);
+        if (!pts) throw Fail{o.sub("points"), why};
+        s.shape = Polygon{std::move(*pts)};
+    } else if (type == "polyline") {
+        fields({"points"});
+        s.shape = Polyline{o.positions("points", 2)};
+    } else {
+        throw Fail{o.sub("type"), "unknown shape type '" + type +
+                                      "'; expected point, circle, rect, segment, line, ray, polygon or polyline"};
+    }
+    scene_.shapes.push_back(std::move(s));
+    shape_paths_.push_back(path);
+}
+
+void SceneBuilder::grid(std::size_t, const json& v, const std::string& path) {
+    const Obj o(v, path, "a grid");
+    o.only({"id", "groups", "tile_size", "origin", "outside", "solid", "rows", "cells"});
+    Grid g;
+    if (!o.has("id")) throw Fail{path, "a grid needs an id"};
+    g.id = o.str("id");
+    if (g.id.empty()) throw Fail{o.sub("id"), "an id must not be empty"};
+    g.groups = o.strings("groups");
+    const json& ts = o.at("tile_size");
+    if (ts.is_array()) g.tile = position(ts, o.sub("tile_size"));
+    else g.tile = Vec2{number(ts, o.sub("tile_size")), number(ts, o.sub("tile_size"))};
+    if (!(g.tile.x > 0) || !(g.tile.y > 0))
+        throw Fail{o.sub("tile_size"), "tile_size must be > 0, got " + num_text(std::min(g.tile.x, g.tile.y))};
+    if (o.has("origin")) g.origin = o.pos("origin");
+    g.outside_solid = o.choice("outside", {"solid", "empty"}, "solid") == "solid";
+    if (o.has("rows") == o.has("cells")) throw Fail{path, "a grid needs either rows or cells (not both)"};
+    std::vector<bool> solid;
+    if (o.has("rows")) {
+        const std::vector<char32_t> blockers = code_points(o.has("solid") ? o.str("solid") : std::string("#"));
+        const json& rows = o.at("rows");
+        if (!rows.is_array()) throw Fail{o.sub("rows"), "expected an array of strings, got " + describe(rows)};
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            const std::string rp = o.sub("rows") + "/" + std::to_string(r);
+            const std::vector<char32_t> cps = code_points(text(rows[r], rp));
+            if (r == 0) g.cols = cps.size();
+            else if (cps.size() != g.cols)
+                throw Fail{rp, "row " + std::to_string(r) + " has " + std::to_string(cps.size()) + " cells, row 0 has " +
+                                   std::to_string(g.cols) + " (rows must have equal length)"};
+            for (char32_t c : cps) solid.push_back(std::find(blockers.begin(), blockers.end(), c) != blockers.end());
+        }
+        g.rows = rows.size();
+    } else {
+        if (o.has("solid")) throw Fail{o.sub("solid"), "solid applies to rows, not to cells"};
+        const json& cells = o.at("cells");
+        if (!cells.is_array()) throw Fail{o.sub("cells"), "expected an array of arrays of integers, got " + describe(cells)};
+        for (std::size_t r = 0; r < cells.size(); ++r) {
+            const std::string rp = o.sub("cells") + "/" + std::to_string(r);
+            const json& row = cells[r];
+            if (!row.is_array()) throw Fail{rp, "expected an array of integers, got " + describe(row)};
+            if (r == 0) g.cols = row.size();
+            else if (row.size() != g.cols)
+                throw Fail{rp, "row " + std::to_string(r) + " has " + std::to_string(row.size()) + " cells, row 0 has " +
+                                   std::to_string(g.cols) + " (rows must have equal length)"};
+            for (std::size_t c = 0; c < row.size(); ++c) {
+                const json& cell = row[c];
+                if (!cell.is_number_integer() && !(cell.is_number_float() && std::floor(cell.get<double>()) == cell.get<double>()))
+                    throw Fail{rp + "/" + std::to_string(c), "expected an integer, got " + (cell.is_number() ? num_text(cell.get<double>()) : describe(cell))};
+                solid.push_back(cell.get<double>() != 0.0);
+            }
+        }
+        g.rows = cells.size();
+    }
+    if (g.rows == 0 || g.cols == 0) throw Fail{o.sub(o.has("rows") ? "rows" : "cells"), "a grid needs at least one cell"};
+    g.bits.assign((solid.size() + 63) / 64, 0);
+    for (std::size_t i = 0; i < solid.size(); ++i)
+        if (solid[i]) g.bits[i / 64] |= std::uint64_t{1} << (i % 64);
+    scene_.grids.push_back(std::move(g));
+    grid_paths_.push_back(path);
+}
+
+void SceneBuilder::move(std::size_t index, const json& v, const std::string& path) {
+    const Obj o(v, path, "a move");
+    o.only({"id", "grid", "from", "to", "body", "check", "expect"});
+    Move m;
+    m.id = id_or_default(o, index);
+    const auto [it, fresh] = move_ids_.emplace(m.id, o.has("id") ? o.sub("id") : path);
+    if (!fresh) throw Fail{o.has("id") ? o.sub("id") : path, "duplicate move id '" + m.id + "' (also at " + it->second + ")"};
+    move_grids_.push_back(PendingMove{o.str("grid"), o.sub("grid")});
+    m.from = o.pos("from");
+    m.to = o.pos("to");
+    if (o.has("body")) {
+        const Obj b(o.at("body"), o.sub("body"), "a body");
+        const std::string type = b.str("type");
+        if (type == "point") {
+            b.only({"type"});
+        } else if (type == "circle") {
+            b.only({"type", "radius"});
+            m.body.kind = Body::Kind::Circle;
+            m.body.radius = b.non_negative("radius");
+        } else if (type == "rect") {
+            b.only({"type", "size"});
+            m.body.kind = Body::Kind::Rect;
+            m.body.size = b.pos("size");
+            if (m.body.size.x < 0 || m.body.size.y < 0) throw Fail{b.sub("size"), "a body's size must be >= 0"};
+        } else {
+            throw Fail{b.sub("type"), "unknown body type '" + type + "'; expected point, circle or rect"};
+        }
+    }
+    m.check_path = o.choice("check", {"path", "destination"}, "path") == "path";
+    if (o.has("expect")) m.expect_allowed = o.choice("expect", {"allowed", "blocked"}, "") == "allowed";
+    scene_.moves.push_back(std::move(m));
+}
+
+void SceneBuilder::rule(const json& v, const std::string& path) {
+    const Obj o(v, path, "a rule");
+    o.only({"name", "pairs", "expect", "touching"});
+    Rule r;
+    r.name = o.str("name");
+    const auto [it, fresh] = rule_names_.emplace(r.name, o.sub("name"));
+    if (!fresh) throw Fail{o.sub("name"), "duplicate rule name '" + r.name + "' (also at " + it->second + ")"};
+    try {
+        r.pairs = parse_pair_spec(o.str("pairs"));
+    } catch (const Error& e) {
+        throw Fail{o.sub("pairs"), e.message()};
+    }
+    const std::string expect = o.choice("expect", {"none", "some", "each"}, "");
+    if (expect.empty()) throw Fail{path, "missing required key 'expect'"};
+    r.expect = expect == "none" ? Rule::Expect::None : expect == "some" ? Rule::Expect::Some : Rule::Expect::Each;
+    r.ignore_touching = o.choice("touching", {"ignored"}, "") == "ignored";
+    scene_.rules.push_back(std::move(r));
+}
+
+Scene SceneBuilder::finish() {
+    for (const PendingRect& p : rects_) {
+        // With y down, top is the smaller y; with y up, the larger.
+        const double lo_y = scene_.y_up ? p.bottom : p.top;
+        const double hi_y = scene_.y_up ? p.top : p.bottom;
+        if (p.left > p.right)
+            throw Fail{p.path, "left " + num_text(p.left) + " is greater than right " + num_text(p.right)};
+        if (lo_y > hi_y)
+            throw Fail{p.path, "top " + num_text(p.top) + (scene_.y_up ? " is less than" : " is greater than") + " bottom " +
+                                   num_text(p.bottom) + " (y_axis is " + (scene_.y_up ? "up" : "down") + ")"};
+        scene_.shapes[p.shape].shape = Rect{Vec2{p.left, lo_y}, Vec2{p.right, hi_y}};
+    }
+    std::unordered_map<std::string, std::string> ids;  // id -> path
+    for (std::size_t i = 0; i < scene_.shapes.size(); ++i) {
+        const auto [it, fresh] = ids.emplace(scene_.shapes[i].id, shape_paths_[i]);
+        if (!fresh) throw Fail{shape_paths_[i], "duplicate id '" + scene_.shapes[i].id + "' (also " + it->second + ")"};
+    }
+    std::unordered_map<std::string, std::size_t> grid_index;
+    for (std::size_t i = 0; i < scene_.grids.size(); ++i) {
+        const auto [it, fresh] = ids.emplace(scene_.grids[i].id, grid_paths_[i]);
+        if (!fresh) throw Fail{grid_paths_[i] + "/id", "duplicate id '" + scene_.grids[i].id + "' (also " + it->second + ")"};
+        scene_.grids[i].y_up = scene_.y_up;
+        grid_index.emplace(scene_.grids[i].id, i);
+    }
+    for (std::size_t i = 0; i < scene_.moves.size(); ++i) {
+        const auto it = grid_index.find(move_grids_[i].grid_id);
+        if (it == grid_index.end())
+            throw Fail{move_grids_[i].path, "no grid has the id '" + move_grids_[i].grid_id + "'"};
+        scene_.moves[i].grid = it->second;
+    }
+    return std::move(scene_);
+}
+
+}  // namespace detail
+
+std::optional<std::vector<Vec2>> simple_polygon(const std::vector<Vec2>& points, std::string& why) {
+    using namespace detail;
+    std::vector<Vec2> ring;
+    std::vector<std::size_t> input_index;  // for messages in the user's numbering
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        if (!ring.empty() && ring.back() == points[i]) continue;
+        ring.push_back(points[i]);
+        input_index.push_back(i);
+    }
+    while (ring.size() > 1 && ring.front() == ring.back()) {
+        ring.pop_back();
+        input_index.pop_back();
+    }
+    if (ring.size() < 3) {
+        why = "a polygon needs at least 3 distinct vertices, got " + std::to_string(ring.size()) +
+              " after dropping repeated ones";
+        return std::nullopt;
+    }
+    const Ring r{ring.data(), ring.size()};
+    const std::size_t n = ring.size();
+    // Edges meet only where consecutive edges share their vertex. Sweep the edges by min x
+    // so that only edges whose x extents overlap are compared.
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    auto lo_x = [&](std::size_t i) { return std::min(ring[i].x, ring[(i + 1) % n].x); };
+    auto hi_x = [&](std::size_t i) { return std::max(ring[i].x, ring[(i + 1) % n].x); };
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return lo_x(a) < lo_x(b); });
+    for (std::size_t oi = 0; oi < n; ++oi) {
+        const std::size_t i = order[oi];
+        for (std::size_t oj = oi + 1; oj < n && lo_x(order[oj]) <= hi_x(i); ++oj) {
+            const std::size_t j = order[oj];
+            const PieceHit h = intersect(r.edge(i), r.edge(j));
+            if (h.kind == PieceHit::None) continue;
+            const bool adjacent = (i + 1) % n == j || (j + 1) % n == i;
+            if (adjacent && h.kind == PieceHit::Point) continue;  // at their shared vertex
+            auto edge_name = [&](std::size_t e) {
+                return "the edge from point " + std::to_string(input_index[e]) + " to point " +
+                       std::to_string(input_index[(e + 1) % n]);
+            };
+            why = "the polygon intersects itself: " + edge_name(std::min(i, j)) + " and " + edge_name(std::max(i, j)) +
+                  (h.kind == PieceHit::Overlap ? " overlap" : " meet");
+            return std::nullopt;
+        }
+    }
+    if (ring_orientation(r) == 0) {
+        why = "the polygon has zero area";
+        return std::nullopt;
+    }
+    return ring;
+}
+
+}  // namespace collide

@@ -1,0 +1,311 @@
+// Exact and Filtered arithmetic, and sign_of, the filtered predicate evaluator.
+#include "exact.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <stdexcept>
+
+using collide::detail::Exact;
+using collide::detail::Filtered;
+using collide::detail::sign_of;
+
+namespace {
+
+__extension__ typedef __int128 Int128;  // exact reference for integer expressions
+
+int sign_i128(Int128 x) { return (x > 0) - (x < 0); }
+int sign_double(double x) { return (x > 0) - (x < 0); }
+
+struct P {
+    double x, y;
+};
+
+// The orientation predicate: > 0 when p, q, r turn counter-clockwise.
+auto orientation(P p, P q, P r) {
+    return [=](auto zero) {
+        using T = decltype(zero);
+        return (T(q.x) - T(p.x)) * (T(r.y) - T(p.y)) - (T(q.y) - T(p.y)) * (T(r.x) - T(p.x));
+    };
+}
+
+// The same formula in plain doubles: what a naive implementation computes.
+double naive_orientation(P p, P q, P r) {
+    return (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
+}
+
+// Does the exact value of x lie within f.v +- f.e?
+bool encloses(const Filtered& f, const Exact& x) {
+    const Exact v(f.v), e(f.e);
+    return (x - (v - e)).sign() >= 0 && ((v + e) - x).sign() >= 0;
+}
+
+// A random double: 53 random significand bits (fewer when subnormal) at a random scale.
+double random_double(std::mt19937_64& rng, int min_exp, int max_exp) {
+    const auto mant = static_cast<double>(rng() >> 11);  // exact: < 2^53
+    const int exp = std::uniform_int_distribution<int>(min_exp, max_exp)(rng);
+    const double d = std::ldexp(mant, exp - 53);
+    return (rng() & 1) != 0 ? -d : d;
+}
+
+}  // namespace
+
+TEST_CASE("exact arithmetic") {
+    SUBCASE("integer expressions agree with __int128") {
+        std::mt19937_64 rng(20240601);
+        int decided_by_filter = 0;
+        const int kRounds = 3000;
+        for (int round = 0; round < kRounds; ++round) {
+            // Small ranges make exact zeros common, 53 bits makes products round.
+            const int bits = round % 3 == 0 ? 3 : (round % 3 == 1 ? 30 : 53);
+            const std::int64_t lim = (std::int64_t{1} << bits) - 1;
+            std::uniform_int_distribution<std::int64_t> dist(-lim, lim);
+            std::int64_t n[6];
+            for (auto& x : n) x = dist(rng);
+            const Int128 truth = Int128{n[0]} * n[1] + Int128{n[2]} * n[3] - Int128{n[4]} * n[5];
+            auto expr = [&](auto zero) {
+                using T = decltype(zero);
+                auto t = [](std::int64_t i) { return T(static_cast<double>(i)); };
+                return t(n[0]) * t(n[1]) + t(n[2]) * t(n[3]) - t(n[4]) * t(n[5]);
+            };
+            const Exact exact = expr(Exact{});
+            CHECK(exact.sign() == sign_i128(truth));
+            CHECK(exact.to_double() == static_cast<double>(truth));  // both round to nearest
+            CHECK(sign_of(expr) == sign_i128(truth));
+            const int filtered = expr(Filtered{}).sign();
+            if (filtered != Filtered::kUnknown) {
+                CHECK(filtered == sign_i128(truth));
+                ++decided_by_filter;
+            }
+        }
+        // Random integers are rarely close to cancelling: the filter should settle most.
+        CHECK(decided_by_filter > kRounds * 9 / 10);
+    }
+
+    SUBCASE("construction is canonical: equal values compare equal") {
+        CHECK(Exact(-0.0) == Exact(0.0));
+        CHECK(Exact(-0.0).sign() == 0);
+        CHECK(Exact() == Exact(0.0));
+        CHECK(Exact(0.5) + Exact(0.5) == Exact(1.0));
+        CHECK(Exact(3.0) - Exact(1.0) == Exact(2.0));
+        CHECK(Exact(6.0) * Exact(0.25) == Exact(1.5));
+        CHECK(-Exact(2.0) == Exact(-2.0));
+        CHECK(Exact(1.0) - Exact(1.0) == Exact());
+        CHECK(Exact(1.0) != Exact(1.0 + DBL_EPSILON));
+        CHECK(Exact(-1.0) != Exact(1.0));
+    }
+
+    SUBCASE("to_double rounds to nearest, ties to even") {
+        for (double d : {1.0, -0.1, DBL_MAX, -DBL_MAX, DBL_MIN, DBL_TRUE_MIN, -DBL_TRUE_MIN,
+                         0x1.fffffffffffffp-1023, 123456789.125}) {
+            CHECK(Exact(d).to_double() == d);
+        }
+        CHECK(Exact(0.0).to_double() == 0.0);
+        const Exact one(1.0), eps(DBL_EPSILON), half_eps(DBL_EPSILON / 2);
+        CHECK((one + half_eps).to_double() == 1.0);                        // tie, 1 is even
+        CHECK((one + eps + half_eps).to_double() == 1.0 + 2 * DBL_EPSILON);  // tie, rounds up
+        CHECK((one + half_eps + Exact(0x1p-80)).to_double() == 1.0 + DBL_EPSILON);
+        // Overflow: DBL_MAX's significand is odd, so its half-ulp tie goes up to inf.
+        CHECK((Exact(DBL_MAX) + Exact(0x1p969)).to_double() == DBL_MAX);
+        CHECK((Exact(DBL_MAX) + Exact(0x1p970)).to_double() == HUGE_VAL);
+        CHECK((Exact(-DBL_MAX) * Exact(2.0)).to_double() == -HUGE_VAL);
+        CHECK((Exact(1e300) * Exact(0x1p500) * Exact(0x1p-500)).to_double() == 1e300);
+        // Underflow to subnormals and to zero.
+        const Exact tiny(DBL_TRUE_MIN);
+        CHECK((tiny * Exact(0.75)).to_double() == DBL_TRUE_MIN);
+        CHECK((tiny * Exact(0.5)).to_double() == 0.0);            // tie, 0 is even
+        CHECK((tiny * Exact(1.5)).to_double() == 2 * DBL_TRUE_MIN);  // tie, 2 is even
+        CHECK((tiny * Exact(0.25)).to_double() == 0.0);
+        CHECK((Exact(1e-300) * Exact(1e-300)).to_double() == 0.0);
+        CHECK((Exact(DBL_MIN) * Exact(0.5 + 0x1p-40)).to_double() == DBL_MIN * (0.5 + 0x1p-40));
+        // 2^-1023 + 2^-1075: half a subnormal step above an even neighbour.
+        CHECK((Exact(DBL_MIN) * Exact(0.5 + 0x1p-53)).to_double() == DBL_MIN / 2);
+    }
+
+    SUBCASE("huge exponent gap: 1e308 + 1e-308 - 1e308 == 1e-308") {
+        const Exact big(1e308), small(1e-308);
+        const Exact r = big + small - big;
+        CHECK(r == small);
+        CHECK(r.sign() == 1);
+        CHECK(r.to_double() == 1e-308);
+        CHECK((big + small).to_double() == 1e308);
+        CHECK((Exact(DBL_MAX) + Exact(DBL_TRUE_MIN) - Exact(DBL_MAX)).to_double() == DBL_TRUE_MIN);
+        CHECK((small - big + big) == small);  // negative intermediate
+        // In doubles the small term is simply lost.
+        CHECK(1e308 + 1e-308 - 1e308 == 0.0);
+    }
+
+    SUBCASE("subnormal products are exact, not zero") {
+        const Exact half_tiny = Exact(4.9e-324) * Exact(0.5);  // 2^-1075, below every double
+        CHECK(half_tiny.sign() == 1);
+        CHECK(half_tiny * Exact(4.0) == Exact(2 * DBL_TRUE_MIN));
+        CHECK((Exact(-4.9e-324) * Exact(4.9e-324)).sign() == -1);  // 2^-2148
+        // Filtered sees a product that rounded to 0 but may not be 0.
+        const Filtered f = Filtered(4.9e-324) * Filtered(0.5);
+        CHECK(f.v == 0.0);
+        CHECK(f.sign() == Filtered::kUnknown);
+        CHECK(sign_of([](auto zero) {
+                  using T = decltype(zero);
+                  return T(4.9e-324) * T(0.5);
+              }) == 1);
+    }
+
+    SUBCASE("cancellation: 0.1 + 0.2 - 0.3") {
+        // In units of 2^-56 the doubles are 0.1 = 0x1999999999999A, 0.2 = 0x33333333333334
+        // and 0.3 = 0x4CCCCCCCCCCCCC, so their exact sum-and-difference is 2 * 2^-56.
+        const Exact r = Exact(0.1) + Exact(0.2) - Exact(0.3);
+        CHECK(r == Exact(0x1p-55));
+        CHECK(r.to_double() == 0x1p-55);
+        // Double arithmetic rounds 0.1 + 0.2 up first and reports twice the true value.
+        CHECK((0.1 + 0.2) - 0.3 == 0x1p-54);
+        CHECK(sign_of([](auto zero) {
+                  using T = decltype(zero);
+                  return T(0.1) + T(0.2) - T(0.3);
+              }) == 1);
+        CHECK(sign_of([](auto zero) {
+                  using T = decltype(zero);
+                  return T(0.1) + T(0.2) - T(0.3) - T(0x1p-55);
+              }) == 0);
+    }
+
+    SUBCASE("nearly collinear points (Kettner et al., classroom examples)") {
+        // p = (0.5 + i u, 0.5 + j u) with u = 2^-53, the spacing of doubles in [0.5, 1),
+        // against q = (12, 12) and r = (24, 24). Scaled by 2^53 every coordinate is an
+        // integer below 2^58, so __int128 evaluates the predicate exactly.
+        const double u = 0x1p-53;
+        const P q{12, 12}, r{24, 24};
+        const std::int64_t Q = std::int64_t{12} << 53, R = std::int64_t{24} << 53;
+        int naive_wrong = 0, filter_undecided = 0;
+        for (int i = 0; i < 256; ++i) {
+            for (int j = 0; j < 256; ++j) {
+                const P p{0.5 + i * u, 0.5 + j * u};
+                const std::int64_t px = (std::int64_t{1} << 52) + i, py = (std::int64_t{1} << 52) + j;
+                const int truth = sign_i128(Int128{Q - px} * (R - py) - Int128{Q - py} * (R - px));
+                REQUIRE(truth == (i < j ? 1 : (i > j ? -1 : 0)));  // the line y = x
+                CHECK(sign_of(orientation(p, q, r)) == truth);
+                if (sign_double(naive_orientation(p, q, r)) != truth) ++naive_wrong;
+                if (orientation(p, q, r)(Filtered{}).sign() == Filtered::kUnknown) ++filter_undecided;
+            }
+        }
+        CHECK(naive_wrong > 0);
+        CHECK(filter_undecided > 0);  // the Exact fallback was really exercised
+
+        // One cell spelled out: p is just above the line y = x, so (p, q, r) turns
+        // counter-clockwise, but doubles round the two products to the same value.
+        const P p{0.5, 0.5 + 2 * u};
+        CHECK(naive_orientation(p, q, r) == 0.0);
+        CHECK(orientation(p, q, r)(Filtered{}).sign() == Filtered::kUnknown);
+        CHECK(orientation(p, q, r)(Exact{}).sign() == 1);
+        CHECK(sign_of(orientation(p, q, r)) == 1);
+    }
+
+    SUBCASE("Filtered decides easy cases without falling back") {
+        const P a{0, 0}, b{1, 0}, c{0, 1};
+        CHECK(orientation(a, b, c)(Filtered{}).sign() == 1);
+        CHECK(orientation(a, c, b)(Filtered{}).sign() == -1);
+        const P d{0.1, 0.2}, e{1e6, 3.7}, f{-2.5, 1e-3};
+        CHECK(orientation(d, e, f)(Filtered{}).sign() == orientation(d, e, f)(Exact{}).sign());
+        CHECK(orientation(d, e, f)(Filtered{}).sign() != Filtered::kUnknown);
+        const Filtered g = Filtered(0.1) * Filtered(3.0) - Filtered(0.3);
+        CHECK(g.v == 0x1p-54);  // 0.1 * 3 rounds to 0.30000000000000004; error bound < 2^-54
+        CHECK(g.e > 0.0);
+        CHECK(g.sign() == 1);
+        CHECK((Exact(0.1) * Exact(3.0) - Exact(0.3)).sign() == 1);
+    }
+
+    SUBCASE("Filtered gives up on overflow; sign_of falls back to Exact") {
+        const Filtered sq = Filtered(1e200) * Filtered(1e200);
+        CHECK(std::isinf(sq.v));
+        CHECK(sq.sign() == Filtered::kUnknown);
+        CHECK((sq - sq).sign() == Filtered::kUnknown);  // inf - inf is NaN
+        CHECK(sign_of([](auto zero) {
+                  using T = decltype(zero);
+                  return T(1e200) * T(1e200) - T(1.0);
+              }) == 1);
+        CHECK(sign_of([](auto zero) {
+                  using T = decltype(zero);
+                  return T(1e200) * T(1e200) - T(1e200) * T(1e200);
+              }) == 0);
+        CHECK(sign_of([](auto zero) {
+                  using T = decltype(zero);
+                  return T(1e200) * T(1e199) - T(1e200) * T(1e200);
+              }) == -1);
+        // Multiplying by an exact zero is exactly zero even after overflow.
+        CHECK((sq * Filtered(0.0)).sign() == 0);
+    }
+
+    SUBCASE("exactly cancelling integer expressions give a certain zero") {
+        const Filtered z = Filtered(3) * Filtered(4) - Filtered(2) * Filtered(6);
+        CHECK(z.v == 0.0);
+        CHECK(z.e == 0.0);
+        CHECK(z.sign() == 0);
+        // Collinear points with integer (or other exactly subtracted) coordinates.
+        CHECK(orientation({0, 0}, {1, 1}, {2, 2})(Filtered{}).sign() == 0);
+        CHECK(orientation({-3.5, 1}, {0.5, 2}, {4.5, 3})(Filtered{}).sign() == 0);
+        CHECK((Filtered(0.5) + Filtered(0.25) - Filtered(0.75)).sign() == 0);
+        // A rounded step forfeits certainty, though the value is 0 either way.
+        const Filtered w = Filtered(0.1) + Filtered(0.7) - Filtered(0.1) - Filtered(0.7);
+        CHECK(w.v == 0.0);
+        CHECK(w.sign() == Filtered::kUnknown);
+        CHECK(sign_of([](auto zero) {
+                  using T = decltype(zero);
+                  return T(0.1) + T(0.7) - T(0.1) - T(0.7);
+              }) == 0);
+    }
+
+    SUBCASE("Filtered error bounds enclose the exact value") {
+        // Inputs from subnormal to huge; whenever Filtered stays finite its interval must
+        // contain the exact result.
+        std::mt19937_64 rng(7);
+        const int ranges[][2] = {{-1074, -1000}, {-560, -480}, {-40, 40}, {480, 520}};
+        int checked = 0;
+        for (int round = 0; round < 4000; ++round) {
+            double x[6];
+            for (double& xi : x) {
+                const auto& rg = ranges[rng() % 4];
+                xi = random_double(rng, rg[0], rg[1]);
+            }
+            if (round % 5 == 0) x[2] = x[0];  // force some exact cancellation
+            auto expr = [&](auto zero) {
+                using T = decltype(zero);
+                const T a(x[0]), b(x[1]), c(x[2]), d(x[3]), e(x[4]), f(x[5]);
+                return (a - c) * (b + d) - e * f * (a * b - c * d) + (f - e) * (f + e);
+            };
+            const Filtered fv = expr(Filtered{});
+            if (!std::isfinite(fv.v) || !std::isfinite(fv.e)) continue;
+            ++checked;
+            const Exact ex = expr(Exact{});
+            CHECK(encloses(fv, ex));
+            if (fv.sign() != Filtered::kUnknown) CHECK(fv.sign() == ex.sign());
+        }
+        CHECK(checked > 1000);
+    }
+
+    SUBCASE("algebraic identities hold exactly on random doubles") {
+        std::mt19937_64 rng(99);
+        for (int round = 0; round < 500; ++round) {
+            const Exact a(random_double(rng, -1074, 1023)), b(random_double(rng, -1074, 1023)),
+                c(random_double(rng, -1074, 1023));
+            CHECK((a + b) + c == a + (b + c));
+            CHECK((a * b) * c == a * (b * c));
+            CHECK(a * (b + c) == a * b + a * c);
+            CHECK((a + b - a - b).sign() == 0);
+            CHECK((a - b).sign() == -(b - a).sign());
+        }
+    }
+
+    SUBCASE("invalid inputs and exponent overflow throw instead of misbehaving") {
+        CHECK_THROWS_AS(Exact{HUGE_VAL}, std::domain_error);
+        CHECK_THROWS_AS(Exact{std::numeric_limits<double>::quiet_NaN()}, std::domain_error);
+        // Squaring 2^-1074 doubles its exponent; 1074 * 2^53 > 2^63, so the 53rd throws.
+        Exact x(DBL_TRUE_MIN);
+        int squarings = 0;
+        CHECK_THROWS_AS(
+            for (; squarings < 64; ++squarings) x = x * x, std::overflow_error);
+        CHECK(squarings == 52);
+    }
+}

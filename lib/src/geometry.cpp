@@ -418,6 +418,7 @@ Relation relation_of(const Topo& t) {
 // Sort by x then y and drop duplicates, merging points a few ulps apart (one crossing
 // computed from two pairs of pieces may round differently).
 void normalize_points(std::vector<Vec2>& pts) {
+    for (Vec2& p : pts) p = Vec2{p.x + 0.0, p.y + 0.0};  // a computed -0 reads as 0
     std::sort(pts.begin(), pts.end());
     auto near = [](const Vec2& p, const Vec2& q) {
         auto close = [](double u, double v) {

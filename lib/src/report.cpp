@@ -304,7 +304,7 @@ struct ReportWriter::Impl {
                 buf += v ? ", " : ": ";
                 buf += object_id(scene, rr.violations[v].first);
                 if (rr.violations[v].second != static_cast<std::size_t>(-1))
-                    buf += " x " + object_id(scene, rr.violations[v].second);
+                    buf += " × " + object_id(scene, rr.violations[v].second);
             }
             buf += '\n';
         }

@@ -7,7 +7,7 @@ Needs the `jsonschema` module (Debian: apt-get install python3-jsonschema; a pye
 python3 on PATH may lack it, hence /usr/bin/python3).
 
 Checks, one pass or fail each:
-  * both schemas are valid draft 2020-12 schemas;
+  * both schemas are valid draft 2020-12 schemas, every definition with a title and a description;
   * they accept and reject the small inline examples below (SCENE_ACCEPT, SCENE_REJECT, ...),
     among them the report example of SPEC.md section 4;
   * every samples/*.json is valid against schemas/scene.schema.json and passes the semantic
@@ -211,8 +211,9 @@ class Results:
 
 
 def display(path):
+    """A path relative to the working directory when that is short, else absolute."""
     rel = os.path.relpath(path)
-    return rel if not rel.startswith("../../..") else path
+    return rel if not rel.startswith(os.path.join(os.pardir, os.pardir)) else os.path.abspath(path)
 
 
 class DuplicateKey(ValueError):
@@ -590,6 +591,12 @@ def main():
             schemas[name] = load_json(path, strict_keys=True)
             Draft202012Validator.check_schema(schemas[name])
             res.ok(display(path))
+            undocumented = [k for k, d in schemas[name]["$defs"].items()
+                            if not (d.get("title") and d.get("description"))]
+            if undocumented:
+                res.fail(display(path), "$defs without title or description: " + ", ".join(undocumented))
+            else:
+                res.ok(display(path), "every definition has a title and a description")
         except (OSError, ValueError, jsonschema.exceptions.SchemaError) as e:
             res.fail(display(path), "not a valid draft 2020-12 schema: %s" % str(e).split("\n")[0])
     if len(schemas) != 2 or res.failed:

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs what building and testing collide needs, when it is missing (Debian; run as root).
+set -euo pipefail
+need=(cmake g++ make python3 libcli11-dev nlohmann-json3-dev libspdlog-dev doctest-dev python3-jsonschema)
+missing=()
+for p in "${need[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}" >&2
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Every test: installs what is missing, builds from scratch (Release with warnings as
+# errors, then Debug with AddressSanitizer + UBSan) and runs the whole CTest suite on both:
+# unit tests, CLI tests, the conformance corpus in ../shared/conformance, schema
+# validation and the find_package consumer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tests/deps.sh
+jobs=$(nproc)
+for cfg in "build-test:-DCMAKE_BUILD_TYPE=Release -DCOLLIDE_WERROR=ON" \
+           "build-asan:-DCMAKE_BUILD_TYPE=Debug -DCOLLIDE_WERROR=ON -DCOLLIDE_SANITIZE=ON"; do
+  dir=${cfg%%:*}; flags=${cfg#*:}
+  echo "== $dir ($flags)"
+  rm -rf "$dir"
+  cmake -S . -B "$dir" $flags >/dev/null
+  cmake --build "$dir" -j"$jobs" 2>&1 | grep -E "warning|error" || true
+  test -x "$dir/cli/collide"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir "$dir" --output-on-failure -j"$jobs"
+done

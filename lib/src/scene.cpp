@@ -88,16 +88,24 @@ public:
         return true;
     }
 
-    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
+    bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception& ex) {
         syntax_error = true;
         error_offset = position > 0 ? position - 1 : 0;
+        begin_value();  // the error is about the value being read: name its place
         error_path = pointer();
         // nlohmann says "[json.exception.parse_error.101] parse error at line 1, column 5: <what>";
         // keep <what>: the location is ours to give.
         std::string what = ex.what();
+        if (ex.id == 406) {
+            error_message = "number " + last_token + " is out of range (not a finite double)";
+            error_offset = position >= last_token.size() ? position - last_token.size() : 0;
+            return false;
+        }
         const std::size_t col = what.find("column ");
         const std::size_t colon = col == std::string::npos ? std::string::npos : what.find(": ", col);
-        error_message = colon == std::string::npos ? what : what.substr(colon + 2);
+        const std::size_t tag = what.find("] ");
+        error_message = colon != std::string::npos ? what.substr(colon + 2)
+                        : tag != std::string::npos ? what.substr(tag + 2) : what;
         return false;
     }
 

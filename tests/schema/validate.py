@@ -104,6 +104,7 @@ SCENE_ACCEPT = [
     ("grid given as cells", {"grids": [{"id": "g", "tile_size": 1, "cells": [[0, 1], [2, 0]]}]}),
     ("move with a point body", {"grids": [_G], "moves": [{"grid": "g", "from": [0, 0], "to": [1, 1], "body": {"type": "point"}}]}),
     ("rule with touching ignored", {"rules": [{"name": "r", "pairs": "*:*", "expect": "each", "touching": "ignored"}]}),
+    ("a pair spec split at its first colon", {"pairs": ["player:door:1"]}),
 ]
 SCENE_REJECT = [
     ("a top-level $schema key", {"$schema": "x"}),
@@ -115,6 +116,8 @@ SCENE_REJECT = [
     ("a numeric string", {"shapes": [{"type": "point", "at": ["0", 0]}]}),
     ("a negative radius", {"shapes": [dict(_C, radius=-1)]}),
     ("a numeric id", {"shapes": [dict(_C, id=3)]}),
+    ("an empty id", {"shapes": [dict(_C, id="")]}),
+    ("a negative width", {"shapes": [{"type": "rect", "x": 0, "y": 0, "width": -1, "height": 1}]}),
     ("groups as a string", {"shapes": [dict(_C, groups="enemies")]}),
     ("a shape without type", {"shapes": [{"center": [0, 0], "radius": 1}]}),
     ("a later shape (capsule)", {"shapes": [{"type": "capsule", "a": [0, 0], "b": [1, 0], "radius": 1}]}),
@@ -127,6 +130,9 @@ SCENE_REJECT = [
     ("grid with rows and cells", {"grids": [dict(_G, cells=[[1]])]}),
     ("grid with neither rows nor cells", {"grids": [{"id": "g", "tile_size": 8}]}),
     ("grid without tile_size", {"grids": [{"id": "g", "rows": ["#"]}]}),
+    ("a grid of no rows", {"grids": [dict(_G, rows=[])]}),
+    ("a grid of empty rows", {"grids": [dict(_G, rows=["", ""])]}),
+    ("a grid of empty cell rows", {"grids": [{"id": "g", "tile_size": 1, "cells": [[]]}]}),
     ("tile_size [16, 0]", {"grids": [dict(_G, tile_size=[16, 0])]}),
     ("tile_size negative", {"grids": [dict(_G, tile_size=-8)]}),
     ("cells with a fraction", {"grids": [{"id": "g", "tile_size": 1, "cells": [[0, 1.5]]}]}),

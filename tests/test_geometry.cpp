@@ -1,0 +1,1282 @@
+// collide() for every pair of the eight shape types, and bounds_of().
+//
+// Every scenario goes through collide_both_ways(), which also checks that the reversed call
+// gives the mirrored relation and the same points, and that asking for no points changes
+// nothing else. Relations and exact points (input vertices and ends) are compared exactly;
+// computed crossings with near(), to the 1e-9 relative accuracy SPEC §2.3 promises.
+#include "collide/geometry.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using collide::Bounds;
+using collide::Circle;
+using collide::Contact;
+using collide::Line;
+using collide::Point;
+using collide::Polygon;
+using collide::Polyline;
+using collide::Ray;
+using collide::Rect;
+using collide::Relation;
+using collide::Segment;
+using collide::Shape;
+using collide::Vec2;
+using collide::bounds_of;
+using collide::mirrored;
+using collide::relation_name;
+
+using Points = std::vector<Vec2>;
+
+namespace doctest {
+template <> struct StringMaker<Vec2> {
+    static String convert(const Vec2& p) {
+        std::ostringstream s;
+        s.precision(17);
+        s << '(' << p.x << ", " << p.y << ')';
+        return s.str().c_str();
+    }
+};
+template <> struct StringMaker<Points> {
+    static String convert(const Points& ps) {
+        String s = "[";
+        for (std::size_t i = 0; i < ps.size(); ++i) s += (i ? " " : "") + StringMaker<Vec2>::convert(ps[i]);
+        return s + "]";
+    }
+};
+template <> struct StringMaker<Relation> {
+    static String convert(Relation r) { return String(relation_name(r).data(), static_cast<unsigned>(relation_name(r).size())); }
+};
+}  // namespace doctest
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Computed points agree with the expected ones to 1e-9 of the largest magnitude involved.
+void check_near(const Points& actual, const Points& expected) {
+    REQUIRE_MESSAGE(actual.size() == expected.size(), "actual points: ", actual);
+    double scale = 1.0;
+    for (const Vec2& p : expected) scale = std::max({scale, std::fabs(p.x), std::fabs(p.y)});
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+        CHECK(actual[i].x == doctest::Approx(expected[i].x).epsilon(1e-9).scale(scale));
+        CHECK(actual[i].y == doctest::Approx(expected[i].y).epsilon(1e-9).scale(scale));
+    }
+}
+void near(const std::optional<Contact>& c, const Points& expected) {
+    REQUIRE(c);
+    check_near(c->points, expected);
+}
+
+// collide::collide(a, b), once collide::collide(b, a) is checked to mirror it (contains <-> within, the same
+// points) and collide::collide(a, b, false) to agree without points.
+std::optional<Contact> collide_both_ways(const Shape& a, const Shape& b) {
+    const std::optional<Contact> ab = collide::collide(a, b);
+    const std::optional<Contact> ba = collide::collide(b, a);
+    const std::optional<Contact> bare = collide::collide(a, b, false);
+    CHECK(ab.has_value() == ba.has_value());
+    CHECK(ab.has_value() == bare.has_value());
+    if (ab && ba) {
+        CHECK(ba->relation == mirrored(ab->relation));
+        check_near(ba->points, ab->points);
+    }
+    if (ab && bare) {
+        CHECK(bare->relation == ab->relation);
+        CHECK(bare->points.empty());
+    }
+    return ab;
+}
+
+// A concave "U": two legs (x in [0, 2] and [4, 6]) on a base (y in [0, 2]); the notch
+// between the legs, x in (2, 4) and y in (2, 6], is outside.
+const Polygon kU{{{0, 0}, {6, 0}, {6, 6}, {4, 6}, {4, 2}, {2, 2}, {2, 6}, {0, 6}}};
+
+// An open L-shaped polyline: its ends (0, 0) and (4, 4) are its boundary.
+const Polyline kOpenL{{{0, 0}, {4, 0}, {4, 4}}};
+// The same path closed into a triangle: it has no boundary points.
+const Polyline kClosedTriangle{{{0, 0}, {4, 0}, {4, 4}, {0, 0}}};
+
+}  // namespace
+
+TEST_CASE("point against point") {
+    SUBCASE("same position: equal") {
+        const auto c = collide_both_ways(Point{{1, 2}}, Point{{1, 2}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Equal);
+        CHECK(c->points == Points{{1, 2}});
+    }
+    SUBCASE("one ulp apart: no collision") {
+        CHECK_FALSE(collide_both_ways(Point{{1, 2}}, Point{{1, std::nextafter(2.0, 3.0)}}));
+    }
+}
+
+TEST_CASE("point against circle") {
+    const Circle circle{{0, 0}, 5};
+    SUBCASE("inside: within, no outline points") {
+        const auto c = collide_both_ways(Point{{1, 1}}, circle);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points.empty());
+    }
+    SUBCASE("on the circle (3-4-5): touch") {
+        const auto c = collide_both_ways(Point{{3, 4}}, circle);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{3, 4}});
+    }
+    SUBCASE("seen from the circle: contains") {
+        const auto c = collide::collide(circle, Point{{1, 1}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+    }
+    SUBCASE("outside") { CHECK_FALSE(collide_both_ways(Point{{4, 4}}, circle)); }
+}
+
+TEST_CASE("point against rect") {
+    const Rect rect{{0, 0}, {4, 4}};
+    SUBCASE("inside: within") {
+        const auto c = collide_both_ways(Point{{1, 1}}, rect);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points.empty());
+    }
+    SUBCASE("exactly on an edge: touch") {
+        const auto c = collide_both_ways(Point{{4, 2.5}}, rect);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{4, 2.5}});
+    }
+    SUBCASE("on a corner: touch") {
+        const auto c = collide_both_ways(Point{{0, 0}}, rect);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{0, 0}});
+    }
+    SUBCASE("one ulp outside an edge") { CHECK_FALSE(collide_both_ways(Point{{std::nextafter(4.0, 5.0), 2}}, rect)); }
+}
+
+TEST_CASE("point against segment") {
+    const Segment seg{{0, 0}, {4, 4}};
+    SUBCASE("on its interior: within") {
+        const auto c = collide_both_ways(Point{{1.5, 1.5}}, seg);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points == Points{{1.5, 1.5}});
+    }
+    SUBCASE("at an end: touch") {
+        const auto c = collide_both_ways(Point{{4, 4}}, seg);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{4, 4}});
+    }
+    SUBCASE("on its line, past the end") { CHECK_FALSE(collide_both_ways(Point{{5, 5}}, seg)); }
+    SUBCASE("one ulp beside it") { CHECK_FALSE(collide_both_ways(Point{{2, std::nextafter(2.0, 3.0)}}, seg)); }
+}
+
+TEST_CASE("point against line") {
+    const Line line{{0, 0}, {1, 1}};
+    SUBCASE("far beyond the defining points: within (a line has no ends)") {
+        const auto c = collide_both_ways(Point{{-100, -100}}, line);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points == Points{{-100, -100}});
+    }
+    SUBCASE("off the line") { CHECK_FALSE(collide_both_ways(Point{{100, 101}}, line)); }
+}
+
+TEST_CASE("point against ray") {
+    const Ray ray{{1, 1}, {1, 0}};
+    SUBCASE("at the origin: touch") {
+        const auto c = collide_both_ways(Point{{1, 1}}, ray);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{1, 1}});
+    }
+    SUBCASE("far along: within") {
+        const auto c = collide_both_ways(Point{{1e6, 1}}, ray);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points == Points{{1e6, 1}});
+    }
+    SUBCASE("behind the origin") { CHECK_FALSE(collide_both_ways(Point{{0, 1}}, ray)); }
+}
+
+TEST_CASE("point against polygon (concave)") {
+    SUBCASE("in the notch: outside") { CHECK_FALSE(collide_both_ways(Point{{3, 4}}, kU)); }
+    SUBCASE("in a leg: within") {
+        const auto c = collide_both_ways(Point{{1, 5}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points.empty());
+    }
+    SUBCASE("on the notch floor: touch") {
+        const auto c = collide_both_ways(Point{{3, 2}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{3, 2}});
+    }
+    SUBCASE("at a reflex vertex: touch") {
+        const auto c = collide_both_ways(Point{{4, 2}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{4, 2}});
+    }
+    SUBCASE("level with a vertex, right of the polygon") { CHECK_FALSE(collide_both_ways(Point{{7, 6}}, kU)); }
+}
+
+TEST_CASE("point against polyline") {
+    SUBCASE("at an end of an open polyline: touch") {
+        const auto c = collide_both_ways(Point{{0, 0}}, kOpenL);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{0, 0}});
+    }
+    SUBCASE("at an inner vertex: within") {
+        const auto c = collide_both_ways(Point{{4, 0}}, kOpenL);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points == Points{{4, 0}});
+    }
+    SUBCASE("at the first point of a closed polyline: within (no boundary)") {
+        const auto c = collide_both_ways(Point{{0, 0}}, kClosedTriangle);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points == Points{{0, 0}});
+    }
+    SUBCASE("inside the closed polyline's loop: a polyline is only its curve") {
+        CHECK_FALSE(collide_both_ways(Point{{3, 1}}, kClosedTriangle));
+    }
+}
+
+TEST_CASE("circle against circle") {
+    SUBCASE("tutorial: exactly r1 + r2 apart, touch at one point") {
+        const auto c = collide_both_ways(Circle{{0, 0}, 3}, Circle{{5, 0}, 2});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        near(c, {{3, 0}});
+    }
+    SUBCASE("3-4-5 diagonal, exactly r1 + r2 apart: touch") {
+        const auto c = collide_both_ways(Circle{{0, 0}, 2}, Circle{{3, 4}, 3});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        near(c, {{1.2, 1.6}});
+    }
+    SUBCASE("crossing: overlap at two points") {
+        const auto c = collide_both_ways(Circle{{0, 0}, 5}, Circle{{6, 0}, 5});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{3, -4}, {3, 4}});
+    }
+    SUBCASE("one inside the other: contains") {
+        const auto c = collide_both_ways(Circle{{0, 0}, 5}, Circle{{1, 0}, 2});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+        CHECK(c->points.empty());
+    }
+    SUBCASE("inside and tangent: contains, one point") {
+        const auto c = collide_both_ways(Circle{{0, 0}, 5}, Circle{{3, 0}, 2});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+        near(c, {{5, 0}});
+    }
+    SUBCASE("concentric, the smaller first: within, no points") {
+        const auto c = collide_both_ways(Circle{{0, 0}, 2}, Circle{{0, 0}, 5});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points.empty());
+    }
+    SUBCASE("identical: equal, no points") {
+        const auto c = collide_both_ways(Circle{{1, 1}, 2}, Circle{{1, 1}, 2});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Equal);
+        CHECK(c->points.empty());
+    }
+    SUBCASE("apart") { CHECK_FALSE(collide_both_ways(Circle{{0, 0}, 1}, Circle{{3, 0}, 1})); }
+}
+
+TEST_CASE("circle against rect") {
+    const Circle circle{{0, 0}, 5};
+    SUBCASE("an edge tangent to the circle: touch") {
+        const auto c = collide_both_ways(circle, Rect{{5, -1}, {6, 1}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        near(c, {{5, 0}});
+    }
+    SUBCASE("a corner on the circle: touch") {
+        const auto c = collide_both_ways(circle, Rect{{3, 4}, {6, 8}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{3, 4}});
+    }
+    SUBCASE("inscribed in a square: within, touching each side") {
+        const auto c = collide_both_ways(Circle{{0, 0}, 1}, Rect{{-1, -1}, {1, 1}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        near(c, {{-1, 0}, {0, -1}, {0, 1}, {1, 0}});
+    }
+    SUBCASE("rect inside: contains") {
+        const auto c = collide_both_ways(circle, Rect{{-3, -3}, {3, 3}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+        CHECK(c->points.empty());
+    }
+    SUBCASE("rect with its corners on the circle: contains, the corners") {
+        const auto c = collide_both_ways(circle, Rect{{-3, -4}, {3, 4}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+        CHECK(c->points == Points{{-3, -4}, {-3, 4}, {3, -4}, {3, 4}});
+    }
+    SUBCASE("crossing an edge: overlap") {
+        const auto c = collide_both_ways(circle, Rect{{3, -10}, {10, 10}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{3, -4}, {3, 4}});
+    }
+    SUBCASE("corner inside the circle's bounding box but outside the circle") {
+        CHECK_FALSE(collide_both_ways(Circle{{0, 0}, 1}, Rect{{0.8, 0.8}, {2, 2}}));
+    }
+}
+
+TEST_CASE("circle against segment") {
+    const Circle circle{{0, 0}, 5};
+    SUBCASE("a chord through it: overlap at two points") {
+        const auto c = collide_both_ways(circle, Segment{{-10, 3}, {10, 3}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{-4, 3}, {4, 3}});
+    }
+    SUBCASE("tangent: touch") {
+        const auto c = collide_both_ways(circle, Segment{{-10, 5}, {10, 5}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        near(c, {{0, 5}});
+    }
+    SUBCASE("inside: contains") {
+        const auto c = collide_both_ways(circle, Segment{{-1, 0}, {1, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+        CHECK(c->points.empty());
+    }
+    SUBCASE("ends on the circle: contains, its ends") {
+        const auto c = collide_both_ways(circle, Segment{{-3, -4}, {3, 4}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+        CHECK(c->points == Points{{-3, -4}, {3, 4}});
+    }
+    SUBCASE("from the centre out: overlap at one point") {
+        const auto c = collide_both_ways(circle, Segment{{0, 0}, {10, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{5, 0}});
+    }
+    SUBCASE("ends short of the circle") { CHECK_FALSE(collide_both_ways(circle, Segment{{6, 0}, {10, 0}})); }
+    SUBCASE("passes by") { CHECK_FALSE(collide_both_ways(circle, Segment{{-10, 6}, {10, 6}})); }
+}
+
+TEST_CASE("circle against line (tutorial: 0, 1 or 2 points)") {
+    const Circle circle{{0, 0}, 5};
+    SUBCASE("two points: overlap") {
+        const auto c = collide_both_ways(circle, Line{{0, 3}, {1, 3}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{-4, 3}, {4, 3}});
+    }
+    SUBCASE("one point, tangent: touch") {
+        const auto c = collide_both_ways(circle, Line{{0, 5}, {1, 5}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        near(c, {{0, 5}});
+    }
+    SUBCASE("no point") { CHECK_FALSE(collide_both_ways(circle, Line{{0, 6}, {1, 6}})); }
+    SUBCASE("diagonal through the centre") {
+        const double h = std::sqrt(0.5);
+        near(collide_both_ways(Circle{{0, 0}, 1}, Line{{0, 0}, {1, 1}}), {{-h, -h}, {h, h}});
+    }
+}
+
+TEST_CASE("circle against ray") {
+    const Circle circle{{0, 0}, 5};
+    SUBCASE("starts at the centre: overlap, one point") {
+        const auto c = collide_both_ways(circle, Ray{{0, 0}, {1, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{5, 0}});
+    }
+    SUBCASE("starts on the circle, points away: touch") {
+        const auto c = collide_both_ways(circle, Ray{{5, 0}, {1, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{5, 0}});
+    }
+    SUBCASE("passes through: overlap, two points") {
+        const auto c = collide_both_ways(circle, Ray{{-10, 0}, {1, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{-5, 0}, {5, 0}});
+    }
+    SUBCASE("tangent: touch") {
+        const auto c = collide_both_ways(circle, Ray{{-10, 5}, {1, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        near(c, {{0, 5}});
+    }
+    SUBCASE("points away") { CHECK_FALSE(collide_both_ways(circle, Ray{{-10, 0}, {-1, 0}})); }
+}
+
+TEST_CASE("circle against polygon (concave)") {
+    SUBCASE("in the notch, clear of its walls") { CHECK_FALSE(collide_both_ways(Circle{{3, 4}, 0.5}, kU)); }
+    SUBCASE("filling the notch, touching three walls: touch") {
+        const auto c = collide_both_ways(Circle{{3, 3}, 1}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        near(c, {{2, 3}, {3, 2}, {4, 3}});
+    }
+    SUBCASE("inside a leg: within") {
+        const auto c = collide_both_ways(Circle{{1, 1}, 0.5}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points.empty());
+    }
+    SUBCASE("around the whole polygon: contains") {
+        const auto c = collide_both_ways(Circle{{3, 3}, 10}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+        CHECK(c->points.empty());
+    }
+    SUBCASE("across the outer wall: overlap") {
+        const auto c = collide_both_ways(Circle{{0, 4}, 1}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{0, 3}, {0, 5}});
+    }
+}
+
+TEST_CASE("circle against polyline") {
+    SUBCASE("closed diamond inscribed: contains, its vertices") {
+        const Polyline diamond{{{1, 0}, {0, 1}, {-1, 0}, {0, -1}, {1, 0}}};
+        const auto c = collide_both_ways(Circle{{0, 0}, 1}, diamond);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+        CHECK(c->points == Points{{-1, 0}, {0, -1}, {0, 1}, {1, 0}});
+    }
+    SUBCASE("an open end on the circle from outside: touch") {
+        const auto c = collide_both_ways(Circle{{0, 0}, 5}, Polyline{{{10, 0}, {5, 0}}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{5, 0}});
+    }
+    SUBCASE("through the centre and out: overlap") {
+        const auto c = collide_both_ways(Circle{{0, 0}, 5}, Polyline{{{-10, 0}, {0, 0}, {0, 10}}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{-5, 0}, {0, 5}});
+    }
+}
+
+TEST_CASE("rect against rect") {
+    const Rect square{{0, 0}, {4, 4}};
+    SUBCASE("identical: equal, the four corners") {
+        const auto c = collide_both_ways(square, square);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Equal);
+        CHECK(c->points == Points{{0, 0}, {0, 4}, {4, 0}, {4, 4}});
+    }
+    SUBCASE("one fully inside the other: contains, and within seen from the inner one") {
+        const Rect outer{{0, 0}, {10, 10}};
+        const Rect inner{{2, 2}, {4, 4}};
+        const auto c = collide_both_ways(outer, inner);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+        CHECK(c->points.empty());
+        CHECK(collide::collide(inner, outer)->relation == Relation::Within);
+    }
+    SUBCASE("inside, flush with a side: contains, the shared piece's ends") {
+        const auto c = collide_both_ways(Rect{{0, 0}, {10, 10}}, Rect{{0, 2}, {4, 4}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+        CHECK(c->points == Points{{0, 2}, {0, 4}});
+    }
+    SUBCASE("side by side sharing part of an edge: touch") {
+        const auto c = collide_both_ways(square, Rect{{4, 1}, {8, 3}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{4, 1}, {4, 3}});
+    }
+    SUBCASE("corner to corner: touch") {
+        const auto c = collide_both_ways(square, Rect{{4, 4}, {8, 8}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{4, 4}});
+    }
+    SUBCASE("overlapping corners: overlap") {
+        const auto c = collide_both_ways(square, Rect{{2, 2}, {6, 6}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{2, 4}, {4, 2}});
+    }
+    SUBCASE("a cross, no corner inside the other: overlap") {
+        const auto c = collide_both_ways(Rect{{0, 2}, {6, 4}}, Rect{{2, 0}, {4, 6}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{2, 2}, {2, 4}, {4, 2}, {4, 4}});
+    }
+    SUBCASE("one ulp apart") {
+        CHECK_FALSE(collide_both_ways(square, Rect{{std::nextafter(4.0, 5.0), 0}, {8, 4}}));
+    }
+}
+
+TEST_CASE("rect against segment") {
+    const Rect rect{{0, 0}, {4, 4}};
+    SUBCASE("along an edge: touch, its ends") {
+        const auto c = collide_both_ways(rect, Segment{{1, 0}, {3, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{1, 0}, {3, 0}});
+    }
+    SUBCASE("along an edge and beyond: touch, the shared piece's ends") {
+        const auto c = collide_both_ways(rect, Segment{{-2, 0}, {6, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{0, 0}, {4, 0}});
+    }
+    SUBCASE("crossing: overlap") {
+        const auto c = collide_both_ways(rect, Segment{{-1, 2}, {5, 2}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{0, 2}, {4, 2}});
+    }
+    SUBCASE("inside: contains") {
+        const auto c = collide_both_ways(rect, Segment{{1, 1}, {3, 3}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+        CHECK(c->points.empty());
+    }
+    SUBCASE("corner to corner: contains, both corners") {
+        const auto c = collide_both_ways(rect, Segment{{0, 0}, {4, 4}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+        CHECK(c->points == Points{{0, 0}, {4, 4}});
+    }
+    SUBCASE("outside") { CHECK_FALSE(collide_both_ways(rect, Segment{{5, 0}, {5, 4}})); }
+}
+
+TEST_CASE("rect against line") {
+    const Rect rect{{0, 0}, {4, 4}};
+    SUBCASE("along an edge: touch, the edge's ends") {
+        const auto c = collide_both_ways(rect, Line{{0, 0}, {1, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{0, 0}, {4, 0}});
+    }
+    SUBCASE("through the middle: overlap") {
+        const auto c = collide_both_ways(rect, Line{{0, 2}, {1, 2}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{0, 2}, {4, 2}});
+    }
+    SUBCASE("through two corners: overlap, exactly the corners") {
+        const auto c = collide_both_ways(rect, Line{{-1, -1}, {9, 9}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        CHECK(c->points == Points{{0, 0}, {4, 4}});
+    }
+    SUBCASE("through one corner only: touch") {
+        const auto c = collide_both_ways(rect, Line{{0, 8}, {8, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{4, 4}});
+    }
+    SUBCASE("misses") { CHECK_FALSE(collide_both_ways(rect, Line{{0, 5}, {1, 5}})); }
+}
+
+TEST_CASE("rect against ray") {
+    const Rect rect{{0, 0}, {4, 4}};
+    SUBCASE("starts inside: overlap, one point") {
+        const auto c = collide_both_ways(rect, Ray{{2, 2}, {1, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{4, 2}});
+    }
+    SUBCASE("starts at a corner, points away: touch") {
+        const auto c = collide_both_ways(rect, Ray{{4, 4}, {1, 1}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{4, 4}});
+    }
+    SUBCASE("along an edge from its middle: touch, the shared piece's ends") {
+        const auto c = collide_both_ways(rect, Ray{{2, 0}, {1, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{2, 0}, {4, 0}});
+    }
+    SUBCASE("passes through: overlap, two points") {
+        const auto c = collide_both_ways(rect, Ray{{-5, 2}, {1, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{0, 2}, {4, 2}});
+    }
+    SUBCASE("points away") { CHECK_FALSE(collide_both_ways(rect, Ray{{5, 2}, {1, 0}})); }
+}
+
+TEST_CASE("rect against polygon") {
+    SUBCASE("the same point set, clockwise from another corner: equal") {
+        const auto c = collide_both_ways(Rect{{0, 0}, {4, 4}}, Polygon{{{0, 4}, {4, 4}, {4, 0}, {0, 0}}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Equal);
+        CHECK(c->points == Points{{0, 0}, {0, 4}, {4, 0}, {4, 4}});
+    }
+    SUBCASE("filling the notch: touch along three walls") {
+        const auto c = collide_both_ways(Rect{{2, 2}, {4, 6}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{2, 2}, {2, 6}, {4, 2}, {4, 6}});
+    }
+    SUBCASE("in the notch, clear") { CHECK_FALSE(collide_both_ways(Rect{{2.5, 3}, {3.5, 5}}, kU)); }
+    SUBCASE("inside a leg: within") {
+        const auto c = collide_both_ways(Rect{{0.5, 0.5}, {1.5, 5}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points.empty());
+    }
+    SUBCASE("across the notch: overlap") {
+        const auto c = collide_both_ways(Rect{{1, 3}, {5, 4}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{2, 3}, {2, 4}, {4, 3}, {4, 4}});
+    }
+}
+
+TEST_CASE("rect against polyline") {
+    const Rect rect{{0, 0}, {4, 4}};
+    SUBCASE("closed polyline along the outline: touch (interiors do not meet)") {
+        const auto c = collide_both_ways(rect, Polyline{{{0, 0}, {4, 0}, {4, 4}, {0, 4}, {0, 0}}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{0, 0}, {0, 4}, {4, 0}, {4, 4}});
+    }
+    SUBCASE("in and out: overlap") {
+        const auto c = collide_both_ways(rect, Polyline{{{-1, 1}, {2, 1}, {2, 5}}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{0, 1}, {2, 4}});
+    }
+    SUBCASE("inside, ending on an edge: contains") {
+        const auto c = collide_both_ways(rect, Polyline{{{1, 1}, {3, 1}, {3, 4}}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+        CHECK(c->points == Points{{3, 4}});
+    }
+}
+
+TEST_CASE("segment against segment") {
+    SUBCASE("tutorial: an X crossing, overlap at the crossing") {
+        const auto c = collide_both_ways(Segment{{0, 0}, {4, 4}}, Segment{{0, 4}, {4, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{2, 2}});
+    }
+    SUBCASE("a T, an end on the other's interior: touch") {
+        const auto c = collide_both_ways(Segment{{0, 0}, {4, 0}}, Segment{{2, 0}, {2, 3}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{2, 0}});
+    }
+    SUBCASE("collinear and overlapping: overlap, the shared piece's two ends") {
+        const auto c = collide_both_ways(Segment{{0, 0}, {4, 0}}, Segment{{6, 0}, {2, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        CHECK(c->points == Points{{2, 0}, {4, 0}});
+    }
+    SUBCASE("collinear diagonal, overlapping") {
+        const auto c = collide_both_ways(Segment{{0, 0}, {3, 3}}, Segment{{1, 1}, {5, 5}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        CHECK(c->points == Points{{1, 1}, {3, 3}});
+    }
+    SUBCASE("collinear, end to end: touch") {
+        const auto c = collide_both_ways(Segment{{0, 0}, {2, 0}}, Segment{{2, 0}, {4, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{2, 0}});
+    }
+    SUBCASE("collinear, one inside the other: contains") {
+        const auto c = collide_both_ways(Segment{{0, 0}, {6, 0}}, Segment{{2, 0}, {4, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+        CHECK(c->points == Points{{2, 0}, {4, 0}});
+    }
+    SUBCASE("identical, opposite directions: equal") {
+        const auto c = collide_both_ways(Segment{{0, 0}, {4, 4}}, Segment{{4, 4}, {0, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Equal);
+        CHECK(c->points == Points{{0, 0}, {4, 4}});
+    }
+    SUBCASE("collinear with a gap") { CHECK_FALSE(collide_both_ways(Segment{{0, 0}, {1, 0}}, Segment{{2, 0}, {3, 0}})); }
+    SUBCASE("parallel") { CHECK_FALSE(collide_both_ways(Segment{{0, 0}, {4, 0}}, Segment{{0, 1}, {4, 1}})); }
+}
+
+TEST_CASE("segment against line") {
+    const Line horizontal{{-1, 0}, {1, 0}};
+    SUBCASE("crossing: overlap") {
+        const auto c = collide_both_ways(Segment{{1, -1}, {3, 3}}, horizontal);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{1.5, 0}});
+    }
+    SUBCASE("lying on the line: within, its ends") {
+        const auto c = collide_both_ways(Segment{{5, 0}, {7, 0}}, horizontal);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points == Points{{5, 0}, {7, 0}});
+    }
+    SUBCASE("ending on the line: touch") {
+        const auto c = collide_both_ways(Segment{{0, 0}, {0, 5}}, horizontal);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{0, 0}});
+    }
+    SUBCASE("parallel") { CHECK_FALSE(collide_both_ways(Segment{{-9, 1}, {9, 1}}, horizontal)); }
+}
+
+TEST_CASE("segment against ray") {
+    const Ray ray{{0, 0}, {1, 0}};
+    SUBCASE("lying on the ray: within") {
+        const auto c = collide_both_ways(Segment{{2, 0}, {3, 0}}, ray);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points == Points{{2, 0}, {3, 0}});
+    }
+    SUBCASE("across the origin: touch (the origin is the ray's boundary)") {
+        const auto c = collide_both_ways(Segment{{0, -1}, {0, 1}}, ray);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{0, 0}});
+    }
+    SUBCASE("crossing: overlap") {
+        const auto c = collide_both_ways(Segment{{2, -1}, {2, 1}}, ray);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{2, 0}});
+    }
+    SUBCASE("collinear over the origin: overlap") {
+        const auto c = collide_both_ways(Segment{{-2, 0}, {2, 0}}, ray);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        CHECK(c->points == Points{{0, 0}, {2, 0}});
+    }
+    SUBCASE("behind the origin") { CHECK_FALSE(collide_both_ways(Segment{{-2, -1}, {-2, 1}}, ray)); }
+}
+
+TEST_CASE("segment against polygon (concave)") {
+    SUBCASE("across the notch: overlap") {
+        const auto c = collide_both_ways(Segment{{1, 4}, {5, 4}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{2, 4}, {4, 4}});
+    }
+    SUBCASE("inside a leg: within") {
+        const auto c = collide_both_ways(Segment{{0.5, 1}, {1.5, 5}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points.empty());
+    }
+    SUBCASE("the notch floor: touch") {
+        const auto c = collide_both_ways(Segment{{2, 2}, {4, 2}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{2, 2}, {4, 2}});
+    }
+    SUBCASE("along a notch wall and beyond: touch") {
+        const auto c = collide_both_ways(Segment{{2, 2}, {2, 8}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{2, 2}, {2, 6}});
+    }
+    SUBCASE("from leg top to leg top over the notch: touch, two shared pieces") {
+        const auto c = collide_both_ways(Segment{{1, 6}, {5, 6}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{1, 6}, {2, 6}, {4, 6}, {5, 6}});
+    }
+    SUBCASE("in the notch") { CHECK_FALSE(collide_both_ways(Segment{{3, 3}, {3, 5}}, kU)); }
+}
+
+TEST_CASE("segment against polyline") {
+    SUBCASE("crossing a zigzag twice: overlap") {
+        const auto c = collide_both_ways(Segment{{0, 1}, {4, 1}}, Polyline{{{0, 0}, {2, 2}, {4, 0}}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{1, 1}, {3, 1}});
+    }
+    SUBCASE("along one piece: within") {
+        const auto c = collide_both_ways(Segment{{1, 0}, {3, 0}}, kOpenL);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points == Points{{1, 0}, {3, 0}});
+    }
+    SUBCASE("across the open end: touch") {
+        const auto c = collide_both_ways(Segment{{-1, 1}, {1, -1}}, kOpenL);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{0, 0}});
+    }
+    SUBCASE("across the same point of the closed polyline: overlap (no boundary there)") {
+        const auto c = collide_both_ways(Segment{{-1, 1}, {1, -1}}, kClosedTriangle);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        CHECK(c->points == Points{{0, 0}});
+    }
+}
+
+TEST_CASE("line against line") {
+    SUBCASE("tutorial: the crossing point") {
+        const auto c = collide_both_ways(Line{{0, 0}, {4, 4}}, Line{{0, 4}, {4, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{2, 2}});
+    }
+    SUBCASE("crossing at a non-dyadic point") {
+        near(collide_both_ways(Line{{0, 0}, {3, 1}}, Line{{1, 0}, {1, 1}}), {{1, 1.0 / 3.0}});
+    }
+    SUBCASE("coincident, through other points: equal, no finite ends") {
+        const auto c = collide_both_ways(Line{{0, 0}, {1, 1}}, Line{{5, 5}, {-3, -3}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Equal);
+        CHECK(c->points.empty());
+    }
+    SUBCASE("parallel") { CHECK_FALSE(collide_both_ways(Line{{0, 0}, {1, 1}}, Line{{0, 1}, {1, 2}})); }
+}
+
+TEST_CASE("line against ray") {
+    const Line line{{0, 0}, {1, 0}};
+    SUBCASE("the ray on the line: within, its origin") {
+        const auto c = collide_both_ways(Ray{{5, 0}, {-1, 0}}, line);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points == Points{{5, 0}});
+    }
+    SUBCASE("leaving the line: touch") {
+        const auto c = collide_both_ways(Ray{{5, 0}, {0, 1}}, line);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{5, 0}});
+    }
+    SUBCASE("crossing: overlap") {
+        const auto c = collide_both_ways(Ray{{5, -5}, {1, 2}}, line);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{7.5, 0}});
+    }
+    SUBCASE("pointing away") { CHECK_FALSE(collide_both_ways(Ray{{5, 1}, {0, 1}}, line)); }
+}
+
+TEST_CASE("line against polygon (concave)") {
+    SUBCASE("through both legs and the notch: overlap, four points") {
+        const auto c = collide_both_ways(Line{{0, 4}, {1, 4}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{0, 4}, {2, 4}, {4, 4}, {6, 4}});
+    }
+    SUBCASE("along the bottom edge: touch") {
+        const auto c = collide_both_ways(Line{{0, 0}, {1, 0}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{0, 0}, {6, 0}});
+    }
+    SUBCASE("through one vertex only: touch") {
+        const auto c = collide_both_ways(Line{{6, 6}, {7, 5}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{6, 6}});
+    }
+    SUBCASE("above") { CHECK_FALSE(collide_both_ways(Line{{0, 7}, {1, 7}}, kU)); }
+}
+
+TEST_CASE("line against polyline") {
+    SUBCASE("a zigzag: overlap at each crossing") {
+        const auto c = collide_both_ways(Line{{0, 1}, {1, 1}}, Polyline{{{0, 0}, {1, 2}, {2, 0}, {3, 2}}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{0.5, 1}, {1.5, 1}, {2.5, 1}});
+    }
+    SUBCASE("one piece on the line: overlap, the shared piece's ends") {
+        const auto c = collide_both_ways(Line{{0, 0}, {1, 0}}, Polyline{{{0, 0}, {2, 0}, {2, 2}}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        CHECK(c->points == Points{{0, 0}, {2, 0}});
+    }
+    SUBCASE("beside it") { CHECK_FALSE(collide_both_ways(Line{{0, -1}, {1, -1}}, kOpenL)); }
+}
+
+TEST_CASE("ray against ray") {
+    const Ray east{{0, 0}, {1, 0}};
+    SUBCASE("opposite, from the same origin: touch") {
+        const auto c = collide_both_ways(east, Ray{{0, 0}, {-1, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{0, 0}});
+    }
+    SUBCASE("same direction, one starting on the other: contains") {
+        const auto c = collide_both_ways(east, Ray{{2, 0}, {3, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+        CHECK(c->points == Points{{2, 0}});
+    }
+    SUBCASE("facing each other: overlap, both origins") {
+        const auto c = collide_both_ways(east, Ray{{3, 0}, {-1, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        CHECK(c->points == Points{{0, 0}, {3, 0}});
+    }
+    SUBCASE("same origin, directions of different length: equal") {
+        const auto c = collide_both_ways(Ray{{1, 1}, {1, 2}}, Ray{{1, 1}, {3, 6}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Equal);
+        CHECK(c->points == Points{{1, 1}});
+    }
+    SUBCASE("crossing: overlap") {
+        const auto c = collide_both_ways(Ray{{0, 0}, {1, 1}}, Ray{{4, 0}, {-1, 1}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{2, 2}});
+    }
+    SUBCASE("diverging") { CHECK_FALSE(collide_both_ways(east, Ray{{0, 1}, {0, 1}})); }
+}
+
+TEST_CASE("ray against polygon (concave)") {
+    SUBCASE("from inside a leg out: overlap") {
+        const auto c = collide_both_ways(Ray{{1, 1}, {-1, 0}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{0, 1}});
+    }
+    SUBCASE("from the notch through the right leg: overlap") {
+        const auto c = collide_both_ways(Ray{{3, 4}, {1, 0}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{4, 4}, {6, 4}});
+    }
+    SUBCASE("from the notch floor upward: touch") {
+        const auto c = collide_both_ways(Ray{{3, 2}, {0, 1}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{3, 2}});
+    }
+    SUBCASE("out of the notch, upward") { CHECK_FALSE(collide_both_ways(Ray{{3, 3}, {0, 1}}, kU)); }
+}
+
+TEST_CASE("ray against polyline") {
+    SUBCASE("through a closed triangle: overlap") {
+        const auto c = collide_both_ways(Ray{{-1, 1}, {1, 0}}, Polyline{{{0, 0}, {4, 0}, {0, 4}, {0, 0}}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{0, 1}, {3, 1}});
+    }
+    SUBCASE("starting at an open end, pointing away: touch") {
+        const auto c = collide_both_ways(Ray{{4, 4}, {1, 1}}, kOpenL);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{4, 4}});
+    }
+    SUBCASE("pointing away") { CHECK_FALSE(collide_both_ways(Ray{{5, 0}, {1, 0}}, kOpenL)); }
+}
+
+TEST_CASE("polygon against polygon") {
+    SUBCASE("same polygon, other start vertex and winding: equal, every vertex") {
+        const Polygon reversed{{{4, 2}, {4, 6}, {6, 6}, {6, 0}, {0, 0}, {0, 6}, {2, 6}, {2, 2}}};
+        const auto c = collide_both_ways(kU, reversed);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Equal);
+        CHECK(c->points == Points{{0, 0}, {0, 6}, {2, 2}, {2, 6}, {4, 2}, {4, 6}, {6, 0}, {6, 6}});
+    }
+    SUBCASE("a triangle in the notch, clear") {
+        CHECK_FALSE(collide_both_ways(Polygon{{{2.5, 3}, {3.5, 3}, {3, 5}}}, kU));
+    }
+    SUBCASE("a triangle standing on the notch floor: touch") {
+        const auto c = collide_both_ways(Polygon{{{2.5, 2}, {3.5, 2}, {3, 5}}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{2.5, 2}, {3.5, 2}});
+    }
+    SUBCASE("a triangle with a vertex on a wall: touch at the vertex") {
+        const auto c = collide_both_ways(Polygon{{{2, 4}, {3.5, 3}, {3.5, 5}}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{2, 4}});
+    }
+    SUBCASE("a square around it: contains") {
+        const auto c = collide_both_ways(Polygon{{{-1, -1}, {7, -1}, {7, 7}, {-1, 7}}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+        CHECK(c->points.empty());
+    }
+    SUBCASE("a triangle across a leg: overlap") {
+        const auto c = collide_both_ways(Polygon{{{-1, 3}, {3, 3}, {1, 5}}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{0, 3}, {0, 4}, {2, 3}, {2, 4}});
+    }
+}
+
+TEST_CASE("polygon against polyline") {
+    SUBCASE("its outline as a closed polyline: touch, every vertex") {
+        const auto c = collide_both_ways(kU, Polyline{{{0, 0}, {6, 0}, {6, 6}, {4, 6}, {4, 2}, {2, 2}, {2, 6}, {0, 6}, {0, 0}}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{0, 0}, {0, 6}, {2, 2}, {2, 6}, {4, 2}, {4, 6}, {6, 0}, {6, 6}});
+    }
+    SUBCASE("out of one leg, over the notch, into the other: overlap") {
+        const auto c = collide_both_ways(kU, Polyline{{{1, 1}, {3, 4}, {5, 1}}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{2, 2.5}, {4, 2.5}});
+    }
+    SUBCASE("inside the base and a leg: contains") {
+        const auto c = collide_both_ways(kU, Polyline{{{0.5, 0.5}, {5.5, 0.5}, {5.5, 5.5}}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+        CHECK(c->points.empty());
+    }
+}
+
+TEST_CASE("polyline against polyline") {
+    const Polyline up_from_end{{{4, 4}, {6, 4}, {6, 6}}};  // starts at kOpenL's end
+    SUBCASE("crossing: overlap") {
+        const auto c = collide_both_ways(Polyline{{{0, 0}, {4, 4}}}, Polyline{{{0, 4}, {4, 0}}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{2, 2}});
+    }
+    SUBCASE("open ends meeting: touch") {
+        const auto c = collide_both_ways(kOpenL, up_from_end);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{4, 4}});
+    }
+    SUBCASE("an open end on a closed polyline: still touch") {
+        const auto c = collide_both_ways(kClosedTriangle, up_from_end);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{4, 4}});
+    }
+    SUBCASE("two closed polylines sharing a vertex: overlap (neither has a boundary)") {
+        const auto c = collide_both_ways(kClosedTriangle, Polyline{{{4, 4}, {6, 4}, {6, 6}, {4, 4}}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        CHECK(c->points == Points{{4, 4}});
+    }
+    SUBCASE("the same path walked backwards: equal") {
+        const auto c = collide_both_ways(kOpenL, Polyline{{{4, 4}, {4, 0}, {0, 0}}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Equal);
+        CHECK(c->points == Points{{0, 0}, {4, 0}, {4, 4}});
+    }
+    SUBCASE("a sub-path: contains") {
+        const auto c = collide_both_ways(Polyline{{{0, 0}, {4, 0}, {4, 4}, {8, 4}}}, kOpenL);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Contains);
+        CHECK(c->points == Points{{0, 0}, {4, 0}, {4, 4}});
+    }
+    SUBCASE("apart") { CHECK_FALSE(collide_both_ways(kOpenL, Polyline{{{5, 0}, {5, 4}}})); }
+}
+
+TEST_CASE("degenerate shapes are what they degrade to") {
+    SUBCASE("a radius-0 circle is a point") {
+        const auto c = collide_both_ways(Circle{{1, 1}, 0}, Point{{1, 1}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Equal);
+        CHECK(c->points == Points{{1, 1}});
+        const auto on_edge = collide_both_ways(Circle{{2, 1}, 0}, Rect{{0, 0}, {2, 2}});
+        REQUIRE(on_edge);
+        CHECK(on_edge->relation == Relation::Touch);
+    }
+    SUBCASE("a zero-width rect is a segment") {
+        const Rect thin{{1, 0}, {1, 4}};
+        const auto c = collide_both_ways(thin, Segment{{1, 4}, {1, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Equal);
+        CHECK(c->points == Points{{1, 0}, {1, 4}});
+        const auto in_rect = collide_both_ways(thin, Rect{{0, 0}, {2, 4}});
+        REQUIRE(in_rect);
+        CHECK(in_rect->relation == Relation::Within);
+        CHECK(in_rect->points == Points{{1, 0}, {1, 4}});
+    }
+    SUBCASE("two zero-height and zero-width rects crossing: overlap") {
+        const auto c = collide_both_ways(Rect{{1, 0}, {1, 4}}, Rect{{0, 2}, {2, 2}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{1, 2}});
+    }
+    SUBCASE("a zero-size rect is a point") {
+        const auto c = collide_both_ways(Rect{{1, 1}, {1, 1}}, Point{{1, 1}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Equal);
+    }
+    SUBCASE("a segment with a == b is a point") {
+        const auto c = collide_both_ways(Segment{{3, 3}, {3, 3}}, Segment{{0, 0}, {4, 4}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points == Points{{3, 3}});
+    }
+    SUBCASE("an all-equal polyline is a point") {
+        const Polyline dot{{{2, 2}, {2, 2}, {2, 2}}};
+        const auto c = collide_both_ways(dot, Point{{2, 2}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Equal);
+        CHECK(c->points == Points{{2, 2}});
+        const auto on_segment = collide_both_ways(dot, Segment{{0, 0}, {4, 4}});
+        REQUIRE(on_segment);
+        CHECK(on_segment->relation == Relation::Within);
+    }
+    SUBCASE("a polyline with a repeated point is still one path") {
+        const auto c = collide_both_ways(Polyline{{{0, 0}, {2, 0}, {2, 0}, {4, 0}}}, Segment{{0, 0}, {4, 0}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Equal);
+    }
+}
+
+// Decimal literals are not what the doubles hold; relations follow the doubles exactly.
+TEST_CASE("exactness for the double values given") {
+    SUBCASE("unit circles exactly 2 apart touch") {
+        const auto c = collide_both_ways(Circle{{0.5, 0.25}, 1}, Circle{{2.5, 0.25}, 1});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        near(c, {{1.5, 0.25}});
+    }
+    SUBCASE("centres 0.1 and 2.1 are more than 2 apart as doubles: unit circles miss") {
+        // 2.1 - 0.1 rounds to 2, but the exact difference is 2 + 8.3e-17.
+        CHECK_FALSE(collide_both_ways(Circle{{0.1, 0}, 1}, Circle{{2.1, 0}, 1}));
+    }
+    SUBCASE("(0.06, 0.08) lies strictly inside the circle of radius 0.1: within, not touch") {
+        // 0.06^2 + 0.08^2 - 0.1^2 is -1.1e-18 for the doubles.
+        const auto c = collide_both_ways(Point{{0.06, 0.08}}, Circle{{0, 0}, 0.1});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points.empty());
+    }
+    SUBCASE("a rect from x 0.1 + width 0.2 overlaps a rect at 0.3") {
+        // 0.1 + 0.2 is 0.30000000000000004 > 0.3: a thin strip is shared, not an edge.
+        const double right = 0.1 + 0.2;
+        const auto c = collide_both_ways(Rect{{0.1, 0}, {right, 1}}, Rect{{0.3, 0}, {1, 1}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        CHECK(c->points == Points{{0.3, 0}, {0.3, 1}, {right, 0}, {right, 1}});
+    }
+    SUBCASE("a rect from x 0.7 + width 0.1 falls short of a rect at 0.8") {
+        // 0.7 + 0.1 is 0.7999999999999999 < 0.8.
+        CHECK_FALSE(collide_both_ways(Rect{{0.7, 0}, {0.7 + 0.1, 1}}, Rect{{0.8, 0}, {1, 1}}));
+    }
+    SUBCASE("a rect ending where another starts touches") {
+        const double right = 0.1 + 0.2;
+        const auto c = collide_both_ways(Rect{{0.1, 0}, {right, 1}}, Rect{{right, 0}, {1, 1}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{right, 0}, {right, 1}});
+    }
+    SUBCASE("(0.2, 0.4) is exactly on the segment (0.1, 0.1)-(0.3, 0.7)") {
+        // Naive orientation gives 6.9e-18, the exact value for the doubles is 0.
+        const auto c = collide_both_ways(Point{{0.2, 0.4}}, Segment{{0.1, 0.1}, {0.3, 0.7}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points == Points{{0.2, 0.4}});
+    }
+    SUBCASE("(0.1, 0.5) is not on the segment (0, 0.1)-(0.2, 0.9)") {
+        // Naive orientation gives exactly 0, the exact value for the doubles is -2.8e-18.
+        CHECK_FALSE(collide_both_ways(Point{{0.1, 0.5}}, Segment{{0, 0.1}, {0.2, 0.9}}));
+    }
+    SUBCASE("a point exactly on a polygon edge with decimal coordinates touches") {
+        const auto c = collide_both_ways(Point{{0.2, 0.4}}, Polygon{{{0.1, 0.1}, {0.9, 0.1}, {0.3, 0.7}}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{0.2, 0.4}});
+    }
+}
+
+TEST_CASE("coordinates near 1e9") {
+    const double g = 1e9;
+    SUBCASE("unit circles exactly 2 apart touch") {
+        const auto c = collide_both_ways(Circle{{g + 0.25, -g}, 1}, Circle{{g + 2.25, -g}, 1});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        near(c, {{g + 1.25, -g}});
+    }
+    SUBCASE("one ulp closer: overlap") {
+        const auto c = collide_both_ways(Circle{{g + 0.25, -g}, 1}, Circle{{std::nextafter(g + 2.25, 0.0), -g}, 1});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+    }
+    SUBCASE("circles 3-4-5 apart on a diagonal touch") {
+        const auto c = collide_both_ways(Circle{{g, g}, 1.25}, Circle{{g + 1.5, g + 2}, 1.25});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        near(c, {{g + 0.75, g + 1}});
+    }
+    SUBCASE("segments crossing") {
+        near(collide_both_ways(Segment{{g, g}, {g + 2, g + 2}}, Segment{{g, g + 2}, {g + 2, g}}), {{g + 1, g + 1}});
+    }
+    SUBCASE("a point on a diagonal, and one ulp off it") {
+        const Segment diagonal{{g, g}, {g + 3, g + 3}};
+        const auto on = collide_both_ways(Point{{g + 1, g + 1}}, diagonal);
+        REQUIRE(on);
+        CHECK(on->relation == Relation::Within);
+        CHECK_FALSE(collide_both_ways(Point{{g + 1, std::nextafter(g + 1, kInf)}}, diagonal));
+    }
+    SUBCASE("rects sharing an edge at half-unit offsets: touch") {
+        const auto c = collide_both_ways(Rect{{g, g}, {g + 0.5, g + 1}}, Rect{{g + 0.5, g}, {g + 1, g + 1}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{g + 0.5, g}, {g + 0.5, g + 1}});
+    }
+}
+
+TEST_CASE("bounds_of") {
+    SUBCASE("point, rect, segment: their coordinates") {
+        const Bounds p = bounds_of(Point{{1, 2}});
+        CHECK(p.min == Vec2{1, 2});
+        CHECK(p.max == Vec2{1, 2});
+        const Bounds r = bounds_of(Rect{{0, 1}, {2, 3}});
+        CHECK(r.min == Vec2{0, 1});
+        CHECK(r.max == Vec2{2, 3});
+        const Bounds s = bounds_of(Segment{{4, -1}, {-2, 5}});
+        CHECK(s.min == Vec2{-2, -1});
+        CHECK(s.max == Vec2{4, 5});
+    }
+    SUBCASE("circle: centre +- radius, at most one ulp wider") {
+        const Bounds b = bounds_of(Circle{{0, 0}, 1});
+        CHECK(b.min.x <= -1.0);
+        CHECK(b.min.x >= std::nextafter(-1.0, -2.0));
+        CHECK(b.max.y >= 1.0);
+        CHECK(b.max.y <= std::nextafter(1.0, 2.0));
+    }
+    SUBCASE("polygon and polyline: the extent of their points") {
+        const Bounds g = bounds_of(kU);
+        CHECK(g.min == Vec2{0, 0});
+        CHECK(g.max == Vec2{6, 6});
+        const Bounds l = bounds_of(Polyline{{{1, 5}, {-3, 2}, {0, 7}}});
+        CHECK(l.min == Vec2{-3, 2});
+        CHECK(l.max == Vec2{1, 7});
+    }
+    SUBCASE("ray: unbounded in its direction only") {
+        const Bounds east = bounds_of(Ray{{2, 3}, {1, 0}});
+        CHECK(east.min == Vec2{2, 3});
+        CHECK(east.max == Vec2{kInf, 3});
+        const Bounds north_west = bounds_of(Ray{{2, 3}, {-1, 1}});
+        CHECK(north_west.min == Vec2{-kInf, 3});
+        CHECK(north_west.max == Vec2{2, kInf});
+    }
+    SUBCASE("line: unbounded, except across an axis-parallel line") {
+        const Bounds horizontal = bounds_of(Line{{0, 3}, {1, 3}});
+        CHECK(horizontal.min == Vec2{-kInf, 3});
+        CHECK(horizontal.max == Vec2{kInf, 3});
+        const Bounds diagonal = bounds_of(Line{{0, 0}, {1, 1}});
+        CHECK(diagonal.min == Vec2{-kInf, -kInf});
+        CHECK(diagonal.max == Vec2{kInf, kInf});
+    }
+}

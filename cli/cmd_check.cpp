@@ -15,10 +15,10 @@ namespace {
 
 struct {
     std::vector<std::string> files;
-    collide::Format format = collide::Format::Json;
+    std::string format = "json";
     std::string output;
     std::vector<std::string> pairs;
-    collide::Broadphase broadphase = collide::Broadphase::Auto;
+    std::string broadphase = "auto";
     bool no_touch = false;
     bool no_points = false;
     bool fail_on_collision = false;
@@ -54,24 +54,32 @@ void report_failures(const collide::Scene& scene, const collide::SceneResult& r)
 
 }  // namespace
 
+const std::map<std::string, collide::Format> kFormats{{"json", collide::Format::Json},
+                                                     {"jsonl", collide::Format::Jsonl},
+                                                     {"csv", collide::Format::Csv},
+                                                     {"text", collide::Format::Text}};
+const std::map<std::string, collide::Broadphase> kPhases{{"auto", collide::Broadphase::Auto},
+                                                         {"grid", collide::Broadphase::Grid},
+                                                         {"sweep", collide::Broadphase::Sweep},
+                                                         {"brute", collide::Broadphase::Brute}};
+
+// "--format: 'xml' is not one of csv, json, jsonl, text"
+template <class T>
+const T* choice(const std::map<std::string, T>& choices, const std::string& option, const std::string& value) {
+    const auto it = choices.find(value);
+    if (it != choices.end()) return &it->second;
+    std::string names;
+    for (const auto& [name, v] : choices) names += (names.empty() ? "" : ", ") + name;
+    log_error(option + ": '" + value + "' is not one of " + names);
+    return nullptr;
+}
+
 void setup_check(CLI::App& sub) {
-    const std::map<std::string, collide::Format> formats{{"json", collide::Format::Json},
-                                                         {"jsonl", collide::Format::Jsonl},
-                                                         {"csv", collide::Format::Csv},
-                                                         {"text", collide::Format::Text}};
-    const std::map<std::string, collide::Broadphase> phases{{"auto", collide::Broadphase::Auto},
-                                                            {"grid", collide::Broadphase::Grid},
-                                                            {"sweep", collide::Broadphase::Sweep},
-                                                            {"brute", collide::Broadphase::Brute}};
     sub.add_option("files", opt.files, "Scene files ('-' reads standard input)")->required();
-    sub.add_option("-f,--format", opt.format, "Report format: json, jsonl, csv or text")
-        ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case))
-        ->default_str("json");
+    sub.add_option("-f,--format", opt.format, "Report format: json, jsonl, csv or text")->default_str("json");
     sub.add_option("-o,--output", opt.output, "Write the report to this file (whole or not at all)");
     sub.add_option("--pairs", opt.pairs, "Pair spec A:B (repeatable); replaces the scenes' own pairs");
-    sub.add_option("--broadphase", opt.broadphase, "auto, grid, sweep or brute (same results)")
-        ->transform(CLI::CheckedTransformer(phases, CLI::ignore_case))
-        ->default_str("auto");
+    sub.add_option("--broadphase", opt.broadphase, "auto, grid, sweep or brute (same results)")->default_str("auto");
     sub.add_flag("--no-touch", opt.no_touch, "Ignore pairs that only touch");
     sub.add_flag("--no-points", opt.no_points, "Leave out intersection points");
     sub.add_flag("--fail-on-collision", opt.fail_on_collision, "Exit 1 when any collision is reported");
@@ -83,8 +91,11 @@ void setup_check(CLI::App& sub) {
 ExitCode run_check() {
     set_log_quiet(opt.quiet);
     set_log_verbose(opt.verbose);
+    const collide::Format* format = choice(kFormats, "--format", opt.format);
+    const collide::Broadphase* phase = choice(kPhases, "--broadphase", opt.broadphase);
+    if (!format || !phase) return ExitCode::BadInput;
     collide::CheckOptions copt;
-    copt.broadphase = opt.broadphase;
+    copt.broadphase = *phase;
     copt.no_touch = opt.no_touch;
     copt.points = !opt.no_points;
     copt.threads = opt.threads;
@@ -112,7 +123,7 @@ ExitCode run_check() {
             file = std::make_unique<AtomicFile>(opt.output);
         }
         std::ostream& out = file ? file->stream() : std::cout;
-        collide::ReportWriter writer(out, opt.format, copt.points);
+        collide::ReportWriter writer(out, *format, copt.points);
         bool failed = false;
         double check_ms = 0;
         double write_ms = 0;

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <sstream>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
@@ -32,14 +33,18 @@ void install_signal_cleanup() {
 
 std::string read_input(const std::string& path) {
     if (path == "-") {
-        std::ostringstream ss;
-        ss << std::cin.rdbuf();
-        if (std::cin.bad()) throw collide::Error(path, "", "cannot read standard input");
-        return ss.str();
+        std::string text;
+        char buf[1 << 16];
+        std::size_t n = 0;
+        while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0) text.append(buf, n);
+        if (std::ferror(stdin)) throw collide::Error(path, "", std::string("cannot read standard input: ") + std::strerror(errno));
+        return text;
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) throw collide::Error(path, "", std::string("cannot open: ") + std::strerror(errno));
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string text;
+    char buf[1 << 16];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) text.append(buf, static_cast<std::size_t>(in.gcount()));
     if (in.bad()) throw collide::Error(path, "", std::string("cannot read: ") + std::strerror(errno));
     return text;
 }
@@ -48,6 +53,17 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
     std::string templ = path_ + ".tmp-XXXXXX";
     const int fd = mkstemp(templ.data());
     if (fd < 0) throw collide::Error(path_, "", std::string("cannot create output: ") + std::strerror(errno));
+    // mkstemp makes the file 0600; a report gets the mode the target has, or 0666 less umask.
+    struct stat st {};
+    mode_t mode = 0;
+    if (stat(path_.c_str(), &st) == 0) {
+        mode = st.st_mode & 07777;
+    } else {
+        const mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    fchmod(fd, mode);
     close(fd);
     tmp_ = templ;
     if (tmp_.size() < sizeof g_pending_tmp) std::memcpy(g_pending_tmp, tmp_.c_str(), tmp_.size() + 1);

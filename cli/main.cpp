@@ -23,6 +23,14 @@ int main(int argc, char** argv) {
         c.setup(*sub);
         subs.emplace_back(sub, &c);
     }
+    if (argc > 1 && argv[1][0] != '-') {
+        bool known = false;
+        for (const Command& c : kCommands) known = known || std::string(argv[1]) == c.name;
+        if (!known) {
+            log_error(std::string("unknown subcommand '") + argv[1] + "' (expected check, validate or schema)");
+            return static_cast<int>(ExitCode::BadInput);
+        }
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {

@@ -274,9 +274,9 @@ struct ReportWriter::Impl {
             pad(buf, relation_name(c.relation), 10);
             std::string detail;
             if (c.b >= scene.shapes.size()) {
-                detail = "cells";
+                if (!c.cells.empty()) detail = "cells";
                 for (const Cell& cell : c.cells) detail += " [" + std::to_string(cell.col) + ", " + std::to_string(cell.row) + "]";
-                if (c.outside) detail += " + outside";
+                if (c.outside) detail += c.cells.empty() ? "outside" : " + outside";
             } else if (points) {
                 for (const Vec2& p : c.points) {
                     if (!detail.empty()) detail += ' ';

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <unordered_set>
+#include <algorithm>
 
 namespace collide {
 
@@ -45,57 +45,40 @@ namespace {
 
 using json = nlohmann::json;
 
-class SaxHandler {
+// Only for diagnostics: when our reader meets a syntax error, nlohmann's parser reads the
+// same text and its message (with the JSON pointer this handler tracks) is the one we give.
+class SyntaxDiagnosis {
 public:
-    explicit SaxHandler(SceneBuilder& b) : b_(b) {}
-
-    // Set when the parser reports a syntax error.
-    bool syntax_error = false;
+    bool failed = false;
     std::size_t error_offset = 0;
     std::string error_message;
     std::string error_path;
 
-    bool null() { return scalar(json(nullptr)); }
-    bool boolean(bool v) { return scalar(json(v)); }
-    bool number_integer(json::number_integer_t v) { return scalar(json(v)); }
-    bool number_unsigned(json::number_unsigned_t v) { return scalar(json(v)); }
-    bool number_float(json::number_float_t v, const std::string& raw) {
-        if (!std::isfinite(v)) {
-            begin_value();
-            throw Fail{pointer(), "number " + raw + " is out of range (not a finite double)"};
-        }
-        return scalar(json(v));
-    }
-    bool string(std::string& v) { return scalar(json(std::move(v))); }
-    bool binary(json::binary_t&) { return false; }
-
-    bool start_object(std::size_t) { return open(json::object(), false); }
-    bool start_array(std::size_t) { return open(json::array(), true); }
+    bool null() { return value(); }
+    bool boolean(bool) { return value(); }
+    bool number_integer(json::number_integer_t) { return value(); }
+    bool number_unsigned(json::number_unsigned_t) { return value(); }
+    bool number_float(json::number_float_t, const std::string&) { return value(); }
+    bool string(std::string&) { return value(); }
+    bool binary(json::binary_t&) { return value(); }
+    bool start_object(std::size_t) { return open(false); }
+    bool start_array(std::size_t) { return open(true); }
     bool end_object() { return close(); }
     bool end_array() { return close(); }
-
     bool key(std::string& k) {
-        Frame& f = frames_.back();
-        if (f.seen.size() < 16) {
-            for (const std::string& s : f.seen)
-                if (s == k) duplicate_key(k);
-            f.seen.push_back(k);
-            if (f.seen.size() == 16) f.seen_set.insert(f.seen.begin(), f.seen.end());
-        } else if (!f.seen_set.insert(k).second) {
-            duplicate_key(k);
-        }
-        f.key = k;
+        frames_.back().key = k;
+        frames_.back().has_key = true;
         return true;
     }
 
     bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception& ex) {
-        syntax_error = true;
+        failed = true;
         error_offset = position > 0 ? position - 1 : 0;
-        begin_value();  // the error is about the value being read: name its place
+        value();  // the error is about the value being read: name its place
         error_path = pointer();
         // nlohmann says "[json.exception.parse_error.101] parse error at line 1, column 5: <what>";
         // keep <what>: the location is ours to give.
-        std::string what = ex.what();
+        const std::string what = ex.what();
         if (ex.id == 406) {
             error_message = "number " + last_token + " is out of range (not a finite double)";
             error_offset = position >= last_token.size() ? position - last_token.size() : 0;
@@ -114,99 +97,89 @@ private:
         bool array = false;
         std::size_t count = 0;  // arrays: values begun so far
         std::string key;        // objects: the current key
-        std::vector<std::string> seen;
-        std::unordered_set<std::string> seen_set;
+        bool has_key = false;
     };
-
-    [[noreturn]] void duplicate_key(const std::string& k) {
-        frames_.back().key = k;
-        throw Fail{pointer(), "duplicate key '" + k + "'"};
-    }
 
     std::string pointer() const {
         std::string p;
         for (const Frame& f : frames_) {
-            if (f.array) {
-                if (f.count > 0) p += "/" + std::to_string(f.count - 1);
-            } else if (!f.key.empty() || !f.seen.empty()) {
-                p += "/" + pointer_token(f.key);
-            }
+            if (f.array && f.count > 0) p += "/" + std::to_string(f.count - 1);
+            else if (!f.array && f.has_key) p += "/" + pointer_token(f.key);
         }
         return p;
     }
-
-    // A value starts: count it in its array, and decide whether it starts a capture.
-    void begin_value() {
+    bool value() {
         if (!frames_.empty() && frames_.back().array) ++frames_.back().count;
-    }
-    bool capture_starts_here(bool is_array) const {
-        if (capturing_) return false;
-        if (frames_.size() == 1) return !(SceneBuilder::streamed_key(frames_[0].key) && is_array);
-        return frames_.size() == 2 && SceneBuilder::streamed_key(frames_[0].key);
-    }
-
-    bool scalar(json v) {
-        begin_value();
-        if (frames_.empty()) throw Fail{"", "a scene is a JSON object, not a single value"};
-        if (capturing_) {
-            add(std::move(v));
-            return true;
-        }
-        if (capture_starts_here(false)) deliver(std::move(v));
         return true;
     }
-
-    bool open(json container, bool array) {
-        begin_value();
-        if (frames_.empty() && array) throw Fail{"", "a scene is a JSON object, not an array"};
-        if (capturing_) {
-            stack_.push_back(add(std::move(container)));
-        } else if (!frames_.empty() && capture_starts_here(array)) {
-            capturing_ = true;
-            captured_ = std::move(container);
-            stack_.push_back(&captured_);
-        } else if (frames_.size() == 1 && array) {
-            b_.begin_array(frames_[0].key);
-        }
-        frames_.push_back(Frame{array, 0, {}, {}, {}});
+    bool open(bool array) {
+        value();
+        frames_.push_back(Frame{array, 0, {}, false});
         return true;
     }
-
     bool close() {
         frames_.pop_back();
-        if (capturing_) {
-            stack_.pop_back();
-            if (stack_.empty()) {
-                capturing_ = false;
-                deliver(std::move(captured_));
-                captured_ = json();
-            }
-        }
         return true;
     }
 
-    json* add(json v) {
-        json& top = *stack_.back();
-        if (top.is_array()) {
-            top.push_back(std::move(v));
-            return &top.back();
-        }
-        json& slot = top[frames_.back().key];
-        slot = std::move(v);
-        return &slot;
-    }
-
-    void deliver(json v) {
-        if (frames_.size() == 1) b_.top_level(frames_[0].key, v, "/" + pointer_token(frames_[0].key));
-        else b_.element(frames_[0].key, frames_[1].count - 1, v, pointer());
-    }
-
-    SceneBuilder& b_;
     std::vector<Frame> frames_;
-    bool capturing_ = false;
-    json captured_;
-    std::vector<json*> stack_;
 };
+
+Error syntax_error(std::string_view text, const std::string& file, std::size_t our_offset) {
+    SyntaxDiagnosis d;
+    const bool ok = json::sax_parse(text, &d, json::input_format_t::json, true, false);
+    if (!ok || d.failed) {
+        const TextPos pos = position_of(text, d.error_offset);
+        return Error(file, d.error_path, d.error_message.empty() ? "invalid JSON" : d.error_message, pos.line, pos.column);
+    }
+    // Valid JSON that our reader does not take: only nesting deeper than it allows.
+    const TextPos pos = position_of(text, our_offset);
+    return Error(file, "", "values nested too deeply (a scene nests about five levels)", pos.line, pos.column);
+}
+
+// Reads the top-level object; the elements of its big arrays go to the builder one at a time.
+void read_document(JsonDoc& doc, SceneBuilder& builder) {
+    const char first = doc.peek();
+    if (first == '[') {
+        doc.reset();
+        doc.parse_value();  // a syntax error inside comes first
+        throw Fail{"", "a scene is a JSON object, not an array"};
+    }
+    if (first != '{') {
+        doc.parse_value();
+        throw Fail{"", "a scene is a JSON object, not a single value"};
+    }
+    doc.expect('{');
+    std::vector<std::string> seen;
+    if (!doc.consume('}')) {
+        do {
+            const std::string key(doc.parse_key());
+            doc.expect(':');
+            const std::string path = "/" + pointer_token(key);
+            if (std::find(seen.begin(), seen.end(), key) != seen.end()) throw Fail{path, "duplicate key '" + key + "'"};
+            seen.push_back(key);
+            if (SceneBuilder::streamed_key(key) && doc.peek() == '[') {
+                doc.expect('[');
+                builder.begin_array(key);
+                std::size_t i = 0;
+                if (!doc.consume(']')) {
+                    do {
+                        doc.reset();
+                        const JsonValue v = doc.parse_value();
+                        builder.element(key, i, v);
+                        ++i;
+                    } while (doc.consume(','));
+                    doc.expect(']');
+                }
+            } else {
+                doc.reset();
+                builder.top_level(key, doc.parse_value());
+            }
+        } while (doc.consume(','));
+        doc.expect('}');
+    }
+    if (doc.peek() != '\0') throw JsonSyntax{doc.pos()};
+}
 
 }  // namespace
 }  // namespace detail
@@ -215,20 +188,18 @@ Scene read_scene(std::string_view text, const std::string& file) {
     using namespace detail;
     if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
     SceneBuilder builder(file);
-    SaxHandler handler(builder);
-    auto located = [&](const std::string& path, const std::string& message, std::size_t offset) {
-        const TextPos pos = offset == std::string_view::npos ? TextPos{} : position_of(text, offset);
-        return Error(file, path, message, pos.line, pos.column);
-    };
+    JsonDoc doc(text);
     try {
-        const bool ok = nlohmann::json::sax_parse(text, &handler, nlohmann::json::input_format_t::json, true, false);
-        if (!ok || handler.syntax_error) {
-            throw located(handler.error_path, handler.error_message.empty() ? "invalid JSON" : handler.error_message,
-                          handler.error_offset);
+        try {
+            read_document(doc, builder);
+        } catch (const JsonSyntax& s) {
+            throw syntax_error(text, file, s.offset);
         }
         return builder.finish();
     } catch (const Fail& f) {
-        throw located(f.path, f.message, find_pointer(text, f.path));
+        const std::size_t offset = find_pointer(text, f.path);
+        const TextPos pos = offset == std::string_view::npos ? TextPos{} : position_of(text, offset);
+        throw Error(file, f.path, f.message, pos.line, pos.column);
     }
 }
 

@@ -1,5 +1,6 @@
 #include "scene_builder.hpp"
 
+#include "collide/report.hpp"
 #include "json_locate.hpp"
 #include "pieces.hpp"
 
@@ -13,27 +14,21 @@ namespace collide {
 namespace detail {
 namespace {
 
-using json = nlohmann::json;
+using json = JsonValue;
 
 std::string describe(const json& v) {
-    switch (v.type()) {
-        case json::value_t::null: return "null";
-        case json::value_t::boolean: return v.get<bool>() ? "true" : "false";
-        case json::value_t::string: return "a string";
-        case json::value_t::object: return "an object";
-        case json::value_t::array: return "an array";
-        case json::value_t::number_integer:
-        case json::value_t::number_unsigned:
-        case json::value_t::number_float: return "a number";
-        default: return "an unsupported value";
+    switch (v.kind()) {
+        case json::Kind::Null: return "null";
+        case json::Kind::Bool: return v.boolean() ? "true" : "false";
+        case json::Kind::String: return "a string";
+        case json::Kind::Object: return "an object";
+        case json::Kind::Array: return "an array";
+        case json::Kind::Number: return "a number";
     }
+    return "an unsupported value";
 }
 
-std::string num_text(double d) {
-    std::string s = json(d).dump();
-    if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
-    return s;
-}
+std::string num_text(double d) { return format_number(d); }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
     std::vector<std::size_t> row(b.size() + 1);
@@ -59,32 +54,33 @@ std::string join(std::initializer_list<std::string_view> words) {
     return s;
 }
 
-double number(const json& v, const std::string& path) {
+double number(const json& v, const Path& path) {
     if (!v.is_number()) throw Fail{path, "expected a number, got " + describe(v)};
-    return v.get<double>();
+    return v.number();
 }
 
-std::string text(const json& v, const std::string& path) {
+std::string text(const json& v, const Path& path) {
     if (!v.is_string()) throw Fail{path, "expected a string, got " + describe(v)};
-    return v.get<std::string>();
+    return std::string(v.string());
 }
 
-Vec2 position(const json& v, const std::string& path) {
+Vec2 position(const json& v, const Path& path) {
     if (!v.is_array() || v.size() != 2)
         throw Fail{path, "expected a position [x, y], got " + (v.is_array() ? "an array of " + std::to_string(v.size()) + " values" : describe(v))};
-    return Vec2{number(v[0], path + "/0"), number(v[1], path + "/1")};
+    return Vec2{number(v[0], Path(path, std::size_t{0})), number(v[1], Path(path, std::size_t{1}))};
 }
 
 // A JSON object being read: known keys only, required ones present, each value typed.
 class Obj {
 public:
-    Obj(const json& j, std::string path, std::string_view what) : j_(j), path_(std::move(path)) {
+    Obj(const json& j, const Path& path, std::string_view what) : j_(j), path_(path) {
         if (!j.is_object()) throw Fail{path_, std::string(what) + " must be an object, got " + describe(j)};
+        no_duplicate_keys(j, path_);
     }
 
     void only(std::initializer_list<std::string_view> allowed) const {
-        for (auto it = j_.begin(); it != j_.end(); ++it) {
-            const std::string& k = it.key();
+        for (std::size_t i = 0; i < j_.size(); ++i) {
+            const std::string k(j_.key(i));
             if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
             std::string hint;
             for (std::string_view a : allowed)
@@ -92,53 +88,63 @@ public:
             throw Fail{sub(k), "unknown key '" + k + "'" + hint + "; allowed here: " + join(allowed)};
         }
     }
-    bool has(const std::string& k) const { return j_.contains(k); }
-    const json& at(const std::string& k) const {
-        const auto it = j_.find(k);
-        if (it == j_.end()) throw Fail{path_, "missing required key '" + k + "'"};
-        return *it;
+    bool has(std::string_view k) const { return j_.has(k); }
+    json at(std::string_view k) const {
+        if (!j_.has(k)) throw Fail{path_, "missing required key '" + std::string(k) + "'"};
+        return j_.at(k);
     }
-    std::string sub(const std::string& k) const { return path_ + "/" + pointer_token(k); }
-    const std::string& path() const { return path_; }
+    Path sub(std::string_view k) const { return Path(path_, k); }
+    const Path& path() const { return path_; }
 
-    double num(const std::string& k) const { return number(at(k), sub(k)); }
-    Vec2 pos(const std::string& k) const { return position(at(k), sub(k)); }
-    std::string str(const std::string& k) const { return text(at(k), sub(k)); }
+    double num(std::string_view k) const { return number(at(k), sub(k)); }
+    Vec2 pos(std::string_view k) const { return position(at(k), sub(k)); }
+    std::string str(std::string_view k) const { return text(at(k), sub(k)); }
     // A string that must be one of `choices`; `fallback` when the key is absent.
-    std::string choice(const std::string& k, std::initializer_list<std::string_view> choices, std::string fallback) const {
+    std::string choice(std::string_view k, std::initializer_list<std::string_view> choices, std::string fallback) const {
         if (!has(k)) return fallback;
         std::string s = str(k);
         if (std::find(choices.begin(), choices.end(), s) == choices.end())
             throw Fail{sub(k), "'" + s + "' is not one of " + join(choices)};
         return s;
     }
-    std::vector<std::string> strings(const std::string& k) const {
+    std::vector<std::string> strings(std::string_view k) const {
         std::vector<std::string> out;
         if (!has(k)) return out;
-        const json& a = at(k);
+        const json a = at(k);
         if (!a.is_array()) throw Fail{sub(k), "expected an array of strings, got " + describe(a)};
-        for (std::size_t i = 0; i < a.size(); ++i) out.push_back(text(a[i], sub(k) + "/" + std::to_string(i)));
+        const Path list = sub(k);
+        for (std::size_t i = 0; i < a.size(); ++i) out.push_back(text(a[i], Path(list, i)));
         return out;
     }
-    std::vector<Vec2> positions(const std::string& k, std::size_t at_least) const {
-        const json& a = at(k);
+    std::vector<Vec2> positions(std::string_view k, std::size_t at_least) const {
+        const json a = at(k);
         if (!a.is_array()) throw Fail{sub(k), "expected an array of positions, got " + describe(a)};
         if (a.size() < at_least)
             throw Fail{sub(k), "needs at least " + std::to_string(at_least) + " points, got " + std::to_string(a.size())};
         std::vector<Vec2> out;
         out.reserve(a.size());
-        for (std::size_t i = 0; i < a.size(); ++i) out.push_back(position(a[i], sub(k) + "/" + std::to_string(i)));
+        const Path list = sub(k);
+        for (std::size_t i = 0; i < a.size(); ++i) out.push_back(position(a[i], Path(list, i)));
         return out;
     }
-    double non_negative(const std::string& k) const {
+    double non_negative(std::string_view k) const {
         const double d = num(k);
-        if (d < 0) throw Fail{sub(k), k + " must be >= 0, got " + num_text(d)};
+        if (d < 0) throw Fail{sub(k), std::string(k) + " must be >= 0, got " + num_text(d)};
         return d;
     }
 
+    // A duplicate key would let a typo win silently: it is an error.
+    static void no_duplicate_keys(const json& j, const Path& path) {
+        const std::size_t n = j.size();
+        for (std::size_t a = 1; a < n; ++a)
+            for (std::size_t b = 0; b < a; ++b)
+                if (j.key(a) == j.key(b))
+                    throw Fail{Path(path, j.key(a)), "duplicate key '" + std::string(j.key(a)) + "'"};
+    }
+
 private:
-    const json& j_;
-    std::string path_;
+    json j_;
+    Path path_;
 };
 
 std::string id_or_default(const Obj& o, std::size_t index) {
@@ -195,13 +201,21 @@ Rect rect_of(const Obj& o) {
 
 SceneBuilder::SceneBuilder(const std::string& file) { scene_.file = file; }
 
-void SceneBuilder::top_level(const std::string& key, const json& v, const std::string& path) {
+std::string Path::str() const {
+    if (kind_ == Kind::Root) return "";
+    const std::string head = parent_->str();
+    return kind_ == Kind::Key ? head + "/" + pointer_token(key_) : head + "/" + std::to_string(index_);
+}
+
+void SceneBuilder::top_level(const std::string& key, const json& v) {
+    const Path root;
+    const Path path(root, key);
     if (key == "format") {
-        if (!v.is_string() || v.get<std::string>() != "collide-scene")
-            throw Fail{path, "format must be \"collide-scene\", got " + (v.is_string() ? "\"" + v.get<std::string>() + "\"" : describe(v))};
+        if (!v.is_string() || v.string() != "collide-scene")
+            throw Fail{path, "format must be \"collide-scene\", got " + (v.is_string() ? "\"" + std::string(v.string()) + "\"" : describe(v))};
     } else if (key == "version") {
-        if (!v.is_number() || v.get<double>() != 1.0)
-            throw Fail{path, "version must be 1, got " + (v.is_number() ? num_text(v.get<double>()) : describe(v))};
+        if (!v.is_number() || v.number() != 1.0)
+            throw Fail{path, "version must be 1, got " + (v.is_number() ? num_text(v.number()) : describe(v))};
     } else if (key == "settings") {
         settings(v, path);
     } else if (streamed_key(key)) {
@@ -221,11 +235,14 @@ bool SceneBuilder::streamed_key(const std::string& key) {
 
 void SceneBuilder::begin_array(const std::string&) {}
 
-void SceneBuilder::element(const std::string& key, std::size_t index, const json& v, const std::string& path) {
+void SceneBuilder::element(const std::string& key, std::size_t index, const json& v) {
+    const Path root;
+    const Path list(root, key);
+    const Path path(list, index);
     if (key == "shapes") shape(index, v, path);
     else if (key == "grids") grid(index, v, path);
     else if (key == "moves") move(index, v, path);
-    else if (key == "rules") rule(v, path);
+    else if (key == "rules") rule(index, v, path);
     else if (key == "pairs") {
         try {
             scene_.pairs.push_back(parse_pair_spec(text(v, path)));
@@ -235,29 +252,34 @@ void SceneBuilder::element(const std::string& key, std::size_t index, const json
     }
 }
 
-void SceneBuilder::settings(const json& v, const std::string& path) {
+void SceneBuilder::settings(const json& v, const Path& path) {
     const Obj o(v, path, "settings");
     o.only({"y_axis"});
     scene_.y_up = o.choice("y_axis", {"down", "up"}, "down") == "up";
 }
 
-void SceneBuilder::shape(std::size_t index, const json& v, const std::string& path) {
+void SceneBuilder::shape(std::size_t index, const json& v, const Path& path) {
     const Obj o(v, path, "a shape");
     SceneShape s;
     s.id = id_or_default(o, index);
     s.groups = o.strings("groups");
     const std::string type = o.str("type");
     auto fields = [&](std::initializer_list<std::string_view> extra) {
-        std::vector<std::string_view> all{"id", "type", "groups"};
-        all.insert(all.end(), extra.begin(), extra.end());
-        for (auto it = v.begin(); it != v.end(); ++it) {
-            if (std::find(all.begin(), all.end(), it.key()) != all.end()) continue;
+        static constexpr std::string_view common[] = {"id", "type", "groups"};
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const std::string_view k = v.key(i);
+            if (std::find(std::begin(common), std::end(common), k) != std::end(common) ||
+                std::find(extra.begin(), extra.end(), k) != extra.end())
+                continue;
+            const std::string key(k);
+            std::vector<std::string_view> all(std::begin(common), std::end(common));
+            all.insert(all.end(), extra.begin(), extra.end());
             std::string hint;
             for (std::string_view a : extra)
-                if (edit_distance(it.key(), a) <= 2) hint = " (did you mean '" + std::string(a) + "'?)";
+                if (edit_distance(key, a) <= 2) hint = " (did you mean '" + std::string(a) + "'?)";
             std::string allowed;
             for (std::string_view a : all) allowed += (allowed.empty() ? "" : ", ") + std::string(a);
-            throw Fail{o.sub(it.key()), "unknown key '" + it.key() + "' for a " + type + hint + "; allowed here: " + allowed};
+            throw Fail{o.sub(key), "unknown key '" + key + "' for a " + type + hint + "; allowed here: " + allowed};
         }
     };
     if (type == "point") {
@@ -271,7 +293,7 @@ void SceneBuilder::shape(std::size_t index, const json& v, const std::string& pa
             if (o.has("min") || o.has("max") || o.has("x") || o.has("y") || o.has("width") || o.has("height"))
                 throw Fail{path, "a rect takes one of min/max, x/y/width/height or left/top/right/bottom, not a mix"};
             fields({"left", "top", "right", "bottom"});
-            rects_.push_back(PendingRect{scene_.shapes.size(), o.num("left"), o.num("top"), o.num("right"), o.num("bottom"), path});
+            rects_.push_back(PendingRect{scene_.shapes.size(), o.num("left"), o.num("top"), o.num("right"), o.num("bottom")});
             s.shape = Rect{};
         } else {
             s.shape = rect_of(o);
@@ -303,10 +325,9 @@ void SceneBuilder::shape(std::size_t index, const json& v, const std::string& pa
                                       "'; expected point, circle, rect, segment, line, ray, polygon or polyline"};
     }
     scene_.shapes.push_back(std::move(s));
-    shape_paths_.push_back(path);
 }
 
-void SceneBuilder::grid(std::size_t, const json& v, const std::string& path) {
+void SceneBuilder::grid(std::size_t, const json& v, const Path& path) {
     const Obj o(v, path, "a grid");
     o.only({"id", "groups", "tile_size", "origin", "outside", "solid", "rows", "cells"});
     Grid g;
@@ -314,7 +335,7 @@ void SceneBuilder::grid(std::size_t, const json& v, const std::string& path) {
     g.id = o.str("id");
     if (g.id.empty()) throw Fail{o.sub("id"), "an id must not be empty"};
     g.groups = o.strings("groups");
-    const json& ts = o.at("tile_size");
+    const json ts = o.at("tile_size");
     if (ts.is_array()) g.tile = position(ts, o.sub("tile_size"));
     else g.tile = Vec2{number(ts, o.sub("tile_size")), number(ts, o.sub("tile_size"))};
     if (!(g.tile.x > 0) || !(g.tile.y > 0))
@@ -325,10 +346,11 @@ void SceneBuilder::grid(std::size_t, const json& v, const std::string& path) {
     std::vector<bool> solid;
     if (o.has("rows")) {
         const std::vector<char32_t> blockers = code_points(o.has("solid") ? o.str("solid") : std::string("#"));
-        const json& rows = o.at("rows");
-        if (!rows.is_array()) throw Fail{o.sub("rows"), "expected an array of strings, got " + describe(rows)};
+        const json rows = o.at("rows");
+        const Path rows_path = o.sub("rows");
+        if (!rows.is_array()) throw Fail{rows_path, "expected an array of strings, got " + describe(rows)};
         for (std::size_t r = 0; r < rows.size(); ++r) {
-            const std::string rp = o.sub("rows") + "/" + std::to_string(r);
+            const Path rp(rows_path, r);
             const std::vector<char32_t> cps = code_points(text(rows[r], rp));
             if (r == 0) g.cols = cps.size();
             else if (cps.size() != g.cols)
@@ -339,21 +361,22 @@ void SceneBuilder::grid(std::size_t, const json& v, const std::string& path) {
         g.rows = rows.size();
     } else {
         if (o.has("solid")) throw Fail{o.sub("solid"), "solid applies to rows, not to cells"};
-        const json& cells = o.at("cells");
-        if (!cells.is_array()) throw Fail{o.sub("cells"), "expected an array of arrays of integers, got " + describe(cells)};
+        const json cells = o.at("cells");
+        const Path cells_path = o.sub("cells");
+        if (!cells.is_array()) throw Fail{cells_path, "expected an array of arrays of integers, got " + describe(cells)};
         for (std::size_t r = 0; r < cells.size(); ++r) {
-            const std::string rp = o.sub("cells") + "/" + std::to_string(r);
-            const json& row = cells[r];
+            const Path rp(cells_path, r);
+            const json row = cells[r];
             if (!row.is_array()) throw Fail{rp, "expected an array of integers, got " + describe(row)};
             if (r == 0) g.cols = row.size();
             else if (row.size() != g.cols)
                 throw Fail{rp, "row " + std::to_string(r) + " has " + std::to_string(row.size()) + " cells, row 0 has " +
                                    std::to_string(g.cols) + " (rows must have equal length)"};
             for (std::size_t c = 0; c < row.size(); ++c) {
-                const json& cell = row[c];
-                if (!cell.is_number_integer() && !(cell.is_number_float() && std::floor(cell.get<double>()) == cell.get<double>()))
-                    throw Fail{rp + "/" + std::to_string(c), "expected an integer, got " + (cell.is_number() ? num_text(cell.get<double>()) : describe(cell))};
-                solid.push_back(cell.get<double>() != 0.0);
+                const json cell = row[c];
+                if (!cell.is_number() || std::floor(cell.number()) != cell.number())
+                    throw Fail{Path(rp, c), "expected an integer, got " + (cell.is_number() ? num_text(cell.number()) : describe(cell))};
+                solid.push_back(cell.number() != 0.0);
             }
         }
         g.rows = cells.size();
@@ -363,17 +386,17 @@ void SceneBuilder::grid(std::size_t, const json& v, const std::string& path) {
     for (std::size_t i = 0; i < solid.size(); ++i)
         if (solid[i]) g.bits[i / 64] |= std::uint64_t{1} << (i % 64);
     scene_.grids.push_back(std::move(g));
-    grid_paths_.push_back(path);
 }
 
-void SceneBuilder::move(std::size_t index, const json& v, const std::string& path) {
+void SceneBuilder::move(std::size_t index, const json& v, const Path& path) {
     const Obj o(v, path, "a move");
     o.only({"id", "grid", "from", "to", "body", "check", "expect"});
     Move m;
     m.id = id_or_default(o, index);
-    const auto [it, fresh] = move_ids_.emplace(m.id, o.has("id") ? o.sub("id") : path);
-    if (!fresh) throw Fail{o.has("id") ? o.sub("id") : path, "duplicate move id '" + m.id + "' (also at " + it->second + ")"};
-    move_grids_.push_back(PendingMove{o.str("grid"), o.sub("grid")});
+    const auto [it, fresh] = move_ids_.emplace(m.id, index);
+    if (!fresh)
+        throw Fail{o.has("id") ? o.sub("id") : path, "duplicate move id '" + m.id + "' (also /moves/" + std::to_string(it->second) + ")"};
+    move_grids_.push_back(o.str("grid"));
     m.from = o.pos("from");
     m.to = o.pos("to");
     if (o.has("body")) {
@@ -399,13 +422,14 @@ void SceneBuilder::move(std::size_t index, const json& v, const std::string& pat
     scene_.moves.push_back(std::move(m));
 }
 
-void SceneBuilder::rule(const json& v, const std::string& path) {
+void SceneBuilder::rule(std::size_t index, const json& v, const Path& path) {
     const Obj o(v, path, "a rule");
     o.only({"name", "pairs", "expect", "touching"});
     Rule r;
     r.name = o.str("name");
-    const auto [it, fresh] = rule_names_.emplace(r.name, o.sub("name"));
-    if (!fresh) throw Fail{o.sub("name"), "duplicate rule name '" + r.name + "' (also at " + it->second + ")"};
+    const auto [it, fresh] = rule_names_.emplace(r.name, index);
+    if (!fresh)
+        throw Fail{o.sub("name"), "duplicate rule name '" + r.name + "' (also /rules/" + std::to_string(it->second) + "/name)"};
     try {
         r.pairs = parse_pair_spec(o.str("pairs"));
     } catch (const Error& e) {
@@ -419,33 +443,50 @@ void SceneBuilder::rule(const json& v, const std::string& path) {
 }
 
 Scene SceneBuilder::finish() {
+    auto shape_path = [](std::size_t i) { return "/shapes/" + std::to_string(i); };
+    auto grid_path = [](std::size_t i) { return "/grids/" + std::to_string(i); };
     for (const PendingRect& p : rects_) {
         // With y down, top is the smaller y; with y up, the larger.
         const double lo_y = scene_.y_up ? p.bottom : p.top;
         const double hi_y = scene_.y_up ? p.top : p.bottom;
         if (p.left > p.right)
-            throw Fail{p.path, "left " + num_text(p.left) + " is greater than right " + num_text(p.right)};
+            throw Fail{shape_path(p.shape), "left " + num_text(p.left) + " is greater than right " + num_text(p.right)};
         if (lo_y > hi_y)
-            throw Fail{p.path, "top " + num_text(p.top) + (scene_.y_up ? " is less than" : " is greater than") + " bottom " +
+            throw Fail{shape_path(p.shape), "top " + num_text(p.top) + (scene_.y_up ? " is less than" : " is greater than") + " bottom " +
                                    num_text(p.bottom) + " (y_axis is " + (scene_.y_up ? "up" : "down") + ")"};
         scene_.shapes[p.shape].shape = Rect{Vec2{p.left, lo_y}, Vec2{p.right, hi_y}};
     }
-    std::unordered_map<std::string, std::string> ids;  // id -> path
-    for (std::size_t i = 0; i < scene_.shapes.size(); ++i) {
-        const auto [it, fresh] = ids.emplace(scene_.shapes[i].id, shape_paths_[i]);
-        if (!fresh) throw Fail{shape_paths_[i], "duplicate id '" + scene_.shapes[i].id + "' (also " + it->second + ")"};
+    // Ids are unique across shapes and grids: sort (hash, index) pairs and compare
+    // neighbours with equal hashes, which costs far less than a node-based hash set.
+    const std::size_t ns = scene_.shapes.size();
+    auto id_of = [&](std::size_t i) -> const std::string& { return i < ns ? scene_.shapes[i].id : scene_.grids[i - ns].id; };
+    auto path_of = [&](std::size_t i) { return i < ns ? shape_path(i) : grid_path(i - ns) + "/id"; };
+    std::vector<std::pair<std::size_t, std::size_t>> hashed(ns + scene_.grids.size());
+    for (std::size_t i = 0; i < hashed.size(); ++i) hashed[i] = {std::hash<std::string>{}(id_of(i)), i};
+    std::sort(hashed.begin(), hashed.end());
+    std::size_t dup = hashed.size();  // the later of the first duplicate pair found, by index
+    std::size_t orig = 0;
+    for (std::size_t a = 0; a < hashed.size(); ++a) {
+        for (std::size_t b = a + 1; b < hashed.size() && hashed[b].first == hashed[a].first; ++b) {
+            const std::size_t i = std::min(hashed[a].second, hashed[b].second);
+            const std::size_t j = std::max(hashed[a].second, hashed[b].second);
+            if (id_of(i) == id_of(j) && (dup == hashed.size() || j < dup || (j == dup && i < orig))) {
+                dup = j;
+                orig = i;
+            }
+        }
     }
+    if (dup != hashed.size())
+        throw Fail{path_of(dup), "duplicate id '" + id_of(dup) + "' (also " + (orig < ns ? shape_path(orig) : grid_path(orig - ns)) + ")"};
     std::unordered_map<std::string, std::size_t> grid_index;
     for (std::size_t i = 0; i < scene_.grids.size(); ++i) {
-        const auto [it, fresh] = ids.emplace(scene_.grids[i].id, grid_paths_[i]);
-        if (!fresh) throw Fail{grid_paths_[i] + "/id", "duplicate id '" + scene_.grids[i].id + "' (also " + it->second + ")"};
         scene_.grids[i].y_up = scene_.y_up;
         grid_index.emplace(scene_.grids[i].id, i);
     }
     for (std::size_t i = 0; i < scene_.moves.size(); ++i) {
-        const auto it = grid_index.find(move_grids_[i].grid_id);
+        const auto it = grid_index.find(move_grids_[i]);
         if (it == grid_index.end())
-            throw Fail{move_grids_[i].path, "no grid has the id '" + move_grids_[i].grid_id + "'"};
+            throw Fail{"/moves/" + std::to_string(i) + "/grid", "no grid has the id '" + move_grids_[i] + "'"};
         scene_.moves[i].grid = it->second;
     }
     return std::move(scene_);

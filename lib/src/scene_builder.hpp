@@ -3,12 +3,32 @@
 
 #include "collide/scene.hpp"
 
-#include <nlohmann/json.hpp>
+#include "json_doc.hpp"
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 namespace collide::detail {
+
+/// A JSON pointer built only when an error needs it: a parent and one more token. The
+/// parent and the key must outlive it (they are the caller's locals or the text).
+class Path {
+public:
+    Path() = default;
+    Path(const Path& parent, std::string_view key) : parent_(&parent), key_(key), kind_(Kind::Key) {}
+    Path(const Path& parent, std::size_t index) : parent_(&parent), index_(index), kind_(Kind::Index) {}
+    std::string str() const;
+    operator std::string() const { return str(); }  // NOLINT: a Fail takes the text
+
+private:
+    enum class Kind : std::uint8_t { Root, Key, Index };
+    const Path* parent_ = nullptr;
+    std::string_view key_;
+    std::size_t index_ = 0;
+    Kind kind_ = Kind::Root;
+};
 
 /// An input error at a JSON pointer; read_scene adds the file and line:column.
 struct Fail {
@@ -21,11 +41,11 @@ public:
     explicit SceneBuilder(const std::string& file);
 
     /// A top-level key's whole value (everything but the elements of streamed arrays).
-    void top_level(const std::string& key, const nlohmann::json& v, const std::string& path);
+    void top_level(const std::string& key, const JsonValue& v);
     /// A top-level key whose value is an array that will be streamed element by element.
     void begin_array(const std::string& key);
     /// One element of a streamed top-level array.
-    void element(const std::string& key, std::size_t index, const nlohmann::json& v, const std::string& path);
+    void element(const std::string& key, std::size_t index, const JsonValue& v);
     /// Cross-checks (ids, references, y-axis dependent forms) and the scene.
     Scene finish();
 
@@ -33,31 +53,23 @@ public:
     static bool streamed_key(const std::string& key);
 
 private:
-    void shape(std::size_t index, const nlohmann::json& v, const std::string& path);
-    void grid(std::size_t index, const nlohmann::json& v, const std::string& path);
-    void move(std::size_t index, const nlohmann::json& v, const std::string& path);
-    void rule(const nlohmann::json& v, const std::string& path);
-    void settings(const nlohmann::json& v, const std::string& path);
+    void shape(std::size_t index, const JsonValue& v, const Path& path);
+    void grid(std::size_t index, const JsonValue& v, const Path& path);
+    void move(std::size_t index, const JsonValue& v, const Path& path);
+    void rule(std::size_t index, const JsonValue& v, const Path& path);
+    void settings(const JsonValue& v, const Path& path);
 
     // A rect in left/top/right/bottom form waits for settings.y_axis, which may come later.
     struct PendingRect {
         std::size_t shape;
         double left, top, right, bottom;
-        std::string path;
-    };
-    // A move names its grid by id; grids may come later.
-    struct PendingMove {
-        std::string grid_id;
-        std::string path;
     };
 
     Scene scene_;
-    std::vector<std::string> shape_paths_;
-    std::vector<std::string> grid_paths_;
     std::vector<PendingRect> rects_;
-    std::vector<PendingMove> move_grids_;
-    std::unordered_map<std::string, std::string> move_ids_;  // id -> path
-    std::unordered_map<std::string, std::string> rule_names_;
+    std::vector<std::string> move_grids_;  // a move names its grid by id; grids may come later
+    std::unordered_map<std::string, std::size_t> move_ids_;  // id -> move index
+    std::unordered_map<std::string, std::size_t> rule_names_;
 };
 
 }  // namespace collide::detail

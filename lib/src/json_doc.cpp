@@ -1,0 +1,313 @@
+#include "json_doc.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+namespace collide::detail {
+
+namespace {
+constexpr int kMaxDepth = 256;  // scenes nest about five deep; this bounds the recursion
+}
+
+JsonValue::Kind JsonValue::kind() const { return doc_->nodes_[i_].kind; }
+bool JsonValue::is_integer() const { return is_number() && doc_->nodes_[i_].flag; }
+bool JsonValue::boolean() const { return doc_->nodes_[i_].flag; }
+double JsonValue::number() const { return doc_->nodes_[i_].num; }
+std::string_view JsonValue::string() const { return doc_->nodes_[i_].str; }
+std::size_t JsonValue::offset() const { return doc_->nodes_[i_].offset; }
+std::size_t JsonValue::size() const {
+    const auto& n = doc_->nodes_[i_];
+    return (n.kind == Kind::Array || n.kind == Kind::Object) ? n.count : 0;
+}
+JsonValue JsonValue::operator[](std::size_t i) const {
+    return JsonValue(doc_, doc_->links_[doc_->nodes_[i_].first + i]);
+}
+std::string_view JsonValue::key(std::size_t i) const { return doc_->keys_[doc_->nodes_[i_].first + i]; }
+bool JsonValue::has(std::string_view k) const {
+    for (std::size_t i = 0; i < size(); ++i)
+        if (key(i) == k) return true;
+    return false;
+}
+JsonValue JsonValue::at(std::string_view k) const {
+    for (std::size_t i = 0; i < size(); ++i)
+        if (key(i) == k) return (*this)[i];
+    return *this;
+}
+
+void JsonDoc::reset() {
+    nodes_.clear();
+    links_.clear();
+    keys_.clear();
+    decoded_.clear();
+}
+
+void JsonDoc::ws() {
+    while (p_ < t_.size()) {
+        const char c = t_[p_];
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') break;
+        ++p_;
+    }
+}
+
+char JsonDoc::peek() {
+    ws();
+    return p_ < t_.size() ? t_[p_] : '\0';
+}
+
+void JsonDoc::expect(char c) {
+    if (peek() != c) fail();
+    ++p_;
+}
+
+bool JsonDoc::consume(char c) {
+    if (peek() != c) return false;
+    ++p_;
+    return true;
+}
+
+std::string_view JsonDoc::parse_key() {
+    ws();
+    return string_token();
+}
+
+JsonValue JsonDoc::parse_value() { return JsonValue(this, value(0)); }
+
+namespace {
+
+// Length of a valid UTF-8 sequence at s (RFC 3629: no overlongs, no surrogates, <= U+10FFFF), or 0.
+std::size_t utf8_length(const unsigned char* s, std::size_t avail) {
+    const unsigned c = s[0];
+    auto cont = [&](std::size_t k) { return k < avail && (s[k] & 0xC0) == 0x80; };
+    if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+    if (c >= 0xE0 && c <= 0xEF) {
+        if (!cont(1) || !cont(2)) return 0;
+        if (c == 0xE0 && s[1] < 0xA0) return 0;  // overlong
+        if (c == 0xED && s[1] >= 0xA0) return 0;  // surrogate
+        return 3;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        if (!cont(1) || !cont(2) || !cont(3)) return 0;
+        if (c == 0xF0 && s[1] < 0x90) return 0;
+        if (c == 0xF4 && s[1] >= 0x90) return 0;
+        return 4;
+    }
+    return 0;
+}
+
+int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+void append_utf8(std::string& out, unsigned cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+}  // namespace
+
+std::string_view JsonDoc::string_token() {
+    if (p_ >= t_.size() || t_[p_] != '"') fail();
+    const std::size_t start = ++p_;
+    // Fast path: no escapes, all printable ASCII or valid UTF-8.
+    bool escaped = false;
+    while (true) {
+        if (p_ >= t_.size()) fail();
+        const auto c = static_cast<unsigned char>(t_[p_]);
+        if (c == '"') break;
+        if (c < 0x20) fail();
+        if (c == '\\') {
+            escaped = true;
+            p_ += 2;
+            continue;
+        }
+        if (c < 0x80) {
+            ++p_;
+            continue;
+        }
+        const std::size_t len = utf8_length(reinterpret_cast<const unsigned char*>(t_.data()) + p_, t_.size() - p_);
+        if (len == 0) fail();
+        p_ += len;
+    }
+    const std::size_t end = p_++;
+    if (!escaped) return t_.substr(start, end - start);
+    std::string out;
+    out.reserve(end - start);
+    for (std::size_t i = start; i < end; ++i) {
+        const char c = t_[i];
+        if (c != '\\') {
+            out += c;
+            continue;
+        }
+        const char e = t_[++i];
+        switch (e) {
+            case '"': out += '"'; break;
+            case '\\': out += '\\'; break;
+            case '/': out += '/'; break;
+            case 'b': out += '\b'; break;
+            case 'f': out += '\f'; break;
+            case 'n': out += '\n'; break;
+            case 'r': out += '\r'; break;
+            case 't': out += '\t'; break;
+            case 'u': {
+                auto read4 = [&](std::size_t at, unsigned* v) {
+                    if (at + 4 > end) return false;
+                    *v = 0;
+                    for (std::size_t k = 0; k < 4; ++k) {
+                        const int h = hex_value(t_[at + k]);
+                        if (h < 0) return false;
+                        *v = *v * 16 + static_cast<unsigned>(h);
+                    }
+                    return true;
+                };
+                unsigned cp = 0;
+                if (!read4(i + 1, &cp)) {
+                    p_ = i;
+                    fail();
+                }
+                i += 4;
+                if (cp >= 0xD800 && cp <= 0xDBFF) {  // a surrogate pair
+                    unsigned lo = 0;
+                    if (i + 2 >= end || t_[i + 1] != '\\' || t_[i + 2] != 'u' || !read4(i + 3, &lo) || lo < 0xDC00 ||
+                        lo > 0xDFFF) {
+                        p_ = i;
+                        fail();
+                    }
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                    i += 6;
+                } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                    p_ = i;
+                    fail();
+                }
+                append_utf8(out, cp);
+                break;
+            }
+            default:
+                p_ = i;
+                fail();
+        }
+    }
+    decoded_.push_back(std::move(out));
+    return decoded_.back();
+}
+
+double JsonDoc::number_token(bool* integer) {
+    const std::size_t start = p_;
+    auto digits = [&] {
+        const std::size_t s = p_;
+        while (p_ < t_.size() && t_[p_] >= '0' && t_[p_] <= '9') ++p_;
+        return p_ - s;
+    };
+    if (p_ < t_.size() && t_[p_] == '-') ++p_;
+    if (p_ < t_.size() && t_[p_] == '0') ++p_;
+    else if (digits() == 0) fail();
+    *integer = true;
+    if (p_ < t_.size() && t_[p_] == '.') {
+        ++p_;
+        *integer = false;
+        if (digits() == 0) fail();
+    }
+    if (p_ < t_.size() && (t_[p_] == 'e' || t_[p_] == 'E')) {
+        ++p_;
+        *integer = false;
+        if (p_ < t_.size() && (t_[p_] == '+' || t_[p_] == '-')) ++p_;
+        if (digits() == 0) fail();
+    }
+    double v = 0.0;
+    const auto r = std::from_chars(t_.data() + start, t_.data() + p_, v);
+    if (r.ec == std::errc::result_out_of_range) {
+        // Overflow or underflow: strtod tells them apart (inf vs 0 / subnormal).
+        const std::string tok(t_.substr(start, p_ - start));
+        v = std::strtod(tok.c_str(), nullptr);
+        if (!std::isfinite(v)) {  // not a finite double: nlohmann names it
+            p_ = start;
+            fail();
+        }
+    } else if (r.ec != std::errc() || r.ptr != t_.data() + p_) {
+        p_ = start;
+        fail();
+    }
+    return v;
+}
+
+std::uint32_t JsonDoc::value(int depth) {
+    if (depth > kMaxDepth) fail();
+    Node n{};
+    n.offset = (ws(), p_);
+    if (p_ >= t_.size()) fail();
+    const char c = t_[p_];
+    auto literal = [&](std::string_view word) {
+        if (t_.substr(p_, word.size()) != word) fail();
+        p_ += word.size();
+    };
+    switch (c) {
+        case '{':
+        case '[': {
+            ++p_;
+            const bool object = c == '{';
+            n.kind = object ? JsonValue::Kind::Object : JsonValue::Kind::Array;
+            const std::size_t base = scratch_.size();
+            if (!consume(object ? '}' : ']')) {
+                do {
+                    std::string_view k;
+                    if (object) {
+                        k = parse_key();
+                        expect(':');
+                    }
+                    const std::uint32_t child = value(depth + 1);
+                    scratch_.push_back(child);
+                    scratch_keys_.push_back(k);
+                } while (consume(','));
+                expect(object ? '}' : ']');
+            }
+            n.first = static_cast<std::uint32_t>(links_.size());
+            n.count = static_cast<std::uint32_t>(scratch_.size() - base);
+            links_.insert(links_.end(), scratch_.begin() + static_cast<std::ptrdiff_t>(base), scratch_.end());
+            keys_.insert(keys_.end(), scratch_keys_.begin() + static_cast<std::ptrdiff_t>(base), scratch_keys_.end());
+            scratch_.resize(base);
+            scratch_keys_.resize(base);
+            break;
+        }
+        case '"':
+            n.kind = JsonValue::Kind::String;
+            n.str = string_token();
+            break;
+        case 't':
+            literal("true");
+            n.kind = JsonValue::Kind::Bool;
+            n.flag = true;
+            break;
+        case 'f':
+            literal("false");
+            n.kind = JsonValue::Kind::Bool;
+            break;
+        case 'n':
+            literal("null");
+            n.kind = JsonValue::Kind::Null;
+            break;
+        default:
+            n.kind = JsonValue::Kind::Number;
+            n.num = number_token(&n.flag);
+    }
+    nodes_.push_back(n);
+    return static_cast<std::uint32_t>(nodes_.size() - 1);
+}
+
+}  // namespace collide::detail

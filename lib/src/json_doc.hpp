@@ -1,0 +1,114 @@
+// A small, fast JSON reader for scene files: one value at a time is parsed into an arena
+// that is reused, so a scene with a million shapes never holds a million-node document.
+//
+// It accepts exactly RFC 8259 JSON (numbers read with std::from_chars, strings checked as
+// UTF-8). On anything it does not accept it throws JsonSyntax with the byte offset; the
+// caller then asks nlohmann/json for its (well-known, tested) diagnostic of the same text.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace collide::detail {
+
+/// A syntax error at a byte offset.
+struct JsonSyntax {
+    std::size_t offset;
+};
+
+class JsonDoc;
+
+/// A read-only view of one value in a JsonDoc.
+class JsonValue {
+public:
+    enum class Kind : std::uint8_t { Null, Bool, Number, String, Array, Object };
+
+    JsonValue(const JsonDoc* doc, std::uint32_t index) : doc_(doc), i_(index) {}
+
+    Kind kind() const;
+    bool is_null() const { return kind() == Kind::Null; }
+    bool is_bool() const { return kind() == Kind::Bool; }
+    bool is_number() const { return kind() == Kind::Number; }
+    /// A number written without fraction or exponent.
+    bool is_integer() const;
+    bool is_string() const { return kind() == Kind::String; }
+    bool is_array() const { return kind() == Kind::Array; }
+    bool is_object() const { return kind() == Kind::Object; }
+
+    bool boolean() const;
+    double number() const;
+    std::string_view string() const;
+    /// Byte offset of the value's first character in the text.
+    std::size_t offset() const;
+
+    /// Arrays and objects: the number of elements or members.
+    std::size_t size() const;
+    /// Arrays: element i; objects: the value of member i.
+    JsonValue operator[](std::size_t i) const;
+    /// Objects: the key of member i.
+    std::string_view key(std::size_t i) const;
+    /// Objects: the member called k, or nullptr-like (valid() false).
+    bool has(std::string_view k) const;
+    JsonValue at(std::string_view k) const;  // precondition: has(k)
+
+private:
+    const JsonDoc* doc_;
+    std::uint32_t i_;
+};
+
+/// The reader. Values parsed by parse_value() live until the next reset().
+class JsonDoc {
+public:
+    explicit JsonDoc(std::string_view text) : t_(text) {}
+
+    /// Forget every value parsed so far (keeps the memory for reuse).
+    void reset();
+
+    /// Skip white space; the next character, or '\0' at the end.
+    char peek();
+    /// Consume c (after white space) or throw JsonSyntax.
+    void expect(char c);
+    /// Consume c if it is next (after white space).
+    bool consume(char c);
+    /// Parse a string token, returning its decoded text (valid until reset()).
+    std::string_view parse_key();
+    /// Parse one complete value.
+    JsonValue parse_value();
+    /// Current byte offset.
+    std::size_t pos() const { return p_; }
+    /// The text.
+    std::string_view text() const { return t_; }
+
+private:
+    friend class JsonValue;
+    struct Node {
+        JsonValue::Kind kind;
+        bool flag;             // Bool: the value; Number: integer
+        std::uint32_t first;   // Array/Object: index into links_; String: into strings
+        std::uint32_t count;   // Array/Object: members
+        double num;
+        std::string_view str;  // String
+        std::size_t offset;
+    };
+
+    [[noreturn]] void fail() const { throw JsonSyntax{p_}; }
+    void ws();
+    std::uint32_t value(int depth);
+    std::string_view string_token();
+    double number_token(bool* integer);
+
+    std::string_view t_;
+    std::size_t p_ = 0;
+    std::vector<Node> nodes_;
+    std::vector<std::uint32_t> links_;        // children of containers, contiguous per container
+    std::vector<std::string_view> keys_;      // parallel to links_ (object keys)
+    std::vector<std::uint32_t> scratch_;      // children being collected
+    std::vector<std::string_view> scratch_keys_;
+    std::deque<std::string> decoded_;         // strings with escapes, decoded
+};
+
+}  // namespace collide::detail

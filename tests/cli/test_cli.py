@@ -1,0 +1,743 @@
+#!/usr/bin/env python3
+"""The collide command line, tested through the real binary.
+
+    python3 tests/cli/test_cli.py --bin build/cli/collide [--update-golden] [--quick] [-k TEXT]
+
+Each test runs `collide` with subprocess (stdin is empty unless the test feeds it) from the
+repository root, so reports name the samples as `samples/NAME.json`. A failing test prints
+one line; the last line is "N passed, M failed" and the exit status is 1 on any failure.
+
+--update-golden  rewrite tests/cli/golden/ from the binary's output (read the diff before
+                 committing it: a golden must agree with samples/README.md and SPEC.md)
+--quick          a 20,000-shape random scene instead of 100,000 (for sanitizer builds)
+-k TEXT          run only the tests whose name contains TEXT
+"""
+import argparse
+import csv
+import io
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = sorted((ROOT / "samples").glob("*.json"))
+GOLDEN = Path(__file__).resolve().parent / "golden"
+FORMATS = ["json", "jsonl", "csv", "text"]
+
+BIN = None            # set from --bin
+UPDATE_GOLDEN = False
+BIG_SCENE_SHAPES = 100_000
+
+
+# ---------------------------------------------------------------------------------------
+# Running the binary and asserting
+
+class Failure(Exception):
+    pass
+
+
+class Result:
+    def __init__(self, args, proc):
+        self.args = args
+        self.code = proc.returncode
+        self.out = proc.stdout            # bytes: reports are compared byte for byte
+        self.err = proc.stderr.decode("utf-8", "replace")
+
+    @property
+    def text(self):
+        return self.out.decode("utf-8")
+
+
+def collide(*args, stdin=None, cwd=ROOT, timeout=600):
+    """Runs `collide ARGS...`; `stdin` (bytes) is fed to it, else its stdin is empty."""
+    args = [str(a) for a in args]
+    proc = subprocess.run([BIN, *args], cwd=cwd, timeout=timeout, capture_output=True,
+                          input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL)
+    r = Result(args, proc)
+    if "Sanitizer" in r.err or "runtime error:" in r.err:
+        raise Failure(f"collide {' '.join(args)}: sanitizer report: {r.err[:300]}")
+    return r
+
+
+def check(cond, message):
+    if not cond:
+        raise Failure(message)
+
+
+def eq(actual, expected, what):
+    if actual != expected:
+        raise Failure(f"{what}: expected {expected!r}, got {actual!r}")
+
+
+def same_bytes(actual, expected, what):
+    if actual == expected:
+        return
+    a, e = actual.split(b"\n"), expected.split(b"\n")
+    for n, (la, le) in enumerate(zip(a, e), 1):
+        if la != le:
+            raise Failure(f"{what}: line {n} differs: expected {le[:160]!r}, got {la[:160]!r}")
+    raise Failure(f"{what}: expected {len(e)} lines, got {len(a)}")
+
+
+def status(r, code):
+    eq(r.code, code, f"exit status of collide {' '.join(r.args)} (stderr {r.err.strip()[:200]!r})")
+
+
+def bad_input(r):
+    """Exit 2 with nothing on stdout, one error on stderr: what every invalid input gets."""
+    status(r, 2)
+    eq(r.out, b"", "stdout on exit 2")
+    check(r.err.startswith("collide: error: "), f"stderr on exit 2 has no error line: {r.err!r}")
+
+
+def jsonl(r):
+    return [json.loads(line) for line in r.text.splitlines()]
+
+
+def csv_rows(r):
+    return list(csv.DictReader(io.StringIO(r.text, newline="")))
+
+
+def write(directory, name, scene):
+    """Writes a scene (a dict, or text as it is) and returns its path."""
+    path = Path(directory) / name
+    path.write_text(scene if isinstance(scene, str) else json.dumps(scene), encoding="utf-8")
+    return path
+
+
+def circle(id, x, y, r, **extra):
+    return {"id": id, "type": "circle", "center": [x, y], "radius": r, **extra}
+
+
+# Three small scenes that say what they are.
+CLEAR = {"shapes": [circle("left", 0, 0, 1), circle("right", 10, 0, 1)]}
+OVERLAPPING = {"shapes": [circle("left", 0, 0, 1), circle("right", 1, 0, 1)]}
+TOUCHING = {"shapes": [circle("left", 0, 0, 1), circle("right", 2, 0, 1)]}  # centres 2 apart
+
+
+# ---------------------------------------------------------------------------------------
+# The test registry: @test for a plain test, add_test for generated ones.
+
+TESTS = []
+
+
+def add_test(name, fn):
+    TESTS.append((name, fn))
+
+
+def test(fn):
+    add_test(fn.__name__, fn)
+    return fn
+
+
+# ---------------------------------------------------------------------------------------
+# 1. Golden reports of the samples
+
+def expected_exit(sample):
+    """SPEC §3: 1 when a rule or move expectation failed (the report's rules_failed), else 0."""
+    report = json.loads(collide("check", f"samples/{sample.name}").out)
+    return 1 if report["scenes"][0]["summary"]["rules_failed"] > 0 else 0
+
+
+def golden_test(sample, fmt):
+    def run():
+        r = collide("check", "-f", fmt, f"samples/{sample.name}")
+        status(r, expected_exit(sample))
+        golden = GOLDEN / f"{sample.stem}.{fmt}"
+        if UPDATE_GOLDEN:
+            GOLDEN.mkdir(exist_ok=True)
+            if not golden.exists() or golden.read_bytes() != r.out:
+                golden.write_bytes(r.out)
+                print(f"updated {golden.relative_to(ROOT)}")
+        check(golden.exists(), f"no golden {golden.relative_to(ROOT)} (run with --update-golden)")
+        same_bytes(r.out, golden.read_bytes(), f"{sample.name} -f {fmt} vs golden")
+    return run
+
+
+for _sample in SAMPLES:
+    for _fmt in FORMATS:
+        add_test(f"golden[{_sample.name} -f {_fmt}]", golden_test(_sample, _fmt))
+
+
+def csv_numbers(field):
+    """'x y;x y' -> [[x, y], ...] as floats."""
+    return [[float(v) for v in item.split(" ")] for item in field.split(";")] if field else []
+
+
+def floats(points):
+    return [[float(v) for v in p] for p in points]
+
+
+def formats_agree(sample):
+    """JSON, JSONL and CSV carry the same records: one wrong golden cannot hide in one format."""
+    def run():
+        path = f"samples/{sample.name}"
+        scene = json.loads(collide("check", path).out)["scenes"][0]
+        records = jsonl(collide("check", "-f", "jsonl", path))
+        by_type = {t: [{k: v for k, v in rec.items() if k not in ("type", "scene")}
+                       for rec in records if rec["type"] == t] for t in ("collision", "move", "rule", "summary")}
+        eq(by_type["collision"], scene["collisions"], "JSONL collisions vs JSON")
+        eq(by_type["move"], scene["moves"], "JSONL moves vs JSON")
+        eq(by_type["rule"], scene["rules"], "JSONL rules vs JSON")
+        eq(by_type["summary"], [scene["summary"]], "JSONL summary vs JSON")
+        rows = csv_rows(collide("check", "-f", "csv", path))
+        eq({row["scene"] for row in rows} | {path}, {path}, "CSV scene column")
+        eq([(r["a"], r["b"], r["relation"], csv_numbers(r["points"]), csv_numbers(r["cells"]), r["outside"])
+            for r in rows if r["type"] == "collision"],
+           [(c["a"], c["b"], c["relation"], floats(c.get("points", [])), floats(c.get("cells", [])),
+             {True: "true", False: "false", None: ""}[c.get("outside", False if "cells" in c else None)])
+            for c in scene["collisions"]], "CSV collisions vs JSON")
+        eq([(r["a"], r["allowed"], r["t"] and float(r["t"]), r["cell_col"], r["cell_row"])
+            for r in rows if r["type"] == "move"],
+           [(m["id"], str(m["allowed"]).lower(), m.get("t", ""), str(m["cell"][0]) if "cell" in m else "",
+             str(m["cell"][1]) if "cell" in m else "") for m in scene["moves"]], "CSV moves vs JSON")
+    return run
+
+
+for _sample in SAMPLES:
+    add_test(f"json_jsonl_and_csv_agree[{_sample.name}]", formats_agree(_sample))
+
+
+@test
+def every_golden_belongs_to_a_sample():
+    expected = {f"{s.stem}.{fmt}" for s in SAMPLES for fmt in FORMATS}
+    stray = sorted(p.name for p in GOLDEN.iterdir() if p.name not in expected)
+    eq(stray, [], "golden files without a sample")
+
+
+# ---------------------------------------------------------------------------------------
+# 2. Broad phases and threads never change a byte
+
+def same_for_every_broadphase_and_thread_count(sample):
+    def run():
+        reference = collide("check", f"samples/{sample.name}")
+        for bp in ["brute", "grid", "sweep", "auto"]:
+            for threads in ["1", "2"]:
+                r = collide("check", "--broadphase", bp, "--threads", threads, f"samples/{sample.name}")
+                status(r, reference.code)
+                same_bytes(r.out, reference.out, f"--broadphase {bp} --threads {threads} vs default")
+    return run
+
+
+for _sample in SAMPLES:
+    add_test(f"same_report_for_every_broadphase_and_thread_count[{_sample.name}]",
+             same_for_every_broadphase_and_thread_count(_sample))
+
+
+def random_scene(n, seed):
+    """n shapes, about one collision each: circles, rects, points, segments, polylines,
+    convex and concave polygons on a quarter-unit lattice (so exact touches happen), a tenth
+    of them in dense clusters, a few lines and rays across everything, and a tile grid."""
+    rng = random.Random(seed)
+    side = math.sqrt(n) * 3.5
+    clusters = [(rng.uniform(0, side), rng.uniform(0, side)) for _ in range(max(1, n // 1000))]
+
+    def q(v):
+        return round(v * 4) / 4
+
+    def size():
+        return q(rng.uniform(0.5, 2.5))
+
+    shapes = []
+    for _ in range(n - 6):
+        if rng.random() < 0.1:
+            cx, cy = rng.choice(clusters)
+            x, y = q(rng.gauss(cx, 10)), q(rng.gauss(cy, 10))
+        else:
+            x, y = q(rng.uniform(0, side)), q(rng.uniform(0, side))
+        k = rng.random()
+        w, h = size(), size()
+        if k < 0.3:
+            s = {"type": "circle", "center": [x, y], "radius": size()}
+        elif k < 0.55:
+            s = {"type": "rect", "min": [x, y], "max": [x + q(rng.uniform(0, 4)), y + q(rng.uniform(0, 4))]}
+        elif k < 0.65:
+            s = {"type": "point", "at": [x, y]}
+        elif k < 0.83:
+            s = {"type": "segment", "a": [x, y], "b": [q(x + rng.uniform(-4, 4)), q(y + rng.uniform(-4, 4))]}
+        elif k < 0.85:
+            s = {"type": "polyline", "points": [[x, y], [x + w, y + h], [x + 2 * w, y]]}
+        elif k < 0.9:
+            s = {"type": "polygon", "points": [[x, y], [x + w, y], [x, y + h]]}
+        elif k < 0.95:
+            s = {"type": "polygon", "points": [[x, y - h], [x + w, y], [x, y + h], [x - w, y]]}
+        else:  # an L: concave
+            s = {"type": "polygon", "points": [[x, y], [x + 2 * w, y], [x + 2 * w, y + h],
+                                               [x + w, y + h], [x + w, y + 2 * h], [x, y + 2 * h]]}
+        shapes.append(s)
+    for j in range(3):
+        y = q(rng.uniform(0, side))
+        shapes.append({"type": "line", "a": [0, y], "b": [side, q(y + rng.uniform(-20, 20))]})
+        shapes.append({"type": "ray", "origin": [q(rng.uniform(0, side)), q(rng.uniform(0, side))],
+                       "direction": [rng.choice([-1, 1]), q(rng.uniform(-0.5, 0.5))]})
+    rows = ["".join("#" if rng.random() < 0.15 else "." for _ in range(40)) for _ in range(40)]
+    grid = {"id": "tiles", "tile_size": 4, "origin": [q(side / 3), q(side / 3)], "outside": "empty", "rows": rows}
+    return {"shapes": shapes, "grids": [grid]}
+
+
+def assert_same_report_for_broadphases(n, seed, broadphases):
+    with tempfile.TemporaryDirectory() as d:
+        scene = write(d, "random.json", random_scene(n, seed))
+        # Independent runs: two at a time on two cores.
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            runs = list(pool.map(lambda args: collide("check", "-f", "jsonl", *args, scene, cwd=d),
+                                 [bp.split() for bp in broadphases]))
+    for bp, r in zip(broadphases, runs):
+        status(r, 0)
+    summary = json.loads(runs[0].out.rsplit(b"\n", 2)[-2])
+    eq(summary["shapes"], n, "shapes in the random scene")
+    check(n // 2 < summary["collisions"] < 2 * n,
+          f"the random scene should give about one collision per shape; got {summary['collisions']} for {n}")
+    for bp, r in zip(broadphases[1:], runs[1:]):
+        same_bytes(r.out, runs[0].out, f"{n} shapes: {bp} vs {broadphases[0]}")
+
+
+@test
+def big_random_scene_same_report_with_grid_sweep_and_auto():
+    assert_same_report_for_broadphases(BIG_SCENE_SHAPES, 1,
+                                       ["--broadphase grid", "--broadphase sweep", "--broadphase auto --threads 2"])
+
+
+@test
+def random_scene_of_3000_same_report_with_brute_force():
+    assert_same_report_for_broadphases(3000, 2, ["--broadphase brute", "--broadphase grid",
+                                                 "--broadphase sweep", "--broadphase auto"])
+
+
+# ---------------------------------------------------------------------------------------
+# 3. Exit status
+
+@test
+def exit_0_when_nothing_fails():
+    with tempfile.TemporaryDirectory() as d:
+        r = collide("check", write(d, "clear.json", CLEAR))
+    status(r, 0)
+    eq(json.loads(r.out)["scenes"][0]["summary"]["collisions"], 0, "collisions")
+    eq(r.err, "", "stderr")
+
+
+@test
+def exit_1_when_a_rule_fails_and_stderr_says_which():
+    r = collide("check", "samples/spec-example.json")
+    status(r, 1)
+    eq(r.err, "collide: rule 'player starts clear' failed: player × crate, player × maze "
+              "(samples/spec-example.json)\n", "stderr")
+
+
+@test
+def exit_1_when_a_move_expectation_fails():
+    room = {"grids": [{"id": "room", "tile_size": 10, "rows": ["###", "#.#", "###"]}],
+            "moves": [{"id": "walk-into-wall", "grid": "room", "from": [15, 15], "to": [25, 15],
+                       "expect": "allowed"}]}
+    with tempfile.TemporaryDirectory() as d:
+        r = collide("check", write(d, "room.json", room).name, cwd=d)
+    status(r, 1)
+    eq(json.loads(r.out)["scenes"][0]["moves"],
+       [{"id": "walk-into-wall", "allowed": False, "t": 0.5, "stop": [20, 15], "cell": [2, 1], "passed": False}],
+       "moves")
+    eq(r.err, "collide: move 'walk-into-wall' expected allowed, was blocked (room.json)\n", "stderr")
+
+
+@test
+def exit_1_with_fail_on_collision_when_shapes_overlap():
+    with tempfile.TemporaryDirectory() as d:
+        scene = write(d, "overlapping.json", OVERLAPPING)
+        status(collide("check", scene), 0)
+        status(collide("check", "--fail-on-collision", scene), 1)
+
+
+@test
+def fail_on_collision_counts_touches_unless_no_touch():
+    with tempfile.TemporaryDirectory() as d:
+        scene = write(d, "touching.json", TOUCHING)
+        status(collide("check", "--fail-on-collision", scene), 1)
+        r = collide("check", "--fail-on-collision", "--no-touch", scene)
+    status(r, 0)
+    eq(json.loads(r.out)["scenes"][0]["collisions"], [], "collisions with --no-touch")
+
+
+@test
+def exit_2_for_a_missing_file():
+    bad_input(collide("check", "samples/no-such-level.json"))
+
+
+@test
+def exit_2_for_invalid_json():
+    with tempfile.TemporaryDirectory() as d:
+        bad_input(collide("check", write(d, "broken.json", '{"shapes": [')))
+
+
+@test
+def exit_2_for_an_invalid_scene():
+    with tempfile.TemporaryDirectory() as d:
+        bad_input(collide("check", write(d, "negative.json", {"shapes": [circle("c", 0, 0, -1)]})))
+
+
+@test
+def exit_2_for_an_invalid_scene_after_a_valid_one():
+    with tempfile.TemporaryDirectory() as d:
+        bad_input(collide("check", "samples/concave-terrain.json",
+                          write(d, "negative.json", {"shapes": [circle("c", 0, 0, -1)]})))
+
+
+@test
+def exit_2_for_an_unknown_option():
+    r = collide("check", "--bogus", "samples/spec-example.json")
+    bad_input(r)
+    eq(r.err, "collide: error: The following argument was not expected: --bogus "
+              "(run 'collide --help' for usage)\n", "stderr")
+
+
+@test
+def exit_2_for_a_bad_format():
+    r = collide("check", "-f", "xml", "samples/spec-example.json")
+    bad_input(r)
+    check("--format" in r.err and "xml" in r.err, f"the error should name --format and 'xml': {r.err!r}")
+
+
+@test
+def exit_2_for_a_bad_pairs_spec():
+    for spec in ["player", ":props", "player:"]:
+        r = collide("check", "--pairs", spec, "samples/spec-example.json")
+        bad_input(r)
+        eq(r.err, f"collide: error: --pairs: pair spec '{spec}' is not of the form A:B "
+                  "(selectors: a group, an id or *)\n", "stderr")
+
+
+@test
+def exit_2_without_a_file_or_subcommand():
+    bad_input(collide("check"))
+    bad_input(collide())
+
+
+# ---------------------------------------------------------------------------------------
+# 4. Error messages, word for word: file:line:column: JSON path: what is wrong
+
+def error_of(name, text):
+    with tempfile.TemporaryDirectory() as d:
+        r = collide("check", write(d, name, text).name, cwd=d)
+    bad_input(r)
+    return r.err
+
+
+@test
+def message_for_a_syntax_error_gives_line_and_column():
+    err = error_of("trailing-comma.json",
+                   '{"shapes": [\n  {"id": "c", "type": "circle", "center": [0, 0], "radius": 1,}\n]}\n')
+    eq(err, "collide: error: trailing-comma.json:2:63: /shapes/0/radius: syntax error while parsing "
+            "object key - unexpected '}'; expected string literal\n", "stderr")
+
+
+@test
+def message_for_an_unknown_key_suggests_the_right_one():
+    err = error_of("typo.json", '{"shapes": [\n  {"id": "c", "type": "circle", "center": [0, 0], "raduis": 1}\n]}\n')
+    eq(err, "collide: error: typo.json:2:61: /shapes/0/raduis: unknown key 'raduis' for a circle "
+            "(did you mean 'radius'?); allowed here: id, type, groups, center, radius\n", "stderr")
+
+
+@test
+def message_for_a_number_that_is_not_a_finite_double():
+    err = error_of("huge.json", '{"shapes": [\n  {"id": "c", "type": "circle", "center": [1e400, 0], "radius": 1}\n]}\n')
+    eq(err, "collide: error: huge.json:2:44: /shapes/0/center/0: number 1e400 is out of range "
+            "(not a finite double)\n", "stderr")
+
+
+@test
+def message_for_a_duplicate_id_names_both_places():
+    err = error_of("twins.json", '{"shapes": [\n  {"id": "a", "type": "point", "at": [0, 0]},\n'
+                                 '  {"id": "a", "type": "point", "at": [1, 0]}\n]}\n')
+    eq(err, "collide: error: twins.json:3:3: /shapes/1: duplicate id 'a' (also /shapes/0)\n", "stderr")
+
+
+@test
+def message_for_a_self_intersecting_polygon_names_the_edges():
+    err = error_of("bowtie.json", '{"shapes": [\n  {"id": "bowtie", "type": "polygon", '
+                                  '"points": [[0, 0], [10, 10], [10, 0], [0, 10]]}\n]}\n')
+    eq(err, "collide: error: bowtie.json:2:49: /shapes/0/points: the polygon intersects itself: "
+            "the edge from point 0 to point 1 and the edge from point 2 to point 3 meet\n", "stderr")
+
+
+@test
+def message_for_a_missing_file():
+    r = collide("check", "samples/no-such-level.json")
+    eq(r.err, "collide: error: samples/no-such-level.json: cannot open: No such file or directory\n", "stderr")
+
+
+# ---------------------------------------------------------------------------------------
+# 5. -o/--output: whole or not at all
+
+@test
+def output_file_holds_the_same_bytes_as_stdout():
+    stdout_run = collide("check", "samples/platformer-lasers.json")
+    with tempfile.TemporaryDirectory() as d:
+        r = collide("check", "-o", Path(d) / "report.json", "samples/platformer-lasers.json")
+        status(r, 0)
+        eq(r.out, b"", "stdout with -o")
+        same_bytes((Path(d) / "report.json").read_bytes(), stdout_run.out, "-o file vs stdout")
+        eq(os.listdir(d), ["report.json"], "files in the output directory")
+
+
+@test
+def output_is_written_when_a_rule_fails():
+    with tempfile.TemporaryDirectory() as d:
+        r = collide("check", "--output", Path(d) / "report.csv", "-f", "csv", "samples/spec-example.json")
+        status(r, 1)
+        same_bytes((Path(d) / "report.csv").read_bytes(), (GOLDEN / "spec-example.csv").read_bytes(),
+                   "-o file vs golden")
+
+
+@test
+def output_not_created_when_an_input_is_invalid():
+    with tempfile.TemporaryDirectory() as d:
+        bad = write(d, "bad.json", {"shapes": [circle("c", 0, 0, -1)]})
+        bad_input(collide("check", "-o", Path(d) / "report.json", "samples/spec-example.json", bad))
+        eq(sorted(os.listdir(d)), ["bad.json"], "files in the output directory")
+
+
+@test
+def output_left_untouched_when_an_input_is_invalid():
+    with tempfile.TemporaryDirectory() as d:
+        bad = write(d, "bad.json", "{not json")
+        old = Path(d) / "report.json"
+        old.write_bytes(b"yesterday's report\n")
+        bad_input(collide("check", "-o", old, "samples/spec-example.json", bad))
+        eq(old.read_bytes(), b"yesterday's report\n", "the old report")
+        eq(sorted(os.listdir(d)), ["bad.json", "report.json"], "files in the output directory")
+
+
+@test
+def output_replaces_an_existing_file_whole():
+    with tempfile.TemporaryDirectory() as d:
+        old = Path(d) / "report.jsonl"
+        old.write_bytes(b"x" * 100_000)
+        status(collide("check", "-f", "jsonl", "-o", old, "samples/concave-terrain.json"), 0)
+        same_bytes(old.read_bytes(), (GOLDEN / "concave-terrain.jsonl").read_bytes(), "-o file vs golden")
+        eq(os.listdir(d), ["report.jsonl"], "files in the output directory")
+
+
+@test
+def output_into_a_missing_directory_is_an_error():
+    with tempfile.TemporaryDirectory() as d:
+        target = Path(d) / "no-such-dir" / "report.json"
+        r = collide("check", "-o", target, "samples/concave-terrain.json")
+    bad_input(r)
+    eq(r.err, f"collide: error: {target}: cannot create output: No such file or directory\n", "stderr")
+
+
+# ---------------------------------------------------------------------------------------
+# 6. Inputs, options and the other subcommands
+
+@test
+def dash_reads_the_scene_from_stdin():
+    sample = ROOT / "samples/spec-example.json"
+    r = collide("check", "-", stdin=sample.read_bytes())
+    status(r, 1)
+    expected = (GOLDEN / "spec-example.json").read_bytes().replace(b'"samples/spec-example.json"', b'"-"')
+    same_bytes(r.out, expected, "report of stdin")
+
+
+@test
+def several_files_give_one_json_document():
+    r = collide("check", "samples/concave-terrain.json", "samples/spec-example.json")
+    status(r, 1)  # one failing scene fails the run
+    scenes = json.loads(r.out)["scenes"]
+    eq([s["file"] for s in scenes], ["samples/concave-terrain.json", "samples/spec-example.json"], "files")
+    eq([s["summary"]["collisions"] for s in scenes], [9, 2], "collisions per scene")
+
+
+@test
+def several_files_in_jsonl_every_record_names_its_scene():
+    r = collide("check", "-f", "jsonl", "samples/spec-example.json", "samples/platformer-lasers.json")
+    status(r, 1)
+    records = jsonl(r)
+    check(all("scene" in rec for rec in records), "a JSONL record without 'scene'")
+    summaries = [(rec["scene"], rec["collisions"]) for rec in records if rec["type"] == "summary"]
+    eq(summaries, [("samples/spec-example.json", 2), ("samples/platformer-lasers.json", 8)], "summaries")
+    eq(records[-1]["type"], "summary", "last record")
+
+
+@test
+def several_files_in_csv_share_one_header():
+    r = collide("check", "-f", "csv", "samples/spec-example.json", "samples/platformer-lasers.json")
+    lines = r.text.splitlines()
+    eq(lines[0], "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside", "header")
+    eq(lines.count(lines[0]), 1, "header rows")
+    eq(len(lines), 1 + 3 + 12, "rows (3 + 12 after the header)")
+
+
+@test
+def pairs_option_replaces_the_scene_pairs():
+    r = collide("check", "--pairs", "player:props", "samples/spec-example.json")
+    eq([(c["a"], c["b"]) for c in json.loads(r.out)["scenes"][0]["collisions"]], [("player", "crate")], "pairs")
+
+
+@test
+def pairs_option_repeats_and_its_left_side_is_a():
+    r = collide("check", "--pairs", "props:player", "--pairs", "walls:player", "samples/spec-example.json")
+    got = [(c["a"], c["b"]) for c in json.loads(r.out)["scenes"][0]["collisions"]]
+    # In a shape-grid pair the shape is always a.
+    eq(got, [("player", "maze"), ("crate", "player")], "collisions (ordered by the index of a)")
+
+
+@test
+def no_points_drops_the_points_key_and_empties_the_csv_column():
+    sample = "samples/platformer-lasers.json"
+    check(any("points" in rec for rec in jsonl(collide("check", "-f", "jsonl", sample))), "points by default")
+    records = jsonl(collide("check", "-f", "jsonl", "--no-points", sample))
+    eq(len([rec for rec in records if rec["type"] == "collision"]), 8, "collisions")
+    eq([rec for rec in records if "points" in rec], [], "records with points")
+    rows = csv_rows(collide("check", "-f", "csv", "--no-points", sample))
+    eq([row["points"] for row in rows], [""] * 12, "the CSV points column")
+    check(all("points" not in c for c in json.loads(collide("check", "--no-points", sample).out)
+              ["scenes"][0]["collisions"]), "JSON collisions with points")
+
+
+@test
+def no_touch_drops_touches_from_report_and_summary():
+    r = collide("check", "-f", "jsonl", "--no-touch", "samples/shmup-bullets.json")
+    status(r, 0)
+    records = jsonl(r)
+    relations = sorted(rec["relation"] for rec in records if rec["type"] == "collision")
+    eq(relations, ["overlap"] * 3 + ["within"] * 4, "relations")
+    eq(records[-1]["collisions"], 7, "summary collisions")
+
+
+@test
+def no_touch_can_fail_a_rule_that_touches_satisfied():
+    r = collide("check", "--no-touch", "samples/platformer-lasers.json")
+    status(r, 1)
+    rule = json.loads(r.out)["scenes"][0]["rules"][0]
+    eq(rule, {"name": "crates rest on platforms", "passed": False, "violations": [{"a": "crate-1"}, {"a": "crate-2"}]},
+       "rule")
+
+
+@test
+def warning_names_a_selector_that_selects_nothing_and_the_file():
+    r = collide("check", "--pairs", "ghosts:player", "samples/platformer-lasers.json")
+    status(r, 0)
+    eq(r.err, "collide: warning: samples/platformer-lasers.json: selector 'ghosts' selects nothing\n", "stderr")
+
+
+@test
+def quiet_suppresses_the_warning():
+    r = collide("check", "-q", "--pairs", "ghosts:player", "samples/platformer-lasers.json")
+    status(r, 0)
+    eq(r.err, "", "stderr with -q")
+
+
+@test
+def verbose_writes_to_stderr_only():
+    r = collide("check", "-v", "samples/concave-terrain.json")
+    status(r, 0)
+    same_bytes(r.out, (GOLDEN / "concave-terrain.json").read_bytes(), "stdout with -v")
+    check(r.err != "", "-v printed nothing on stderr")
+
+
+@test
+def validate_prints_one_line_per_valid_file():
+    r = collide("validate", "samples/spec-example.json", "samples/platformer-lasers.json")
+    status(r, 0)
+    eq(r.text, "samples/spec-example.json: valid (2 shapes, 1 grid, 1 move, 1 rule)\n"
+               "samples/platformer-lasers.json: valid (20 shapes, 1 grid, 4 moves, 3 rules)\n", "stdout")
+    eq(r.err, "", "stderr")
+
+
+@test
+def validate_reports_every_bad_file_and_exits_2():
+    with tempfile.TemporaryDirectory() as d:
+        write(d, "typo.json", {"shapes": [{"type": "point", "att": [0, 0]}]})
+        write(d, "broken.json", "{")
+        r = collide("validate", "typo.json", str(ROOT / "samples/concave-terrain.json"), "broken.json", cwd=d)
+    status(r, 2)
+    eq(r.text, f"{ROOT}/samples/concave-terrain.json: valid (15 shapes, 0 grids, 0 moves, 2 rules)\n", "stdout")
+    errors = r.err.splitlines()
+    eq(len(errors), 2, f"error lines in {r.err!r}")
+    check(errors[0].startswith("collide: error: typo.json:1:") and "unknown key 'att'" in errors[0], errors[0])
+    check(errors[1].startswith("collide: error: broken.json:1:2: "), errors[1])
+
+
+@test
+def schema_prints_the_scene_schema():
+    r = collide("schema")
+    status(r, 0)
+    eq(json.loads(r.out), json.loads((ROOT / "schemas/scene.schema.json").read_bytes()),
+       "collide schema vs schemas/scene.schema.json")
+
+
+@test
+def help_lists_the_subcommands_and_exits_0():
+    r = collide("--help")
+    status(r, 0)
+    for sub in ["check", "validate", "schema"]:
+        check(sub in r.text, f"--help does not mention {sub}")
+    r = collide("check", "--help")
+    status(r, 0)
+    for option in ["--format", "--output", "--pairs", "--broadphase", "--no-touch", "--no-points",
+                   "--fail-on-collision", "--threads", "--quiet", "--verbose"]:
+        check(option in r.text, f"check --help does not mention {option}")
+
+
+# ---------------------------------------------------------------------------------------
+# 7. Encoding
+
+@test
+def leading_utf8_bom_is_skipped():
+    with tempfile.TemporaryDirectory() as d:
+        (Path(d) / "bom.json").write_bytes(b"\xef\xbb\xbf" + (ROOT / "samples/spec-example.json").read_bytes())
+        r = collide("check", "bom.json", cwd=d)
+    status(r, 1)
+    expected = (GOLDEN / "spec-example.json").read_bytes().replace(b"samples/spec-example.json", b"bom.json")
+    same_bytes(r.out, expected, "report of the file with a BOM")
+
+
+# ---------------------------------------------------------------------------------------
+
+def main():
+    global BIN, UPDATE_GOLDEN, BIG_SCENE_SHAPES
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--bin", required=True, help="the collide executable")
+    ap.add_argument("--update-golden", action="store_true", help="rewrite tests/cli/golden/")
+    ap.add_argument("--quick", action="store_true", help="a 20,000-shape random scene instead of 100,000")
+    ap.add_argument("-k", default="", help="run only tests whose name contains this")
+    args = ap.parse_args()
+    BIN = str(Path(args.bin).resolve())
+    UPDATE_GOLDEN = args.update_golden
+    if args.quick:
+        BIG_SCENE_SHAPES = 20_000
+    if not os.access(BIN, os.X_OK):
+        print(f"not an executable: {BIN}")
+        print("0 passed, 1 failed")
+        return 1
+    passed = failed = 0
+    if not SAMPLES:
+        print(f"FAIL samples: no {ROOT}/samples/*.json")
+        failed += 1
+    for name, fn in TESTS:
+        if args.k not in name:
+            continue
+        start = time.monotonic()
+        try:
+            fn()
+            passed += 1
+        except Exception as e:  # a crash in a test is a failure of that test
+            failed += 1
+            detail = f"{type(e).__name__}: {e}" if not isinstance(e, Failure) else str(e)
+            print(f"FAIL {name}: {' '.join(detail.split())[:600]}", flush=True)
+        if os.environ.get("COLLIDE_TEST_TIMES"):
+            print(f"  {time.monotonic() - start:6.2f} s {name}", file=sys.stderr)
+    if passed + failed == 0:
+        print(f"FAIL -k {args.k}: no test name contains it")
+        failed += 1
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@ using collide::Shape;
 using collide::Vec2;
 using collide::bounds_of;
 using collide::mirrored;
+using collide::type_of;
 using collide::relation_name;
 
 using Points = std::vector<Vec2>;
@@ -75,8 +77,8 @@ void near(const std::optional<Contact>& c, const Points& expected) {
     check_near(c->points, expected);
 }
 
-// collide::collide(a, b), once collide::collide(b, a) is checked to mirror it (contains <-> within, the same
-// points) and collide::collide(a, b, false) to agree without points.
+// collide(a, b), once collide(b, a) is checked to mirror it (contains <-> within, the same
+// points) and collide(a, b, false) to agree without points.
 std::optional<Contact> collide_both_ways(const Shape& a, const Shape& b) {
     const std::optional<Contact> ab = collide::collide(a, b);
     const std::optional<Contact> ba = collide::collide(b, a);
@@ -229,6 +231,12 @@ TEST_CASE("point against polygon (concave)") {
         CHECK(c->points == Points{{4, 2}});
     }
     SUBCASE("level with a vertex, right of the polygon") { CHECK_FALSE(collide_both_ways(Point{{7, 6}}, kU)); }
+    SUBCASE("level with the notch floor: inside each leg, outside beyond them") {
+        CHECK(collide_both_ways(Point{{1, 2}}, kU)->relation == Relation::Within);
+        CHECK(collide_both_ways(Point{{5, 2}}, kU)->relation == Relation::Within);
+        CHECK_FALSE(collide_both_ways(Point{{-1, 2}}, kU));
+        CHECK_FALSE(collide_both_ways(Point{{7, 2}}, kU));
+    }
 }
 
 TEST_CASE("point against polyline") {
@@ -449,6 +457,18 @@ TEST_CASE("circle against polygon (concave)") {
         REQUIRE(c);
         CHECK(c->relation == Relation::Contains);
         CHECK(c->points.empty());
+    }
+    SUBCASE("outside, touching a corner (3-4-5): touch") {
+        const auto c = collide_both_ways(Circle{{9, 10}, 5}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        CHECK(c->points == Points{{6, 6}});
+    }
+    SUBCASE("centred on a reflex vertex: overlap") {
+        const auto c = collide_both_ways(Circle{{2, 2}, 0.5}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{2, 2.5}, {2.5, 2}});
     }
     SUBCASE("across the outer wall: overlap") {
         const auto c = collide_both_ways(Circle{{0, 4}, 1}, kU);
@@ -805,6 +825,18 @@ TEST_CASE("segment against polygon (concave)") {
         CHECK(c->relation == Relation::Touch);
         CHECK(c->points == Points{{1, 6}, {2, 6}, {4, 6}, {5, 6}});
     }
+    SUBCASE("grazing a reflex vertex from inside: within") {
+        const auto c = collide_both_ways(Segment{{1, 3}, {3, 1}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Within);
+        CHECK(c->points == Points{{2, 2}});
+    }
+    SUBCASE("through a reflex vertex into the notch: overlap") {
+        const auto c = collide_both_ways(Segment{{1, 1}, {3, 3}}, kU);
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        CHECK(c->points == Points{{2, 2}});
+    }
     SUBCASE("in the notch") { CHECK_FALSE(collide_both_ways(Segment{{3, 3}, {3, 5}}, kU)); }
 }
 
@@ -948,6 +980,7 @@ TEST_CASE("ray against ray") {
         near(c, {{2, 2}});
     }
     SUBCASE("diverging") { CHECK_FALSE(collide_both_ways(east, Ray{{0, 1}, {0, 1}})); }
+    SUBCASE("collinear, back to back") { CHECK_FALSE(collide_both_ways(east, Ray{{-1, 0}, {-1, 0}})); }
 }
 
 TEST_CASE("ray against polygon (concave)") {
@@ -1010,6 +1043,12 @@ TEST_CASE("polygon against polygon") {
         REQUIRE(c);
         CHECK(c->relation == Relation::Touch);
         CHECK(c->points == Points{{2, 4}});
+    }
+    SUBCASE("two triangles as a six-pointed star: overlap, six crossings") {
+        const auto c = collide_both_ways(Polygon{{{0, 0}, {6, 0}, {3, 6}}}, Polygon{{{0, 4}, {3, -2}, {6, 4}}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{1, 2}, {2, 0}, {2, 4}, {4, 0}, {4, 4}, {5, 2}});
     }
     SUBCASE("a square around it: contains") {
         const auto c = collide_both_ways(Polygon{{{-1, -1}, {7, -1}, {7, 7}, {-1, 7}}}, kU);
@@ -1278,5 +1317,97 @@ TEST_CASE("bounds_of") {
         const Bounds diagonal = bounds_of(Line{{0, 0}, {1, 1}});
         CHECK(diagonal.min == Vec2{-kInf, -kInf});
         CHECK(diagonal.max == Vec2{kInf, kInf});
+    }
+}
+
+namespace {
+
+// A random shape of any type on a small integer lattice, where touching and collinear
+// configurations are common.
+Shape random_lattice_shape(std::mt19937_64& rng) {
+    auto coord = [&] { return static_cast<double>(std::uniform_int_distribution<int>(0, 6)(rng)); };
+    auto pos = [&] { return Vec2{coord(), coord()}; };
+    auto distinct_from = [&](Vec2 a) {
+        Vec2 b = pos();
+        while (b == a) b = pos();
+        return b;
+    };
+    switch (std::uniform_int_distribution<int>(0, 7)(rng)) {
+        case 0: return Point{pos()};
+        case 1: return Circle{pos(), static_cast<double>(std::uniform_int_distribution<int>(1, 3)(rng))};
+        case 2: {
+            const Vec2 a = pos(), b = pos();
+            return Rect{{std::min(a.x, b.x), std::min(a.y, b.y)}, {std::max(a.x, b.x), std::max(a.y, b.y)}};
+        }
+        case 3: return Segment{pos(), pos()};
+        case 4: {
+            const Vec2 a = pos();
+            return Line{a, distinct_from(a)};
+        }
+        case 5: {
+            const Vec2 a = pos();
+            const Vec2 b = distinct_from(a);
+            return Ray{a, {b.x - a.x, b.y - a.y}};
+        }
+        case 6: {  // a triangle with non-zero area
+            for (;;) {
+                const Vec2 a = pos(), b = pos(), c = pos();
+                if ((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x) != 0) return Polygon{{a, b, c}};
+            }
+        }
+        default: {
+            Polyline p;
+            const int n = std::uniform_int_distribution<int>(2, 4)(rng);
+            for (int i = 0; i < n; ++i) p.points.push_back(pos());
+            if (rng() % 3 == 0) p.points.push_back(p.points.front());
+            return p;
+        }
+    }
+}
+
+}  // namespace
+
+// The rect fast paths and the general polygon code must agree: a rect of positive area is
+// the polygon of its four corners.
+TEST_CASE("a rect collides exactly as the polygon of its corners") {
+    std::mt19937_64 rng(7);
+    int compared = 0;
+    for (int round = 0; round < 3000; ++round) {
+        const Shape other = random_lattice_shape(rng);
+        const Shape shape = random_lattice_shape(rng);
+        if (type_of(shape) != collide::ShapeType::Rect) continue;
+        const Rect r = std::get<Rect>(shape);
+        if (r.min.x == r.max.x || r.min.y == r.max.y) continue;
+        const Polygon as_polygon{{r.min, {r.max.x, r.min.y}, r.max, {r.min.x, r.max.y}}};
+        const auto from_rect = collide::collide(r, other);
+        const auto from_polygon = collide::collide(as_polygon, other);
+        CAPTURE(round);
+        REQUIRE(from_rect.has_value() == from_polygon.has_value());
+        if (from_rect) {
+            CHECK(from_rect->relation == from_polygon->relation);
+            check_near(from_rect->points, from_polygon->points);
+        }
+        ++compared;
+    }
+    CHECK(compared > 200);
+}
+
+TEST_CASE("random lattice pairs: symmetric, and a segment is a two-point polyline") {
+    std::mt19937_64 rng(11);
+    for (int round = 0; round < 3000; ++round) {
+        const Shape a = random_lattice_shape(rng);
+        const Shape b = random_lattice_shape(rng);
+        CAPTURE(round);
+        collide_both_ways(a, b);
+        if (type_of(a) == collide::ShapeType::Segment) {
+            const Segment s = std::get<Segment>(a);
+            const auto as_segment = collide::collide(s, b);
+            const auto as_polyline = collide::collide(Polyline{{s.a, s.b}}, b);
+            REQUIRE(as_segment.has_value() == as_polyline.has_value());
+            if (as_segment) {
+                CHECK(as_segment->relation == as_polyline->relation);
+                CHECK(as_segment->points == as_polyline->points);
+            }
+        }
     }
 }

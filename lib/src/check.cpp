@@ -99,7 +99,11 @@ SceneResult check(const Scene& scene, const CheckOptions& options) {
     const std::vector<PairSpec> default_specs{PairSpec{"*", "*"}};
     const std::vector<PairSpec>& specs =
         options.pairs ? *options.pairs : (scene.pairs.empty() ? default_specs : scene.pairs);
-    for (const PairSpec& s : specs) report.push_back(selector.select(s));
+    for (const PairSpec& s : specs) {
+        if (s.left.empty() || s.right.empty())
+            throw Error("", "", "pair spec '" + s.left + ":" + s.right + "' is not of the form A:B (selectors: a group, an id or *)");
+        report.push_back(selector.select(s));
+    }
     std::vector<RuleState> rules;
     for (const Rule& r : scene.rules) rules.push_back(RuleState{selector.select(r.pairs), 0, std::vector<char>(ns, 0)});
 

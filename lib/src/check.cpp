@@ -34,42 +34,42 @@ struct Selection {
     }
 };
 
+// Builds the masks of the selectors that specs use. Ids and groups of every object are
+// looked up in the (small) set of selectors, so the cost is one pass over the scene.
 class Selector {
 public:
-    Selector(const Scene& scene, std::vector<std::string>& empty) : n_(scene.shapes.size() + scene.grids.size()), empty_(empty) {
-        auto add = [&](const std::string& key, std::uint32_t i) {
-            auto& v = index_[key];
-            if (v.empty() || v.back() != i) v.push_back(i);
+    Selector(const Scene& scene, const std::vector<const PairSpec*>& specs, std::vector<std::string>& empty)
+        : n_(scene.shapes.size() + scene.grids.size()), empty_(empty) {
+        for (const PairSpec* sp : specs) {
+            for (const std::string* sel : {&sp->left, &sp->right}) {
+                if (*sel != "*" && index_.emplace(*sel, masks_.size()).second) masks_.emplace_back(n_, 0);
+            }
+        }
+        if (index_.empty()) return;
+        auto mark = [&](const std::string& key, std::size_t i) {
+            const auto it = index_.find(key);
+            if (it != index_.end()) masks_[it->second][i] = 1;
         };
         for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
-            add(scene.shapes[i].id, static_cast<std::uint32_t>(i));
-            for (const auto& g : scene.shapes[i].groups) add(g, static_cast<std::uint32_t>(i));
+            mark(scene.shapes[i].id, i);
+            for (const auto& g : scene.shapes[i].groups) mark(g, i);
         }
         for (std::size_t k = 0; k < scene.grids.size(); ++k) {
-            const auto i = static_cast<std::uint32_t>(scene.shapes.size() + k);
-            add(scene.grids[k].id, i);
-            for (const auto& g : scene.grids[k].groups) add(g, i);
+            mark(scene.grids[k].id, scene.shapes.size() + k);
+            for (const auto& g : scene.grids[k].groups) mark(g, scene.shapes.size() + k);
         }
     }
 
-    Selection select(const PairSpec& spec) {
-        return Selection{mask(spec.left), mask(spec.right)};
-    }
+    Selection select(const PairSpec& spec) { return Selection{mask(spec.left), mask(spec.right)}; }
 
 private:
     std::vector<char> mask(const std::string& sel) {
-        std::vector<char> m(n_, 0);
         if (sel == "*") {
-            std::fill(m.begin(), m.end(), 1);
             if (n_ == 0) warn(sel);
-            return m;
+            return std::vector<char>(n_, 1);
         }
-        const auto it = index_.find(sel);
-        if (it == index_.end()) {
-            warn(sel);
-            return m;
-        }
-        for (std::uint32_t i : it->second) m[i] = 1;
+        const std::vector<char>& m = masks_[index_.at(sel)];
+        if (std::find(m.begin(), m.end(), 1) == m.end()) warn(sel);
         return m;
     }
     void warn(const std::string& sel) {
@@ -78,7 +78,8 @@ private:
 
     std::size_t n_;
     std::vector<std::string>& empty_;
-    std::unordered_map<std::string, std::vector<std::uint32_t>> index_;
+    std::unordered_map<std::string, std::size_t> index_;  // selector -> mask
+    std::vector<std::vector<char>> masks_;
 };
 
 struct RuleState {
@@ -93,12 +94,14 @@ SceneResult check(const Scene& scene, const CheckOptions& options) {
     SceneResult res;
     const std::size_t ns = scene.shapes.size();
     const std::size_t n = ns + scene.grids.size();
-    Selector selector(scene, res.empty_selectors);
-
     std::vector<Selection> report;
     const std::vector<PairSpec> default_specs{PairSpec{"*", "*"}};
     const std::vector<PairSpec>& specs =
         options.pairs ? *options.pairs : (scene.pairs.empty() ? default_specs : scene.pairs);
+    std::vector<const PairSpec*> all_specs;
+    for (const PairSpec& s : specs) all_specs.push_back(&s);
+    for (const Rule& r : scene.rules) all_specs.push_back(&r.pairs);
+    Selector selector(scene, all_specs, res.empty_selectors);
     for (const PairSpec& s : specs) {
         if (s.left.empty() || s.right.empty())
             throw Error("", "", "pair spec '" + s.left + ":" + s.right + "' is not of the form A:B (selectors: a group, an id or *)");

@@ -23,6 +23,7 @@ struct {
     bool no_points = false;
     bool fail_on_collision = false;
     unsigned threads = 1;
+    std::size_t max_collisions = 0;
     bool quiet = false;
     bool verbose = false;
 } opt;
@@ -84,6 +85,7 @@ void setup_check(CLI::App& sub) {
     sub.add_flag("--no-points", opt.no_points, "Leave out intersection points");
     sub.add_flag("--fail-on-collision", opt.fail_on_collision, "Exit 1 when any collision is reported");
     sub.add_option("--threads", opt.threads, "Worker threads (results never depend on it)")->check(CLI::Range(1u, 256u));
+    sub.add_option("--max-collisions", opt.max_collisions, "Stop after N collisions (exit 1); 0 means no limit");
     sub.add_flag("-q,--quiet", opt.quiet, "No warnings or rule failure lines on stderr");
     sub.add_flag("-v,--verbose", opt.verbose, "Phase timings on stderr");
 }
@@ -99,6 +101,7 @@ ExitCode run_check() {
     copt.no_touch = opt.no_touch;
     copt.points = !opt.no_points;
     copt.threads = opt.threads;
+    copt.max_collisions = opt.max_collisions;
     try {
         if (!opt.pairs.empty()) {
             copt.pairs.emplace();
@@ -126,23 +129,28 @@ ExitCode run_check() {
         collide::ReportWriter writer(out, *format, copt.points);
         bool failed = false;
         double check_ms = 0;
-        double write_ms = 0;
         for (const collide::Scene& scene : scenes) {
+            // Collisions stream from the check into the writer in report order.
             auto t1 = Clock::now();
-            const collide::SceneResult r = collide::check(scene, copt);
+            writer.begin_scene(scene);
+            const collide::SceneResult r =
+                collide::check(scene, copt, [&](collide::Collision&& c) { writer.collision(scene, c); });
+            writer.end_scene(scene, r);
             check_ms += ms_since(t1);
             for (const std::string& sel : r.empty_selectors)
                 log_warning(scene.file + ": selector '" + sel + "' selects nothing");
             report_failures(scene, r);
             failed = failed || r.summary.rules_failed > 0 || (opt.fail_on_collision && r.summary.collisions > 0);
-            auto t2 = Clock::now();
-            writer.scene(scene, r);
-            write_ms += ms_since(t2);
+            if (r.truncated) {
+                log_failure("stopped after " + std::to_string(opt.max_collisions) + " collisions (--max-collisions) in " +
+                            scene.file + "; rules saw only those");
+                failed = true;
+            }
         }
         writer.finish();
         if (file) file->commit();
         else std::cout.flush();
-        log_verbose("check " + std::to_string(check_ms) + " ms, write " + std::to_string(write_ms) + " ms");
+        log_verbose("check and write " + std::to_string(check_ms) + " ms");
         return failed ? ExitCode::Failed : ExitCode::Ok;
     } catch (const collide::Error& e) {
         log_error(e.what());

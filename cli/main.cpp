@@ -2,6 +2,7 @@
 #include "commands.hpp"
 #include "log.hpp"
 
+#include <csignal>
 #include <iostream>
 
 namespace {
@@ -13,6 +14,9 @@ const Command kCommands[] = {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // A closed pipe (`collide check ... | head -n 1`) ends the program at once and quietly,
+    // even when the parent ignored SIGPIPE.
+    std::signal(SIGPIPE, SIG_DFL);
     init_log();
     CLI::App app{"collide: exact batch collision checks for 2D game data"};
     app.require_subcommand(1);

@@ -4,6 +4,8 @@
 // gives the mirrored relation and the same points, and that asking for no points changes
 // nothing else. Relations and exact points (input vertices and ends) are compared exactly;
 // computed crossings with near(), to the 1e-9 relative accuracy SPEC §2.3 promises.
+// Property tests on random lattice shapes close the file: symmetry for any pair, and the rect
+// fast paths agreeing with the general polygon code.
 #include "collide/geometry.hpp"
 
 #include <doctest/doctest.h>
@@ -32,8 +34,8 @@ using collide::Shape;
 using collide::Vec2;
 using collide::bounds_of;
 using collide::mirrored;
-using collide::type_of;
 using collide::relation_name;
+using collide::type_of;
 
 using Points = std::vector<Vec2>;
 

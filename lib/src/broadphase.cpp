@@ -1,5 +1,7 @@
-// Broad phases: all return the same sorted list of index pairs whose closed bounds overlap.
-#include "collide/check.hpp"
+// Broad phases as an index queried one item at a time: the check walks the shapes in
+// index order and asks for each one's overlapping partners, so reports stream out in their
+// final order without a list of every pair. Every method answers every query identically.
+#include "broadphase.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,151 +10,163 @@
 
 namespace collide {
 
-namespace {
+namespace detail {
 
-using Pairs = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+namespace {
 
 bool overlap(const Bounds& a, const Bounds& b) {
     return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y;
 }
 
-void emit(Pairs& out, std::uint32_t i, std::uint32_t j) { out.emplace_back(std::min(i, j), std::max(i, j)); }
+constexpr std::int64_t kMaxCellsPerItem = 64;  // larger items are tested against everything
+constexpr double kCoordLimit = 4503599627370496.0;  // 2^52: cell coordinates stay exact
 
-Pairs brute(const std::vector<Bounds>& b, const std::vector<std::uint32_t>& items) {
-    Pairs out;
-    for (std::size_t x = 0; x < items.size(); ++x)
-        for (std::size_t y = x + 1; y < items.size(); ++y)
-            if (overlap(b[items[x]], b[items[y]])) emit(out, items[x], items[y]);
-    return out;
-}
+}  // namespace
 
-// Sort and sweep on x: each item meets the later ones whose min x is within its extent.
-Pairs sweep(const std::vector<Bounds>& b, std::vector<std::uint32_t> items) {
-    std::sort(items.begin(), items.end(), [&](std::uint32_t i, std::uint32_t j) {
-        return b[i].min.x < b[j].min.x || (b[i].min.x == b[j].min.x && i < j);
-    });
-    Pairs out;
-    for (std::size_t x = 0; x < items.size(); ++x) {
-        const Bounds& bx = b[items[x]];
-        for (std::size_t y = x + 1; y < items.size() && b[items[y]].min.x <= bx.max.x; ++y)
-            if (overlap(bx, b[items[y]])) emit(out, items[x], items[y]);
-    }
-    return out;
-}
-
-// Uniform grid. Cells are sized from the median extent of the bounded items; an item is
-// entered in every cell its bounds cover, and a pair is reported only from the cell that
-// holds the max of the two min corners, which both cover: so once, without a set. Items
-// that would cover too many cells (or are unbounded) are tested against all others.
-Pairs grid(const std::vector<Bounds>& b, const std::vector<std::uint32_t>& items) {
-    std::vector<std::uint32_t> big;
-    std::vector<std::uint32_t> small;
+BroadIndex::BroadIndex(const std::vector<Bounds>& bounds, const std::vector<std::uint32_t>& items, Broadphase method)
+    : b_(bounds), items_(items), method_(method) {
+    if (method_ == Broadphase::Auto) method_ = items.size() <= 32 ? Broadphase::Brute : Broadphase::Grid;
+    is_big_.assign(bounds.size(), 0);
+    if (method_ == Broadphase::Brute) return;
+    // Unbounded items, and (for the grid) items much larger than a cell, meet every other
+    // item by a plain test.
+    std::vector<std::uint32_t> bounded;
     std::vector<double> extents;
     for (std::uint32_t i : items) {
-        const Bounds& q = b[i];
+        const Bounds& q = b_[i];
         const double ext = std::max(q.max.x - q.min.x, q.max.y - q.min.y);
         if (std::isfinite(ext)) {
-            small.push_back(i);
+            bounded.push_back(i);
             extents.push_back(ext);
         } else {
-            big.push_back(i);
+            big_.push_back(i);
         }
     }
-    Pairs out;
-    if (!small.empty()) {
-        std::nth_element(extents.begin(), extents.begin() + static_cast<std::ptrdiff_t>(extents.size() / 2), extents.end());
-        double cell = extents[extents.size() / 2] * 2.0;
-        Bounds all = b[small[0]];
-        for (std::uint32_t i : small) {
-            all.min = Vec2{std::min(all.min.x, b[i].min.x), std::min(all.min.y, b[i].min.y)};
-            all.max = Vec2{std::max(all.max.x, b[i].max.x), std::max(all.max.y, b[i].max.y)};
+    if (method_ == Broadphase::Sweep) {
+        by_x_ = bounded;
+        std::sort(by_x_.begin(), by_x_.end(), [&](std::uint32_t i, std::uint32_t j) {
+            return b_[i].min.x < b_[j].min.x || (b_[i].min.x == b_[j].min.x && i < j);
+        });
+        for (std::uint32_t i : by_x_) max_width_ = std::max(max_width_, b_[i].max.x - b_[i].min.x);
+    } else if (!bounded.empty()) {
+        build_grid(bounded, extents);
+    }
+    for (std::uint32_t i : big_) is_big_[i] = 1;
+}
+
+void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vector<double>& extents) {
+    // Cells twice the median extent, but never so small that the scene spans more than
+    // about 4n cells a side.
+    std::nth_element(extents.begin(), extents.begin() + static_cast<std::ptrdiff_t>(extents.size() / 2), extents.end());
+    origin_ = b_[bounded[0]].min;
+    Vec2 top = b_[bounded[0]].max;
+    for (std::uint32_t i : bounded) {
+        origin_ = Vec2{std::min(origin_.x, b_[i].min.x), std::min(origin_.y, b_[i].min.y)};
+        top = Vec2{std::max(top.x, b_[i].max.x), std::max(top.y, b_[i].max.y)};
+    }
+    const double span = std::max(top.x - origin_.x, top.y - origin_.y);
+    cell_ = std::max({extents[extents.size() / 2] * 2.0, span / (4.0 * static_cast<double>(bounded.size()) + 1.0),
+                      std::numeric_limits<double>::min()});
+    if (!std::isfinite(cell_) || !std::isfinite(span)) {  // absurd spreads: fall back to the sweep
+        method_ = Broadphase::Sweep;
+        by_x_ = bounded;
+        std::sort(by_x_.begin(), by_x_.end(), [&](std::uint32_t i, std::uint32_t j) {
+            return b_[i].min.x < b_[j].min.x || (b_[i].min.x == b_[j].min.x && i < j);
+        });
+        for (std::uint32_t i : by_x_) max_width_ = std::max(max_width_, b_[i].max.x - b_[i].min.x);
+        return;
+    }
+    struct Entry {
+        std::int64_t cx, cy;
+        std::uint32_t item;
+    };
+    std::vector<Entry> entries;
+    entries.reserve(bounded.size() * 2);
+    for (std::uint32_t i : bounded) {
+        const std::int64_t x0 = coord(b_[i].min.x, origin_.x), x1 = coord(b_[i].max.x, origin_.x);
+        const std::int64_t y0 = coord(b_[i].min.y, origin_.y), y1 = coord(b_[i].max.y, origin_.y);
+        if (x1 - x0 >= kMaxCellsPerItem || y1 - y0 >= kMaxCellsPerItem || (x1 - x0 + 1) * (y1 - y0 + 1) > kMaxCellsPerItem) {
+            big_.push_back(i);
+            continue;
         }
-        const double span = std::max(all.max.x - all.min.x, all.max.y - all.min.y);
-        // Not so small that the scene spans more than ~4n cells a side, never zero.
-        cell = std::max({cell, span / (4.0 * static_cast<double>(small.size()) + 1.0), std::numeric_limits<double>::min()});
-        if (!std::isfinite(cell) || !std::isfinite(span)) return sweep(b, items);
-        const double limit = 9.007199254740992e15;  // 2^53: cell coordinates stay exact integers
-        auto coord = [&](double v, double origin) {
-            const double c = std::floor((v - origin) / cell);
-            return static_cast<std::int64_t>(std::clamp(c, -limit, limit));
-        };
-        struct Entry {
-            std::int64_t cx, cy;
-            std::uint32_t item;
-        };
-        std::vector<Entry> entries;
-        entries.reserve(small.size() * 2);
-        const std::int64_t max_cells = 64;
-        std::vector<std::uint32_t> spilled;
-        for (std::uint32_t i : small) {
-            const std::int64_t x0 = coord(b[i].min.x, all.min.x), x1 = coord(b[i].max.x, all.min.x);
-            const std::int64_t y0 = coord(b[i].min.y, all.min.y), y1 = coord(b[i].max.y, all.min.y);
-            if (x1 - x0 >= max_cells || y1 - y0 >= max_cells || (x1 - x0 + 1) * (y1 - y0 + 1) > max_cells) {
-                spilled.push_back(i);
-                continue;
-            }
-            for (std::int64_t y = y0; y <= y1; ++y)
-                for (std::int64_t x = x0; x <= x1; ++x) entries.push_back(Entry{x, y, i});
-        }
-        // Counting sort by a hash of the cell: entries of one cell end up contiguous within
-        // their bucket; different cells sharing a bucket are told apart by (cx, cy).
-        const std::size_t nb = std::max<std::size_t>(1, entries.size());
-        auto bucket = [&](const Entry& e) {
-            const auto h = static_cast<std::uint64_t>(e.cx) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(e.cy) * 0xC2B2AE3D27D4EB4Full;
-            return static_cast<std::size_t>((h ^ (h >> 29)) % nb);
-        };
-        std::vector<std::size_t> start(nb + 1, 0);
-        for (const Entry& e : entries) ++start[bucket(e) + 1];
-        std::partial_sum(start.begin(), start.end(), start.begin());
-        std::vector<Entry> sorted(entries.size());
-        {
-            std::vector<std::size_t> fill(start.begin(), start.end() - 1);
-            for (const Entry& e : entries) sorted[fill[bucket(e)]++] = e;
-        }
-        for (std::size_t k = 0; k < nb; ++k) {
-            for (std::size_t x = start[k]; x < start[k + 1]; ++x) {
-                const Entry& ex = sorted[x];
-                for (std::size_t y = x + 1; y < start[k + 1]; ++y) {
-                    const Entry& ey = sorted[y];
-                    if (ex.cx != ey.cx || ex.cy != ey.cy) continue;
-                    const Bounds& bi = b[ex.item];
-                    const Bounds& bj = b[ey.item];
+        for (std::int64_t y = y0; y <= y1; ++y)
+            for (std::int64_t x = x0; x <= x1; ++x) entries.push_back(Entry{x, y, i});
+    }
+    // Counting sort by a hash of the cell; within a bucket, entries keep item order.
+    buckets_ = std::max<std::size_t>(1, entries.size());
+    start_.assign(buckets_ + 1, 0);
+    for (const Entry& e : entries) ++start_[bucket(e.cx, e.cy) + 1];
+    std::partial_sum(start_.begin(), start_.end(), start_.begin());
+    cells_.resize(entries.size());
+    std::vector<std::size_t> fill(start_.begin(), start_.end() - 1);
+    for (const Entry& e : entries) cells_[fill[bucket(e.cx, e.cy)]++] = Cell{e.cx, e.cy, e.item};
+}
+
+std::int64_t BroadIndex::coord(double v, double origin) const {
+    const double c = std::floor((v - origin) / cell_);
+    return static_cast<std::int64_t>(std::clamp(c, -kCoordLimit, kCoordLimit));
+}
+
+std::size_t BroadIndex::bucket(std::int64_t cx, std::int64_t cy) const {
+    const auto h = static_cast<std::uint64_t>(cx) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(cy) * 0xC2B2AE3D27D4EB4Full;
+    return static_cast<std::size_t>((h ^ (h >> 29)) % buckets_);
+}
+
+void BroadIndex::query(std::uint32_t i, std::vector<std::uint32_t>& out) const {
+    out.clear();
+    const Bounds& bi = b_[i];
+    auto all = [&](bool skip_small) {
+        for (std::uint32_t j : items_)
+            if (j != i && !(skip_small && !is_big_[j]) && overlap(bi, b_[j])) out.push_back(j);
+    };
+    if (method_ == Broadphase::Brute || is_big_[i]) {
+        all(false);
+        return;  // items_ is sorted by the caller
+    }
+    all(true);  // the big ones
+    if (method_ == Broadphase::Sweep) {
+        const double from = bi.min.x - max_width_;
+        auto it = std::lower_bound(by_x_.begin(), by_x_.end(), from, [&](std::uint32_t j, double v) { return b_[j].min.x < v; });
+        for (; it != by_x_.end() && b_[*it].min.x <= bi.max.x; ++it)
+            if (*it != i && overlap(bi, b_[*it])) out.push_back(*it);
+    } else {
+        const std::int64_t x0 = coord(bi.min.x, origin_.x), x1 = coord(bi.max.x, origin_.x);
+        const std::int64_t y0 = coord(bi.min.y, origin_.y), y1 = coord(bi.max.y, origin_.y);
+        for (std::int64_t y = y0; y <= y1; ++y) {
+            for (std::int64_t x = x0; x <= x1; ++x) {
+                const std::size_t k = bucket(x, y);
+                for (std::size_t e = start_[k]; e < start_[k + 1]; ++e) {
+                    const Cell& c = cells_[e];
+                    if (c.cx != x || c.cy != y || c.item == i) continue;
+                    const Bounds& bj = b_[c.item];
                     if (!overlap(bi, bj)) continue;
-                    if (coord(std::max(bi.min.x, bj.min.x), all.min.x) != ex.cx ||
-                        coord(std::max(bi.min.y, bj.min.y), all.min.y) != ex.cy)
+                    // Both cover the cell holding the max of the two min corners: report the
+                    // pair only there, so once.
+                    if (coord(std::max(bi.min.x, bj.min.x), origin_.x) != x || coord(std::max(bi.min.y, bj.min.y), origin_.y) != y)
                         continue;
-                    emit(out, ex.item, ey.item);
+                    out.push_back(c.item);
                 }
             }
         }
-        big.insert(big.end(), spilled.begin(), spilled.end());
     }
-    // Large and unbounded items meet everything else by a plain test; pairs among the
-    // large ones are produced once (x < y).
-    std::vector<char> is_big(b.size(), 0);
-    for (std::uint32_t i : big) is_big[i] = 1;
-    for (std::size_t x = 0; x < big.size(); ++x) {
-        for (std::uint32_t j : items) {
-            if (is_big[j] && j <= big[x]) continue;
-            if (overlap(b[big[x]], b[j])) emit(out, big[x], j);
-        }
-    }
-    return out;
+    std::sort(out.begin(), out.end());
 }
 
-}  // namespace
+}  // namespace detail
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> candidate_pairs(const std::vector<Bounds>& bounds,
                                                                      const std::vector<std::uint32_t>& items,
                                                                      Broadphase method) {
-    if (method == Broadphase::Auto) method = items.size() <= 32 ? Broadphase::Brute : Broadphase::Grid;
-    Pairs out;
-    switch (method) {
-        case Broadphase::Brute: out = brute(bounds, items); break;
-        case Broadphase::Sweep: out = sweep(bounds, items); break;
-        default: out = grid(bounds, items); break;
+    std::vector<std::uint32_t> sorted = items;
+    std::sort(sorted.begin(), sorted.end());
+    const detail::BroadIndex index(bounds, sorted, method);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+    std::vector<std::uint32_t> partners;
+    for (std::uint32_t i : sorted) {
+        index.query(i, partners);
+        for (std::uint32_t j : partners)
+            if (j > i) out.emplace_back(i, j);
     }
-    std::sort(out.begin(), out.end());
     return out;
 }
 

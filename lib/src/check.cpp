@@ -2,9 +2,15 @@
 // the broad phase lets through, the exact test of each, then the rules.
 #include "collide/check.hpp"
 
+#include "broadphase.hpp"
 #include "grid_ops.hpp"
 
 #include <algorithm>
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
 
 namespace collide {
@@ -91,6 +97,27 @@ struct RuleState {
 }  // namespace
 
 SceneResult check(const Scene& scene, const CheckOptions& options) {
+    std::vector<Collision> collisions;
+    SceneResult res = check(scene, options, [&](Collision&& c) { collisions.push_back(std::move(c)); });
+    res.collisions = std::move(collisions);
+    return res;
+}
+
+namespace {
+
+// What testing the pairs of one block of `a` shapes found, in report order.
+struct BlockOut {
+    std::vector<Collision> collisions;
+    struct RuleHit {
+        std::uint32_t rule;
+        std::size_t a, b;  // the pair, sides as reported
+    };
+    std::vector<RuleHit> hits;
+};
+
+}  // namespace
+
+SceneResult check(const Scene& scene, const CheckOptions& options, const std::function<void(Collision&&)>& sink) {
     SceneResult res;
     const std::size_t ns = scene.shapes.size();
     const std::size_t n = ns + scene.grids.size();
@@ -98,15 +125,14 @@ SceneResult check(const Scene& scene, const CheckOptions& options) {
     const std::vector<PairSpec> default_specs{PairSpec{"*", "*"}};
     const std::vector<PairSpec>& specs =
         options.pairs ? *options.pairs : (scene.pairs.empty() ? default_specs : scene.pairs);
+    for (const PairSpec& s : specs)
+        if (s.left.empty() || s.right.empty())
+            throw Error("", "", "pair spec '" + s.left + ":" + s.right + "' is not of the form A:B (selectors: a group, an id or *)");
     std::vector<const PairSpec*> all_specs;
     for (const PairSpec& s : specs) all_specs.push_back(&s);
     for (const Rule& r : scene.rules) all_specs.push_back(&r.pairs);
     Selector selector(scene, all_specs, res.empty_selectors);
-    for (const PairSpec& s : specs) {
-        if (s.left.empty() || s.right.empty())
-            throw Error("", "", "pair spec '" + s.left + ":" + s.right + "' is not of the form A:B (selectors: a group, an id or *)");
-        report.push_back(selector.select(s));
-    }
+    for (const PairSpec& s : specs) report.push_back(selector.select(s));
     std::vector<RuleState> rules;
     for (const Rule& r : scene.rules) rules.push_back(RuleState{selector.select(r.pairs), 0, std::vector<char>(ns, 0)});
 
@@ -118,62 +144,159 @@ SceneResult check(const Scene& scene, const CheckOptions& options) {
         for (const RuleState& r : rules) used = used || r.sel.left[i] || r.sel.right[i];
         if (used) items.push_back(static_cast<std::uint32_t>(i));
     }
+    std::vector<Bounds> bounds(ns);
+    for (std::uint32_t i : items) bounds[i] = bounds_of(scene.shapes[i].shape);
+    const detail::BroadIndex index(bounds, items, options.broadphase);
 
-    // Every candidate pair (shape-shape from the broad phase, then every shape-grid pair).
-    std::vector<std::pair<std::size_t, std::size_t>> pairs;
-    {
-        std::vector<Bounds> bounds(ns);
-        for (std::uint32_t i : items) bounds[i] = bounds_of(scene.shapes[i].shape);
-        for (const auto& [i, j] : candidate_pairs(bounds, items, options.broadphase)) pairs.emplace_back(i, j);
-        for (std::uint32_t i : items)
-            for (std::size_t g = ns; g < n; ++g) pairs.emplace_back(i, g);
-    }
-
-    for (const auto& [i, j] : pairs) {
-        const Selection* rep = nullptr;
-        for (const Selection& s : report) {
-            if (s.selects(i, j)) {
-                rep = &s;
-                break;
-            }
-        }
-        bool for_rules = false;
-        for (const RuleState& r : rules) for_rules = for_rules || r.sel.selects(i, j);
-        if (!rep && !for_rules) continue;
-
-        const auto [a, b] = rep ? rep->oriented(i, j, ns) : std::make_pair(i, j);
+    // Each pair is tested once, in the block of its reported `a` (so records come out in
+    // report order), or for a pair only rules ask about, in the block of its lower index.
+    auto test_pair = [&](std::size_t a, std::size_t b, bool reported, BlockOut& out) {
         Collision c;
         c.a = a;
         c.b = b;
         if (b < ns) {
-            const auto hit = collide(scene.shapes[a].shape, scene.shapes[b].shape, rep && options.points);
-            if (!hit) continue;
+            auto hit = collide(scene.shapes[a].shape, scene.shapes[b].shape, reported && options.points);
+            if (!hit) return;
             c.relation = hit->relation;
             c.points = std::move(hit->points);
         } else {
             auto hit = detail::shape_vs_grid(scene.shapes[a].shape, scene.grids[b - ns]);
-            if (!hit) continue;
+            if (!hit) return;
             c.relation = Relation::Overlap;
             c.cells = std::move(hit->cells);
             c.outside = hit->outside;
         }
         const bool touch = c.relation == Relation::Touch;
-        if (touch && options.no_touch) continue;
+        if (touch && options.no_touch) return;
         for (std::size_t k = 0; k < rules.size(); ++k) {
-            RuleState& r = rules[k];
-            if (!r.sel.selects(i, j) || (touch && scene.rules[k].ignore_touching)) continue;
-            ++r.hits;
-            if (scene.rules[k].expect == Rule::Expect::None) {
-                res.rules.resize(rules.size());
-                res.rules[k].violations.push_back(rep ? std::make_pair(a, b) : r.sel.oriented(i, j, ns));
-            }
-            if (i < ns && r.sel.forward(i, j)) r.satisfied[i] = 1;
-            if (j < ns && r.sel.forward(j, i)) r.satisfied[j] = 1;
+            if (!rules[k].sel.selects(a, b) || (touch && scene.rules[k].ignore_touching)) continue;
+            const auto ab = reported ? std::make_pair(a, b) : rules[k].sel.oriented(a, b, ns);
+            out.hits.push_back(BlockOut::RuleHit{static_cast<std::uint32_t>(k), ab.first, ab.second});
         }
-        if (rep) res.collisions.push_back(std::move(c));
+        if (reported) out.collisions.push_back(std::move(c));
+    };
+    auto run_block = [&](std::size_t first, std::size_t last, BlockOut& out) {
+        std::vector<std::uint32_t> partners;
+        for (std::size_t p = first; p < last; ++p) {
+            const std::size_t a = items[p];
+            index.query(static_cast<std::uint32_t>(a), partners);
+            auto visit = [&](std::size_t b) {
+                const Selection* rep = nullptr;
+                for (const Selection& s : report) {
+                    if (s.selects(a, b)) {
+                        rep = &s;
+                        break;
+                    }
+                }
+                if (rep) {
+                    if (rep->oriented(a, b, ns).first == a) test_pair(a, b, true, out);
+                    return;
+                }
+                if (b < a) return;
+                for (const RuleState& r : rules) {
+                    if (r.sel.selects(a, b)) {
+                        test_pair(a, b, false, out);
+                        return;
+                    }
+                }
+            };
+            for (std::uint32_t b : partners) visit(b);
+            for (std::size_t g = ns; g < n; ++g) visit(g);
+        }
+    };
+
+    // Blocks run on `threads` workers and are consumed strictly in order, so the output
+    // never depends on the thread count; at most a few blocks wait in memory.
+    constexpr std::size_t kBlock = 512;
+    const std::size_t blocks = (items.size() + kBlock - 1) / kBlock;
+    std::size_t emitted = 0;
+    auto consume = [&](BlockOut& out) {
+        for (const BlockOut::RuleHit& h : out.hits) {
+            RuleState& r = rules[h.rule];
+            ++r.hits;
+            if (scene.rules[h.rule].expect == Rule::Expect::None) {
+                res.rules.resize(rules.size());
+                res.rules[h.rule].violations.emplace_back(h.a, h.b);
+            }
+            if (h.a < ns && r.sel.forward(h.a, h.b)) r.satisfied[h.a] = 1;
+            if (h.b < ns && r.sel.forward(h.b, h.a)) r.satisfied[h.b] = 1;
+        }
+        for (Collision& c : out.collisions) {
+            if (options.max_collisions && emitted == options.max_collisions) {
+                res.truncated = true;
+                return false;
+            }
+            ++emitted;
+            sink(std::move(c));
+        }
+        return true;
+    };
+    const unsigned threads = std::max(1u, std::min(options.threads, 64u));
+    if (threads == 1 || blocks < 2) {
+        for (std::size_t k = 0; k < blocks; ++k) {
+            BlockOut out;
+            run_block(k * kBlock, std::min(items.size(), (k + 1) * kBlock), out);
+            if (!consume(out)) break;
+        }
+    } else {
+        std::mutex m;
+        std::condition_variable cv;
+        std::vector<std::unique_ptr<BlockOut>> done(blocks);
+        std::size_t next = 0;      // next block to start
+        std::size_t consumed = 0;  // blocks consumed so far
+        bool stop = false;
+        std::exception_ptr error;
+        const std::size_t window = 4 * threads;  // blocks in flight at most
+        auto worker = [&] {
+            for (;;) {
+                std::size_t k = 0;
+                {
+                    std::unique_lock<std::mutex> lock(m);
+                    cv.wait(lock, [&] { return stop || next >= blocks || next < consumed + window; });
+                    if (stop || next >= blocks) return;
+                    k = next++;
+                }
+                auto out = std::make_unique<BlockOut>();
+                try {
+                    run_block(k * kBlock, std::min(items.size(), (k + 1) * kBlock), *out);
+                } catch (...) {
+                    std::lock_guard<std::mutex> lock(m);
+                    if (!error) error = std::current_exception();
+                    stop = true;
+                    cv.notify_all();
+                    return;
+                }
+                std::lock_guard<std::mutex> lock(m);
+                done[k] = std::move(out);
+                cv.notify_all();
+            }
+        };
+        std::vector<std::thread> pool;
+        for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+        for (std::size_t k = 0; k < blocks; ++k) {
+            std::unique_ptr<BlockOut> out;
+            {
+                std::unique_lock<std::mutex> lock(m);
+                cv.wait(lock, [&] { return stop || done[k] != nullptr; });
+                if (!done[k]) break;
+                out = std::move(done[k]);
+            }
+            const bool more = consume(*out);
+            std::lock_guard<std::mutex> lock(m);
+            consumed = k + 1;
+            if (!more) stop = true;
+            cv.notify_all();
+            if (!more) break;
+        }
+        {
+            std::lock_guard<std::mutex> lock(m);
+            stop = true;
+            cv.notify_all();
+        }
+        for (std::thread& t : pool) t.join();
+        if (error) std::rethrow_exception(error);
     }
-    std::sort(res.collisions.begin(), res.collisions.end(),
-              [](const Collision& x, const Collision& y) { return x.a < y.a || (x.a == y.a && x.b < y.b); });
+    res.summary.collisions = emitted;
 
     res.rules.resize(rules.size());
     for (std::size_t k = 0; k < rules.size(); ++k) {
@@ -204,7 +327,6 @@ SceneResult check(const Scene& scene, const CheckOptions& options) {
 
     res.summary.shapes = ns;
     res.summary.grids = scene.grids.size();
-    res.summary.collisions = res.collisions.size();
     res.summary.moves = scene.moves.size();
     return res;
 }

@@ -526,6 +526,15 @@ std::optional<Cell> first_overlap(const Lattice& L, const BodyShape& b, Vec2 p) 
             if (!best || cell_order(c, *best)) best = c;
         }
     }
+    // A body of zero width or height lying on a grid line beyond the border meets no open
+    // cell, yet reaches the solid outside: it is blocked in the outside cell that holds its
+    // min corner by the floor rule.
+    if (!best && L.g.outside_solid &&
+        (beyond(L.x, p.x, -b.hx) || beyond(L.x, p.x, b.hx) || beyond(L.y, p.y, -b.hy) || beyond(L.y, p.y, b.hy))) {
+        const std::int64_t ix = floor_index(L.x, p.x, -b.hx);
+        const std::int64_t iy = floor_index(L.y, p.y, -b.hy);
+        best = L.cell(ix, iy);
+    }
     return best;
 }
 

@@ -154,18 +154,62 @@ struct ReportWriter::Impl {
         if (buf.size() > (1u << 16)) flush();
     }
 
-    void json_scene(const Scene& scene, const SceneResult& r) {
-        buf += scenes ? ",\n" : "";
-        buf += "{\"file\": ";
-        json_string(buf, scene.file);
-        buf += ",\n \"collisions\": [";
-        for (std::size_t k = 0; k < r.collisions.size(); ++k) {
-            buf += k ? ",\n  {" : "\n  {";
-            collision_fields(buf, scene, r.collisions[k], points);
-            buf += '}';
-            flush_if_big();
+    std::size_t in_scene = 0;  // collisions written in the current scene
+    std::vector<Collision> held;  // text: collisions wait for the column widths
+
+    void begin(const Scene& scene) {
+        in_scene = 0;
+        if (format == Format::Json) {
+            buf += scenes ? ",\n" : "";
+            buf += "{\"file\": ";
+            json_string(buf, scene.file);
+            buf += ",\n \"collisions\": [";
+        } else if (format == Format::Csv && scenes == 0) {
+            buf += "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside\r\n";
         }
-        buf += r.collisions.empty() ? "],\n \"moves\": [" : "\n ],\n \"moves\": [";
+    }
+
+    void collision(const Scene& scene, const Collision& c) {
+        switch (format) {
+            case Format::Json:
+                buf += in_scene ? ",\n  {" : "\n  {";
+                collision_fields(buf, scene, c, points);
+                buf += '}';
+                break;
+            case Format::Jsonl:
+                record(scene, "collision");
+                collision_fields(buf, scene, c, points);
+                buf += "}\n";
+                break;
+            case Format::Csv: csv_collision(scene, c); break;
+            case Format::Text: held.push_back(c); break;
+        }
+        ++in_scene;
+        flush_if_big();
+    }
+
+    void end(const Scene& scene, const SceneResult& r) {
+        switch (format) {
+            case Format::Json: json_end(scene, r); break;
+            case Format::Jsonl: jsonl_end(scene, r); break;
+            case Format::Csv: csv_end(scene, r); break;
+            case Format::Text:
+                text_scene(scene, r, held);
+                held.clear();
+                break;
+        }
+    }
+
+    void record(const Scene& scene, const char* type) {
+        buf += "{\"type\": \"";
+        buf += type;
+        buf += "\", \"scene\": ";
+        json_string(buf, scene.file);
+        buf += ", ";
+    }
+
+    void json_end(const Scene& scene, const SceneResult& r) {
+        buf += in_scene == 0 ? "],\n \"moves\": [" : "\n ],\n \"moves\": [";
         for (std::size_t k = 0; k < r.moves.size(); ++k) {
             buf += k ? ",\n  {" : "\n  {";
             move_fields(buf, scene, k, r.moves[k]);
@@ -182,63 +226,49 @@ struct ReportWriter::Impl {
         buf += "}}";
     }
 
-    void jsonl_scene(const Scene& scene, const SceneResult& r) {
-        auto record = [&](const char* type) {
-            buf += "{\"type\": \"";
-            buf += type;
-            buf += "\", \"scene\": ";
-            json_string(buf, scene.file);
-            buf += ", ";
-        };
-        for (const Collision& c : r.collisions) {
-            record("collision");
-            collision_fields(buf, scene, c, points);
-            buf += "}\n";
-            flush_if_big();
-        }
+    void jsonl_end(const Scene& scene, const SceneResult& r) {
         for (std::size_t k = 0; k < r.moves.size(); ++k) {
-            record("move");
+            record(scene, "move");
             move_fields(buf, scene, k, r.moves[k]);
             buf += "}\n";
         }
         for (std::size_t k = 0; k < r.rules.size(); ++k) {
-            record("rule");
+            record(scene, "rule");
             rule_fields(buf, scene, k, r.rules[k]);
             buf += "}\n";
         }
-        record("summary");
+        record(scene, "summary");
         summary_fields(buf, r.summary);
         buf += "}\n";
     }
 
-    void csv_scene(const Scene& scene, const SceneResult& r) {
-        if (scenes == 0) buf += "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside\r\n";
-        for (const Collision& c : r.collisions) {
-            csv_field(buf, scene.file);
-            buf += ",collision,";
-            csv_field(buf, object_id(scene, c.a));
-            buf += ',';
-            csv_field(buf, object_id(scene, c.b));
-            buf += ',';
-            buf += relation_name(c.relation);
-            buf += ",,,,,";
-            const bool grid = c.b >= scene.shapes.size();
-            if (!grid && points) {
-                for (std::size_t k = 0; k < c.points.size(); ++k) {
-                    if (k) buf += ';';
-                    buf += format_number(c.points[k].x) + ' ' + format_number(c.points[k].y);
-                }
-            }
-            buf += ',';
-            for (std::size_t k = 0; k < c.cells.size(); ++k) {
+    void csv_collision(const Scene& scene, const Collision& c) {
+        csv_field(buf, scene.file);
+        buf += ",collision,";
+        csv_field(buf, object_id(scene, c.a));
+        buf += ',';
+        csv_field(buf, object_id(scene, c.b));
+        buf += ',';
+        buf += relation_name(c.relation);
+        buf += ",,,,,";
+        const bool grid = c.b >= scene.shapes.size();
+        if (!grid && points) {
+            for (std::size_t k = 0; k < c.points.size(); ++k) {
                 if (k) buf += ';';
-                buf += std::to_string(c.cells[k].col) + ' ' + std::to_string(c.cells[k].row);
+                buf += format_number(c.points[k].x) + ' ' + format_number(c.points[k].y);
             }
-            buf += ',';
-            if (grid) buf += boolean(c.outside);
-            buf += "\r\n";
-            flush_if_big();
         }
+        buf += ',';
+        for (std::size_t k = 0; k < c.cells.size(); ++k) {
+            if (k) buf += ';';
+            buf += std::to_string(c.cells[k].col) + ' ' + std::to_string(c.cells[k].row);
+        }
+        buf += ',';
+        if (grid) buf += boolean(c.outside);
+        buf += "\r\n";
+    }
+
+    void csv_end(const Scene& scene, const SceneResult& r) {
         for (std::size_t k = 0; k < r.moves.size(); ++k) {
             const MoveResult& m = r.moves[k];
             csv_field(buf, scene.file);
@@ -255,7 +285,7 @@ struct ReportWriter::Impl {
         }
     }
 
-    void text_scene(const Scene& scene, const SceneResult& r) {
+    void text_scene(const Scene& scene, const SceneResult& r, const std::vector<Collision>& collisions) {
         const Summary& s = r.summary;
         buf += scene.file + ": " + std::to_string(s.collisions) + (s.collisions == 1 ? " collision" : " collisions");
         if (s.moves) buf += ", " + std::to_string(s.blocked) + " of " + std::to_string(s.moves) + " moves blocked";
@@ -263,11 +293,11 @@ struct ReportWriter::Impl {
             buf += ", " + std::to_string(s.rules_failed) + (s.rules_failed == 1 ? " check failed" : " checks failed");
         buf += '\n';
         std::size_t wa = 0, wb = 0;
-        for (const Collision& c : r.collisions) {
+        for (const Collision& c : collisions) {
             wa = std::max(wa, width(object_id(scene, c.a)));
             wb = std::max(wb, width(object_id(scene, c.b)));
         }
-        for (const Collision& c : r.collisions) {
+        for (const Collision& c : collisions) {
             buf += "  ";
             pad(buf, object_id(scene, c.a), wa + 2);
             pad(buf, object_id(scene, c.b), wb + 2);
@@ -312,19 +342,24 @@ struct ReportWriter::Impl {
 };
 
 ReportWriter::ReportWriter(std::ostream& out, Format format, bool points)
-    : impl_(new Impl{out, format, points, 0, {}}) {
+    : impl_(new Impl{out, format, points, 0, {}, 0, {}}) {
     if (format == Format::Json) impl_->buf += "{\"scenes\": [\n";
 }
 
 ReportWriter::~ReportWriter() = default;
 
 void ReportWriter::scene(const Scene& scene, const SceneResult& result) {
-    switch (impl_->format) {
-        case Format::Json: impl_->json_scene(scene, result); break;
-        case Format::Jsonl: impl_->jsonl_scene(scene, result); break;
-        case Format::Csv: impl_->csv_scene(scene, result); break;
-        case Format::Text: impl_->text_scene(scene, result); break;
-    }
+    begin_scene(scene);
+    for (const Collision& c : result.collisions) collision(scene, c);
+    end_scene(scene, result);
+}
+
+void ReportWriter::begin_scene(const Scene& scene) { impl_->begin(scene); }
+
+void ReportWriter::collision(const Scene& scene, const Collision& c) { impl_->collision(scene, c); }
+
+void ReportWriter::end_scene(const Scene& scene, const SceneResult& result) {
+    impl_->end(scene, result);
     ++impl_->scenes;
     impl_->flush();
 }

@@ -156,7 +156,10 @@ void read_document(JsonDoc& doc, SceneBuilder& builder) {
             const std::string key(doc.parse_key());
             doc.expect(':');
             const std::string path = "/" + pointer_token(key);
-            if (std::find(seen.begin(), seen.end(), key) != seen.end()) throw Fail{path, "duplicate key '" + key + "'"};
+            if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+                doc.peek();
+                throw Fail{path, "duplicate key '" + key + "'", doc.pos()};
+            }
             seen.push_back(key);
             if (SceneBuilder::streamed_key(key) && doc.peek() == '[') {
                 doc.expect('[');
@@ -197,7 +200,7 @@ Scene read_scene(std::string_view text, const std::string& file) {
         }
         return builder.finish();
     } catch (const Fail& f) {
-        const std::size_t offset = find_pointer(text, f.path);
+        const std::size_t offset = f.offset != static_cast<std::size_t>(-1) ? f.offset : find_pointer(text, f.path);
         const TextPos pos = offset == std::string_view::npos ? TextPos{} : position_of(text, offset);
         throw Error(file, f.path, f.message, pos.line, pos.column);
     }

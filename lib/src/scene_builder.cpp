@@ -139,7 +139,7 @@ public:
         for (std::size_t a = 1; a < n; ++a)
             for (std::size_t b = 0; b < a; ++b)
                 if (j.key(a) == j.key(b))
-                    throw Fail{Path(path, j.key(a)), "duplicate key '" + std::string(j.key(a)) + "'"};
+                    throw Fail{Path(path, j.key(a)), "duplicate key '" + std::string(j.key(a)) + "'", j[a].offset()};
     }
 
 private:
@@ -275,7 +275,7 @@ void SceneBuilder::shape(std::size_t index, const json& v, const Path& path) {
             std::vector<std::string_view> all(std::begin(common), std::end(common));
             all.insert(all.end(), extra.begin(), extra.end());
             std::string hint;
-            for (std::string_view a : extra)
+            for (std::string_view a : all)
                 if (edit_distance(key, a) <= 2) hint = " (did you mean '" + std::string(a) + "'?)";
             std::string allowed;
             for (std::string_view a : all) allowed += (allowed.empty() ? "" : ", ") + std::string(a);

@@ -34,6 +34,7 @@ private:
 struct Fail {
     std::string path;
     std::string message;
+    std::size_t offset = static_cast<std::size_t>(-1);  ///< where, when the path alone is ambiguous
 };
 
 class SceneBuilder {

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -38,7 +39,8 @@ struct CheckOptions {
     bool no_touch = false;  ///< drop touch-only pairs everywhere (reports, summary, rules)
     bool points = true;     ///< compute the outline intersection points
     std::optional<std::vector<PairSpec>> pairs;  ///< replaces the scene's pair specs
-    unsigned threads = 1;   ///< accepted; the result never depends on it
+    unsigned threads = 1;   ///< worker threads; the result never depends on it
+    std::size_t max_collisions = 0;  ///< stop after this many reported collisions (0: no limit)
 };
 
 /// A grid cell as [col, row], indexing rows[row][col] as written; may lie outside the grid.
@@ -92,11 +94,17 @@ struct SceneResult {
     std::vector<RuleResult> rules;  ///< one per scene rule, in scene order
     Summary summary;
     std::vector<std::string> empty_selectors;  ///< selectors that select nothing, first use order
+    bool truncated = false;  ///< stopped at CheckOptions::max_collisions (rules then saw part)
 };
 
 /// Check a scene. Never throws for a scene read_scene() accepted; throws Error for a bad
 /// pair spec in options.
 SceneResult check(const Scene& scene, const CheckOptions& options);
+
+/// Check a scene, handing each reported collision to `sink` in report order instead of
+/// keeping them (the result's `collisions` stays empty): memory stays bounded however many
+/// pairs collide.
+SceneResult check(const Scene& scene, const CheckOptions& options, const std::function<void(Collision&&)>& sink);
 
 /// The id of object i (a shape, or a grid past the shapes).
 const std::string& object_id(const Scene& scene, std::size_t i);

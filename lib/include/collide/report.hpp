@@ -30,6 +30,13 @@ public:
 
     /// Add the result of one scene.
     void scene(const Scene& scene, const SceneResult& result);
+
+    /// The same in three steps, for results streamed from check(scene, options, sink):
+    /// begin_scene, then collision() for each in report order, then end_scene with the
+    /// rest of the result (its `collisions` are not written again).
+    void begin_scene(const Scene& scene);
+    void collision(const Scene& scene, const Collision& c);
+    void end_scene(const Scene& scene, const SceneResult& result);
     /// Close the report (the JSON document's brackets). Call once, after the last scene.
     void finish();
 

@@ -1,0 +1,237 @@
+// ReportWriter in its four formats (SPEC §4), byte for byte, and format_number().
+//
+// The results are made by hand so that every kind of record appears: a shape-shape touch
+// with points, a shape-grid collision with cells and the outside, a blocked and an allowed
+// move, a failed and a passed rule; one shape id holds a comma and quotes.
+#include "collide/report.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <string>
+
+using collide::Collision;
+using collide::Format;
+using collide::MoveResult;
+using collide::Relation;
+using collide::ReportWriter;
+using collide::RuleResult;
+using collide::Scene;
+using collide::SceneResult;
+using collide::format_number;
+
+namespace {
+
+Scene small_scene(const std::string& file = "level.json") {
+    return collide::read_scene(R"({
+        "shapes": [
+            {"id": "player", "type": "circle", "center": [40, 40], "radius": 8},
+            {"id": "crate", "type": "rect", "min": [48, 30], "max": [80, 62]},
+            {"id": "tile \"7\", west", "type": "rect", "min": [48, 62], "max": [60, 70]}
+        ],
+        "grids": [{"id": "maze", "tile_size": 20, "rows": ["#####", "#...#", "#.#.#", "#...#", "#####"]}],
+        "moves": [
+            {"id": "step-right", "grid": "maze", "from": [30, 50], "to": [70, 50]},
+            {"id": "stay", "grid": "maze", "from": [30, 30], "to": [30, 30], "expect": "allowed"}
+        ],
+        "rules": [
+            {"name": "player starts clear", "pairs": "player:*", "expect": "none"},
+            {"name": "crate rests on something", "pairs": "crate:*", "expect": "each"}
+        ]})",
+                               file);
+}
+
+enum : std::size_t { kPlayer, kCrate, kTile, kMaze };
+
+SceneResult small_result() {
+    SceneResult r;
+    r.collisions.push_back(Collision{kPlayer, kCrate, Relation::Touch, {{48, 40}}, {}, false});
+    r.collisions.push_back(Collision{kPlayer, kMaze, Relation::Overlap, {}, {{1, 1}, {2, 2}}, true});
+    r.collisions.push_back(Collision{kCrate, kTile, Relation::Touch, {{48, 62}, {60, 62}}, {}, false});
+    MoveResult blocked;
+    blocked.allowed = false;
+    blocked.t = 0.15;
+    blocked.stop = {36, 50};
+    blocked.cell = {2, 2};
+    MoveResult allowed;
+    allowed.passed = true;
+    r.moves = {blocked, allowed};
+    r.rules = {RuleResult{false, {{kPlayer, kCrate}, {kPlayer, kMaze}}}, RuleResult{true, {}}};
+    r.summary = collide::Summary{3, 1, 3, 2, 1, 1};
+    return r;
+}
+
+// The whole report of the small scene, once.
+std::string report(Format format, bool points = true) {
+    std::ostringstream out;
+    ReportWriter w(out, format, points);
+    w.scene(small_scene(), small_result());
+    w.finish();
+    return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("report: JSON") {
+    SUBCASE("one document, records as in SPEC §4") {
+        const std::string json = report(Format::Json);
+        CHECK(json ==
+              "{\"scenes\": [\n"
+              "{\"file\": \"level.json\",\n"
+              " \"collisions\": [\n"
+              "  {\"a\": \"player\", \"b\": \"crate\", \"relation\": \"touch\", \"points\": [[48, 40]]},\n"
+              "  {\"a\": \"player\", \"b\": \"maze\", \"relation\": \"overlap\", \"cells\": [[1, 1], [2, 2]], \"outside\": true},\n"
+              "  {\"a\": \"crate\", \"b\": \"tile \\\"7\\\", west\", \"relation\": \"touch\", \"points\": [[48, 62], [60, 62]]}\n"
+              " ],\n"
+              " \"moves\": [\n"
+              "  {\"id\": \"step-right\", \"allowed\": false, \"t\": 0.15, \"stop\": [36, 50], \"cell\": [2, 2]},\n"
+              "  {\"id\": \"stay\", \"allowed\": true, \"passed\": true}\n"
+              " ],\n"
+              " \"rules\": [\n"
+              "  {\"name\": \"player starts clear\", \"passed\": false, \"violations\": [{\"a\": \"player\", \"b\": \"crate\"}, {\"a\": \"player\", \"b\": \"maze\"}]},\n"
+              "  {\"name\": \"crate rests on something\", \"passed\": true, \"violations\": []}\n"
+              " ],\n"
+              " \"summary\": {\"shapes\": 3, \"grids\": 1, \"collisions\": 3, \"moves\": 2, \"blocked\": 1, \"rules_failed\": 1}}\n"
+              "]}\n");
+        const nlohmann::json doc = nlohmann::json::parse(json);  // valid JSON, and it reads back
+        CHECK(doc["scenes"][0]["collisions"][2]["b"] == "tile \"7\", west");
+        CHECK(doc["scenes"][0]["moves"][0]["t"] == 0.15);
+    }
+    SUBCASE("without points: no points key on shape-shape records") {
+        const nlohmann::json doc = nlohmann::json::parse(report(Format::Json, false));
+        const auto& c = doc["scenes"][0]["collisions"];
+        CHECK_FALSE(c[0].contains("points"));
+        CHECK(c[0]["relation"] == "touch");
+        CHECK(c[1]["cells"].size() == 2);
+    }
+    SUBCASE("several scenes in one document; an empty scene has empty arrays") {
+        std::ostringstream out;
+        ReportWriter w(out, Format::Json);
+        w.scene(small_scene(), small_result());
+        w.scene(small_scene("empty.json"), SceneResult{});
+        w.finish();
+        const std::string text = out.str();
+        CHECK(text.find(" \"summary\": {\"shapes\": 3, \"grids\": 1, \"collisions\": 3, \"moves\": 2, \"blocked\": 1, "
+                        "\"rules_failed\": 1}},\n"
+                        "{\"file\": \"empty.json\",\n"
+                        " \"collisions\": [],\n"
+                        " \"moves\": [],\n"
+                        " \"rules\": [],\n"
+                        " \"summary\": {\"shapes\": 0, \"grids\": 0, \"collisions\": 0, \"moves\": 0, \"blocked\": 0, "
+                        "\"rules_failed\": 0}}\n"
+                        "]}\n") != std::string::npos);
+        CHECK(nlohmann::json::parse(text)["scenes"].size() == 2);
+    }
+    SUBCASE("end to end: read_scene, check, write (the shapes of the SPEC example)") {
+        const Scene s = collide::read_scene(R"({"shapes": [
+            {"id": "player", "type": "circle", "center": [40, 40], "radius": 8, "groups": ["player"]},
+            {"id": "crate", "type": "rect", "min": [48, 30], "max": [80, 62], "groups": ["props"]}],
+            "pairs": ["player:props"]})",
+                                            "level1.json");
+        std::ostringstream out;
+        ReportWriter w(out, Format::Json);
+        w.scene(s, collide::check(s, {}));
+        w.finish();
+        CHECK(out.str() ==
+              "{\"scenes\": [\n"
+              "{\"file\": \"level1.json\",\n"
+              " \"collisions\": [\n"
+              "  {\"a\": \"player\", \"b\": \"crate\", \"relation\": \"touch\", \"points\": [[48, 40]]}\n"
+              " ],\n"
+              " \"moves\": [],\n"
+              " \"rules\": [],\n"
+              " \"summary\": {\"shapes\": 2, \"grids\": 0, \"collisions\": 1, \"moves\": 0, \"blocked\": 0, \"rules_failed\": 0}}\n"
+              "]}\n");
+    }
+    SUBCASE("no scenes") {
+        std::ostringstream out;
+        ReportWriter w(out, Format::Json);
+        w.finish();
+        CHECK(nlohmann::json::parse(out.str()) == nlohmann::json{{"scenes", nlohmann::json::array()}});
+    }
+}
+
+TEST_CASE("report: JSON Lines") {
+    const std::string jsonl = report(Format::Jsonl);
+    CHECK(jsonl ==
+          "{\"type\": \"collision\", \"scene\": \"level.json\", \"a\": \"player\", \"b\": \"crate\", \"relation\": \"touch\", \"points\": [[48, 40]]}\n"
+          "{\"type\": \"collision\", \"scene\": \"level.json\", \"a\": \"player\", \"b\": \"maze\", \"relation\": \"overlap\", \"cells\": [[1, 1], [2, 2]], \"outside\": true}\n"
+          "{\"type\": \"collision\", \"scene\": \"level.json\", \"a\": \"crate\", \"b\": \"tile \\\"7\\\", west\", \"relation\": \"touch\", \"points\": [[48, 62], [60, 62]]}\n"
+          "{\"type\": \"move\", \"scene\": \"level.json\", \"id\": \"step-right\", \"allowed\": false, \"t\": 0.15, \"stop\": [36, 50], \"cell\": [2, 2]}\n"
+          "{\"type\": \"move\", \"scene\": \"level.json\", \"id\": \"stay\", \"allowed\": true, \"passed\": true}\n"
+          "{\"type\": \"rule\", \"scene\": \"level.json\", \"name\": \"player starts clear\", \"passed\": false, \"violations\": [{\"a\": \"player\", \"b\": \"crate\"}, {\"a\": \"player\", \"b\": \"maze\"}]}\n"
+          "{\"type\": \"rule\", \"scene\": \"level.json\", \"name\": \"crate rests on something\", \"passed\": true, \"violations\": []}\n"
+          "{\"type\": \"summary\", \"scene\": \"level.json\", \"shapes\": 3, \"grids\": 1, \"collisions\": 3, \"moves\": 2, \"blocked\": 1, \"rules_failed\": 1}\n");
+    std::istringstream lines(jsonl);
+    for (std::string line; std::getline(lines, line);) CHECK(nlohmann::json::parse(line).contains("scene"));
+}
+
+TEST_CASE("report: CSV") {
+    const std::string header = "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside\r\n";
+    SUBCASE("RFC 4180: CRLF, a header row, quoting of commas and quotes") {
+        CHECK(report(Format::Csv) == header +
+                                         "level.json,collision,player,crate,touch,,,,,48 40,,\r\n"
+                                         "level.json,collision,player,maze,overlap,,,,,,1 1;2 2,true\r\n"
+                                         "level.json,collision,crate,\"tile \"\"7\"\", west\",touch,,,,,48 62;60 62,,\r\n"
+                                         "level.json,move,step-right,,,false,0.15,2,2,,,\r\n"
+                                         "level.json,move,stay,,,true,,,,,,\r\n");
+    }
+    SUBCASE("without points, the points column stays empty") {
+        CHECK(report(Format::Csv, false).find("level.json,collision,player,crate,touch,,,,,,,\r\n") != std::string::npos);
+    }
+    SUBCASE("one header for several scenes; a file name with a comma is quoted") {
+        std::ostringstream out;
+        ReportWriter w(out, Format::Csv);
+        SceneResult one;
+        one.collisions.push_back(Collision{kPlayer, kCrate, Relation::Touch, {{48, 40}}, {}, false});
+        w.scene(small_scene("a.json"), one);
+        w.scene(small_scene("levels/b,c.json"), one);
+        w.finish();
+        CHECK(out.str() == header +
+                               "a.json,collision,player,crate,touch,,,,,48 40,,\r\n"
+                               "\"levels/b,c.json\",collision,player,crate,touch,,,,,48 40,,\r\n");
+    }
+    SUBCASE("no scenes: the header alone") {
+        std::ostringstream out;
+        ReportWriter w(out, Format::Csv);
+        w.finish();
+        CHECK(out.str() == header);
+    }
+}
+
+TEST_CASE("report: text") {
+    CHECK(report(Format::Text) ==
+          "level.json: 3 collisions, 1 of 2 moves blocked, 1 check failed\n"
+          "  player  crate           touch     (48, 40)\n"
+          "  player  maze            overlap   cells [1, 1] [2, 2] + outside\n"
+          "  crate   tile \"7\", west  touch     (48, 62) (60, 62)\n"
+          "  move step-right: blocked at t=0.15 (36, 50) cell [2, 2]\n"
+          "  move stay: allowed (as expected)\n"
+          "  rule 'player starts clear': FAILED: player \u00d7 crate, player \u00d7 maze\n"
+          "  rule 'crate rests on something': passed\n");
+}
+
+TEST_CASE("format_number: the shortest text that reads back to the same double") {
+    CHECK(format_number(48) == "48");
+    CHECK(format_number(-2.5) == "-2.5");
+    CHECK(format_number(0.1) == "0.1");
+    CHECK(format_number(0.1 + 0.2) == "0.30000000000000004");
+    CHECK(format_number(0.15) == "0.15");
+    CHECK(format_number(123456789) == "123456789");
+    CHECK(format_number(1e9 + 0.5) == "1000000000.5");
+    CHECK(format_number(1e20) == "1e+20");
+    CHECK(format_number(1e-7) == "1e-07");
+    CHECK(format_number(0.0) == "0");
+    CHECK(format_number(-0.0) == "-0");  // reads back as -0, which "0" would not
+    CHECK(format_number(std::numeric_limits<double>::max()) == "1.7976931348623157e+308");
+    CHECK(format_number(std::numeric_limits<double>::denorm_min()) == "5e-324");
+    SUBCASE("every one reads back exactly") {
+        for (double d : {0.1, 1.0 / 3.0, 2.0 / 3.0, 1e-300, 6.02214076e23, -1e9 - 0.25, 0.30000000000000004}) {
+            CAPTURE(d);
+            CHECK(std::stod(format_number(d)) == d);
+        }
+    }
+}

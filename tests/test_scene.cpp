@@ -1,0 +1,412 @@
+// read_scene(): every form the scene format allows (SPEC §1), and the errors it reports for
+// typical mistakes, checked word for word with their file, JSON pointer and line:column.
+#include "collide/scene.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <string_view>
+#include <variant>
+
+using collide::Body;
+using collide::Circle;
+using collide::Error;
+using collide::Line;
+using collide::Point;
+using collide::Polygon;
+using collide::Polyline;
+using collide::Ray;
+using collide::Rect;
+using collide::Rule;
+using collide::Scene;
+using collide::Segment;
+using collide::Vec2;
+using collide::read_scene;
+
+namespace {
+
+Scene read(std::string_view text) { return read_scene(text, "level.json"); }
+
+// The shape `i` of a scene, as the alternative T it must hold.
+template <class T>
+const T& shape_as(const Scene& s, std::size_t i) {
+    REQUIRE(i < s.shapes.size());
+    REQUIRE(std::holds_alternative<T>(s.shapes[i].shape));
+    return std::get<T>(s.shapes[i].shape);
+}
+
+// What reading `text` as "level.json" must throw.
+struct Expected {
+    std::string json_path;
+    int line;
+    int column;
+    std::string message;
+};
+
+void check_error(std::string_view text, const Expected& want) {
+    try {
+        read(text);
+        FAIL("read_scene accepted the scene");
+    } catch (const Error& e) {
+        CHECK(e.file() == "level.json");
+        CHECK(e.json_path() == want.json_path);
+        CHECK(e.line() == want.line);
+        CHECK(e.column() == want.column);
+        CHECK(e.message() == want.message);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("read_scene: shapes") {
+    SUBCASE("every type, as written") {
+        const Scene s = read(R"({"shapes": [
+            {"type": "point", "at": [1, 2]},
+            {"type": "circle", "center": [3, 4], "radius": 5},
+            {"type": "segment", "a": [0, 0], "b": [1, 1]},
+            {"type": "line", "a": [0, 0], "b": [0, 1]},
+            {"type": "ray", "origin": [1, 1], "direction": [-1, 0]},
+            {"type": "polygon", "points": [[0, 0], [4, 0], [0, 3]]},
+            {"type": "polyline", "points": [[0, 0], [1, 0], [1, 1], [0, 0]]}
+        ]})");
+        REQUIRE(s.shapes.size() == 7);
+        CHECK(shape_as<Point>(s, 0).at == Vec2{1, 2});
+        CHECK(shape_as<Circle>(s, 1).center == Vec2{3, 4});
+        CHECK(shape_as<Circle>(s, 1).radius == 5);
+        CHECK(shape_as<Segment>(s, 2).b == Vec2{1, 1});
+        CHECK(shape_as<Line>(s, 3).b == Vec2{0, 1});
+        CHECK(shape_as<Ray>(s, 4).direction == Vec2{-1, 0});
+        CHECK(shape_as<Polygon>(s, 5).points.size() == 3);
+        CHECK(shape_as<Polyline>(s, 6).points.size() == 4);  // a closed polyline keeps its last point
+        CHECK(s.file == "level.json");
+    }
+    SUBCASE("a polygon drops consecutive repeats, the closing vertex included") {
+        const Scene s = read(R"({"shapes": [
+            {"type": "polygon", "points": [[0, 0], [4, 0], [4, 0], [4, 3], [0, 0]]}
+        ]})");
+        const auto& pts = shape_as<Polygon>(s, 0).points;
+        REQUIRE(pts.size() == 3);
+        CHECK(pts[0] == Vec2{0, 0});
+        CHECK(pts[1] == Vec2{4, 0});
+        CHECK(pts[2] == Vec2{4, 3});
+    }
+    SUBCASE("degenerate shapes the format allows") {
+        const Scene s = read(R"({"shapes": [
+            {"type": "circle", "center": [0, 0], "radius": 0},
+            {"type": "rect", "min": [1, 0], "max": [1, 4]},
+            {"type": "segment", "a": [2, 2], "b": [2, 2]},
+            {"type": "polyline", "points": [[3, 3], [3, 3]]}
+        ]})");
+        CHECK(s.shapes.size() == 4);
+    }
+    SUBCASE("ids default to the index in shapes; groups are kept") {
+        const Scene s = read(R"({"shapes": [
+            {"type": "point", "at": [0, 0]},
+            {"id": "hero", "type": "point", "at": [0, 0], "groups": ["player", "solid"]},
+            {"type": "point", "at": [0, 0]}
+        ]})");
+        CHECK(s.shapes[0].id == "0");
+        CHECK(s.shapes[1].id == "hero");
+        CHECK(s.shapes[2].id == "2");
+        CHECK(s.shapes[0].groups.empty());
+        CHECK(s.shapes[1].groups == std::vector<std::string>{"player", "solid"});
+    }
+    SUBCASE("numbers are read as the nearest double") {
+        const Scene s = read(R"({"shapes": [{"type": "point", "at": [0.1, -2.5e-3]}]})");
+        CHECK(shape_as<Point>(s, 0).at == Vec2{0.1, -0.0025});
+    }
+}
+
+TEST_CASE("read_scene: the three rect forms") {
+    SUBCASE("min and max") {
+        const Rect r = shape_as<Rect>(read(R"({"shapes": [{"type": "rect", "min": [1, 2], "max": [3, 4]}]})"), 0);
+        CHECK(r.min == Vec2{1, 2});
+        CHECK(r.max == Vec2{3, 4});
+    }
+    SUBCASE("x, y, width, height: the max corner is the IEEE sum") {
+        const Rect r = shape_as<Rect>(
+            read(R"({"shapes": [{"type": "rect", "x": 0.1, "y": 0.7, "width": 0.2, "height": 0.1}]})"), 0);
+        CHECK(r.min == Vec2{0.1, 0.7});
+        CHECK(r.max.x == 0.30000000000000004);  // not 0.3
+        CHECK(r.max.y == 0.7999999999999999);   // not 0.8
+    }
+    SUBCASE("left, top, right, bottom with y down (the default): top is the smaller y") {
+        const Rect r = shape_as<Rect>(
+            read(R"({"shapes": [{"type": "rect", "left": 1, "top": 2, "right": 5, "bottom": 8}]})"), 0);
+        CHECK(r.min == Vec2{1, 2});
+        CHECK(r.max == Vec2{5, 8});
+    }
+    SUBCASE("left, top, right, bottom with y up: top is the greater y") {
+        const Scene s = read(R"({"settings": {"y_axis": "up"},
+            "shapes": [{"type": "rect", "left": 1, "top": 8, "right": 5, "bottom": 2}]})");
+        CHECK(s.y_up);
+        const Rect r = shape_as<Rect>(s, 0);
+        CHECK(r.min == Vec2{1, 2});
+        CHECK(r.max == Vec2{5, 8});
+    }
+    SUBCASE("settings may come after the shapes they affect") {
+        const Scene s = read(R"({"shapes": [{"type": "rect", "left": 1, "top": 8, "right": 5, "bottom": 2}],
+            "settings": {"y_axis": "up"}})");
+        CHECK(shape_as<Rect>(s, 0).min == Vec2{1, 2});
+    }
+}
+
+TEST_CASE("read_scene: grids") {
+    SUBCASE("rows: '#' is solid by default, row 0 is the first row written") {
+        const Scene s = read(R"({"grids": [{"id": "maze", "tile_size": 20, "rows": ["#..", ".#."]}]})");
+        REQUIRE(s.grids.size() == 1);
+        const collide::Grid& g = s.grids[0];
+        CHECK(g.id == "maze");
+        CHECK(g.cols == 3);
+        CHECK(g.rows == 2);
+        CHECK(g.tile == Vec2{20, 20});
+        CHECK(g.origin == Vec2{0, 0});
+        CHECK(g.outside_solid);
+        CHECK_FALSE(g.y_up);
+        CHECK(g.solid(0, 0));
+        CHECK_FALSE(g.solid(1, 0));
+        CHECK(g.solid(1, 1));
+        CHECK_FALSE(g.solid(2, 1));
+    }
+    SUBCASE("rows with other solid characters, counted in code points") {
+        const Scene s = read(R"({"grids": [{"id": "g", "tile_size": 1, "solid": "X█", "rows": ["█.X#", "..██"]}]})");
+        const collide::Grid& g = s.grids[0];
+        CHECK(g.cols == 4);
+        CHECK(g.solid(0, 0));
+        CHECK_FALSE(g.solid(1, 0));
+        CHECK(g.solid(2, 0));
+        CHECK_FALSE(g.solid(3, 0));  // '#' is not in solid here
+        CHECK(g.solid(3, 1));
+    }
+    SUBCASE("cells: non-zero blocks; tile_size [w, h], origin, outside, groups") {
+        const Scene s = read(R"({"settings": {"y_axis": "up"},
+            "grids": [{"id": "g", "tile_size": [16, 8], "origin": [-32, 4], "outside": "empty",
+                       "groups": ["walls"], "cells": [[0, 7], [1, 0]]}]})");
+        const collide::Grid& g = s.grids[0];
+        CHECK(g.tile == Vec2{16, 8});
+        CHECK(g.origin == Vec2{-32, 4});
+        CHECK_FALSE(g.outside_solid);
+        CHECK(g.y_up);
+        CHECK(g.groups == std::vector<std::string>{"walls"});
+        CHECK_FALSE(g.solid(0, 0));
+        CHECK(g.solid(1, 0));
+        CHECK(g.solid(0, 1));
+        CHECK_FALSE(g.solid(1, 1));
+    }
+}
+
+TEST_CASE("read_scene: moves, pairs and rules") {
+    SUBCASE("moves: ids default to their index, bodies, checks, expectations") {
+        const Scene s = read(R"({
+            "moves": [
+                {"grid": "b", "from": [0, 0], "to": [10, 0]},
+                {"id": "dash", "grid": "a", "from": [1, 2], "to": [3, 4], "body": {"type": "circle", "radius": 4},
+                 "check": "destination", "expect": "blocked"},
+                {"grid": "a", "from": [0, 0], "to": [0, 0], "body": {"type": "rect", "size": [6, 2]}, "expect": "allowed"},
+                {"grid": "a", "from": [0, 0], "to": [0, 0], "body": {"type": "point"}}
+            ],
+            "grids": [{"id": "a", "tile_size": 1, "rows": ["."]}, {"id": "b", "tile_size": 1, "rows": ["."]}]
+        })");
+        REQUIRE(s.moves.size() == 4);
+        CHECK(s.moves[0].id == "0");
+        CHECK(s.moves[0].grid == 1);  // grids may come after the moves naming them
+        CHECK(s.moves[0].body.kind == Body::Kind::Point);
+        CHECK(s.moves[0].check_path);
+        CHECK_FALSE(s.moves[0].expect_allowed.has_value());
+        CHECK(s.moves[1].id == "dash");
+        CHECK(s.moves[1].grid == 0);
+        CHECK(s.moves[1].from == Vec2{1, 2});
+        CHECK(s.moves[1].to == Vec2{3, 4});
+        CHECK(s.moves[1].body.kind == Body::Kind::Circle);
+        CHECK(s.moves[1].body.radius == 4);
+        CHECK_FALSE(s.moves[1].check_path);
+        CHECK(s.moves[1].expect_allowed == false);
+        CHECK(s.moves[2].id == "2");
+        CHECK(s.moves[2].body.kind == Body::Kind::Rect);
+        CHECK(s.moves[2].body.size == Vec2{6, 2});
+        CHECK(s.moves[2].expect_allowed == true);
+        CHECK(s.moves[3].body.kind == Body::Kind::Point);
+    }
+    SUBCASE("pairs split at the first ':'") {
+        const Scene s = read(R"({"pairs": ["player:props", "*:a:b"]})");
+        REQUIRE(s.pairs.size() == 2);
+        CHECK(s.pairs[0].left == "player");
+        CHECK(s.pairs[0].right == "props");
+        CHECK(s.pairs[1].left == "*");
+        CHECK(s.pairs[1].right == "a:b");
+    }
+    SUBCASE("no pairs: empty, which check() reads as *:*") { CHECK(read("{}").pairs.empty()); }
+    SUBCASE("rules") {
+        const Scene s = read(R"({"rules": [
+            {"name": "clear", "pairs": "player:*", "expect": "none"},
+            {"name": "grounded", "pairs": "enemy:floor", "expect": "each", "touching": "ignored"},
+            {"name": "any", "pairs": "a:b", "expect": "some"}
+        ]})");
+        REQUIRE(s.rules.size() == 3);
+        CHECK(s.rules[0].name == "clear");
+        CHECK(s.rules[0].pairs.left == "player");
+        CHECK(s.rules[0].pairs.right == "*");
+        CHECK(s.rules[0].expect == Rule::Expect::None);
+        CHECK_FALSE(s.rules[0].ignore_touching);
+        CHECK(s.rules[1].expect == Rule::Expect::Each);
+        CHECK(s.rules[1].ignore_touching);
+        CHECK(s.rules[2].expect == Rule::Expect::Some);
+    }
+}
+
+TEST_CASE("read_scene: the document") {
+    SUBCASE("a leading byte-order mark is skipped") {
+        const Scene s = read("\xEF\xBB\xBF{\"shapes\": [{\"type\": \"point\", \"at\": [1, 2]}]}");
+        CHECK(s.shapes.size() == 1);
+    }
+    SUBCASE("format and version, when present") {
+        CHECK(read(R"({"format": "collide-scene", "version": 1})").shapes.empty());
+    }
+    SUBCASE("everything is optional") {
+        const Scene s = read("{}");
+        CHECK(s.shapes.empty());
+        CHECK(s.grids.empty());
+        CHECK(s.moves.empty());
+        CHECK(s.rules.empty());
+        CHECK_FALSE(s.y_up);
+    }
+}
+
+TEST_CASE("parse_pair_spec") {
+    SUBCASE("A:B") {
+        const collide::PairSpec p = collide::parse_pair_spec("enemies:walls");
+        CHECK(p.left == "enemies");
+        CHECK(p.right == "walls");
+    }
+    SUBCASE("a missing side is an error") {
+        for (const std::string bad : {"player", ":walls", "player:"}) {
+            CAPTURE(bad);
+            try {
+                collide::parse_pair_spec(bad);
+                FAIL("parse_pair_spec accepted it");
+            } catch (const Error& e) {
+                CHECK(e.file().empty());
+                CHECK(e.json_path().empty());
+                CHECK(e.message() == "pair spec '" + bad + "' is not of the form A:B (selectors: a group, an id or *)");
+            }
+        }
+    }
+}
+
+// Each error names the file, the JSON pointer of the offending value and its line:column
+// (1-based, of the value); the message says what is wrong without the location.
+TEST_CASE("read_scene: errors, word for word") {
+    SUBCASE("a typo in a key, with a did-you-mean hint") {
+        check_error(R"({"shapes": [
+  {"type": "circle", "center": [0, 0], "raduis": 5}
+]})",
+                    {"/shapes/0/raduis", 2, 50,
+                     "unknown key 'raduis' for a circle (did you mean 'radius'?); allowed here: id, type, groups, "
+                     "center, radius"});
+    }
+    SUBCASE("a typo in a key every shape has, with a did-you-mean hint") {
+        check_error(R"({"shapes": [
+  {"type": "point", "at": [0, 0], "gruops": ["a"]}
+]})",
+                    {"/shapes/0/gruops", 2, 45,
+                     "unknown key 'gruops' for a point (did you mean 'groups'?); allowed here: id, type, groups, at"});
+    }
+    SUBCASE("a typo in a top-level key") {
+        check_error(R"({"shapse": []})",
+                    {"/shapse", 1, 12,
+                     "unknown key 'shapse' (did you mean 'shapes'?); allowed here: format, version, settings, "
+                     "shapes, grids, moves, pairs, rules"});
+    }
+    SUBCASE("a missing required key") {
+        check_error(R"({"shapes": [
+  {"type": "circle", "center": [0, 0]}
+]})",
+                    {"/shapes/0", 2, 3, "missing required key 'radius'"});
+    }
+    SUBCASE("a value of the wrong type") {
+        check_error(R"({"shapes": [
+  {"type": "circle", "center": [0, 0], "radius": "5"}
+]})",
+                    {"/shapes/0/radius", 2, 50, "expected a number, got a string"});
+    }
+    SUBCASE("a number that is not a finite double") {
+        check_error(R"({"shapes": [
+  {"type": "point", "at": [0, 1e400]}
+]})",
+                    {"/shapes/0/at/1", 2, 31, "number 1e400 is out of range (not a finite double)"});
+    }
+    SUBCASE("an inverted rect") {
+        check_error(R"({"shapes": [
+  {"type": "rect", "min": [10, 0], "max": [0, 5]}
+]})",
+                    {"/shapes/0", 2, 3, "min [10, 0] exceeds max [0, 5] on the x axis"});
+    }
+    SUBCASE("top below bottom with y up names both values") {
+        check_error(R"({"settings": {"y_axis": "up"},
+ "shapes": [
+  {"type": "rect", "left": 0, "top": 0, "right": 4, "bottom": 3}
+]})",
+                    {"/shapes/0", 3, 3, "top 0 is less than bottom 3 (y_axis is up)"});
+    }
+    SUBCASE("a self-intersecting polygon (a bow tie)") {
+        check_error(R"({"shapes": [
+  {"type": "polygon", "points": [[0, 0], [4, 4], [4, 0], [0, 4]]}
+]})",
+                    {"/shapes/0/points", 2, 33,
+                     "the polygon intersects itself: the edge from point 0 to point 1 and the edge from point 2 to "
+                     "point 3 meet"});
+    }
+    SUBCASE("a duplicate id") {
+        check_error(R"({"shapes": [
+  {"id": "crate", "type": "point", "at": [0, 0]},
+  {"id": "crate", "type": "point", "at": [1, 1]}
+]})",
+                    {"/shapes/1", 3, 3, "duplicate id 'crate' (also /shapes/0)"});
+    }
+    SUBCASE("an explicit id equal to another shape's default id") {
+        check_error(R"({"shapes": [
+  {"type": "point", "at": [0, 0]},
+  {"id": "0", "type": "point", "at": [1, 1]}
+]})",
+                    {"/shapes/1", 3, 3, "duplicate id '0' (also /shapes/0)"});
+    }
+    SUBCASE("a syntax error: an object left open") {
+        check_error(R"({"shapes": [
+  {"type": "circle", "center": [0, 0], "radius": 5
+]})",
+                    {"/shapes/0/radius", 3, 1, "syntax error while parsing object - unexpected ']'; expected '}'"});
+    }
+    SUBCASE("an unknown shape type") {
+        check_error(R"({"shapes": [
+  {"type": "triangle", "points": [[0, 0], [1, 0], [0, 1]]}
+]})",
+                    {"/shapes/0/type", 2, 12,
+                     "unknown shape type 'triangle'; expected point, circle, rect, segment, line, ray, polygon or "
+                     "polyline"});
+    }
+    SUBCASE("a move naming a missing grid") {
+        check_error(R"({"grids": [{"id": "maze", "tile_size": 8, "rows": ["#"]}],
+ "moves": [
+  {"grid": "maez", "from": [0, 0], "to": [1, 1]}
+]})",
+                    {"/moves/0/grid", 3, 12, "no grid has the id 'maez'"});
+    }
+    SUBCASE("a duplicate key in an object, located at the second one") {
+        check_error(R"({"shapes": [
+  {"type": "point", "at": [0, 0],
+   "at": [1, 1]}
+]})",
+                    {"/shapes/0/at", 3, 10, "duplicate key 'at'"});
+    }
+    SUBCASE("not an object") {
+        check_error("[]", {"", 1, 1, "a scene is a JSON object, not an array"});
+    }
+    SUBCASE("what() puts the location first") {
+        try {
+            read(R"({"shapes": [{"type": "line", "a": [1, 1], "b": [1, 1]}]})");
+            FAIL("read_scene accepted a line with a == b");
+        } catch (const Error& e) {
+            CHECK(std::string(e.what()) == "level.json:1:13: /shapes/0: a line needs two distinct points a and b");
+        }
+    }
+}

@@ -52,6 +52,7 @@ BroadIndex::BroadIndex(const std::vector<Bounds>& bounds, const std::vector<std:
         build_grid(bounded, extents);
     }
     for (std::uint32_t i : big_) is_big_[i] = 1;
+    std::sort(big_.begin(), big_.end());
 }
 
 void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vector<double>& extents) {
@@ -115,15 +116,13 @@ std::size_t BroadIndex::bucket(std::int64_t cx, std::int64_t cy) const {
 void BroadIndex::query(std::uint32_t i, std::vector<std::uint32_t>& out) const {
     out.clear();
     const Bounds& bi = b_[i];
-    auto all = [&](bool skip_small) {
-        for (std::uint32_t j : items_)
-            if (j != i && !(skip_small && !is_big_[j]) && overlap(bi, b_[j])) out.push_back(j);
-    };
     if (method_ == Broadphase::Brute || is_big_[i]) {
-        all(false);
+        for (std::uint32_t j : items_)
+            if (j != i && overlap(bi, b_[j])) out.push_back(j);
         return;  // items_ is sorted by the caller
     }
-    all(true);  // the big ones
+    for (std::uint32_t j : big_)
+        if (overlap(bi, b_[j])) out.push_back(j);
     if (method_ == Broadphase::Sweep) {
         const double from = bi.min.x - max_width_;
         auto it = std::lower_bound(by_x_.begin(), by_x_.end(), from, [&](std::uint32_t j, double v) { return b_[j].min.x < v; });

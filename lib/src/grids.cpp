@@ -538,6 +538,34 @@ std::optional<Cell> first_overlap(const Lattice& L, const BodyShape& b, Vec2 p) 
     return best;
 }
 
+// When a rect body's closed extent first passes the grid's border (strictly beyond it just
+// after), and the outside cell it passes into (the other axis by the floor rule).
+std::optional<std::pair<TVal, Cell>> leaving_time(const Lattice& L, const BodyShape& b, Vec2 from, Vec2 to) {
+    std::optional<std::pair<TVal, Cell>> best;
+    auto side = [&](const Axis& ax, double f, double g, double h, bool x_axis) {
+        if (f == g) return;
+        const bool up = g > f;
+        TVal t;
+        t.is_const = false;
+        t.o = ax.o;
+        t.k = up ? static_cast<double>(ax.n) : 0.0;
+        t.w = ax.w;
+        t.s = up ? -h : h;
+        t.f = f;
+        t.g = g;
+        if (compare(t, constant(0.0)) < 0 || compare(t, constant(1.0)) >= 0) return;
+        if (best && compare(t, best->first) >= 0) return;
+        const double tv = t.value();
+        const double other = x_axis ? from.y + tv * (to.y - from.y) - b.hy : from.x + tv * (to.x - from.x) - b.hx;
+        const std::int64_t out = up ? ax.n : -1;
+        const std::int64_t along = floor_index(x_axis ? L.y : L.x, other);
+        best = std::make_pair(t, x_axis ? L.cell(out, along) : L.cell(along, out));
+    };
+    side(L.x, from.x, to.x, b.hx, true);
+    side(L.y, from.y, to.y, b.hy, false);
+    return best;
+}
+
 MoveResult blocked(double t, Vec2 stop, Cell cell) {
     MoveResult r;
     r.allowed = false;
@@ -597,6 +625,16 @@ MoveResult run_move(const Move& m, const Grid& grid) {
                 best_exact = *t;
                 best_cell = cell;
             }
+        }
+    }
+    // A rect body of zero width or height can slide along a grid line out of the grid
+    // without entering an open outside cell; it reaches the solid outside when its extent
+    // first passes the border.
+    if (!b.point && !b.circle && grid.outside_solid && (b.hx == 0 || b.hy == 0)) {
+        const auto exit = leaving_time(L, b, m.from, m.to);
+        if (exit && (!best_exact || compare(exit->first, *best_exact) < 0)) {
+            best_exact = exit->first;
+            best_cell = exit->second;
         }
     }
     if (best_exact) best_t = best_exact->value();

@@ -50,6 +50,31 @@ std::string read_input(const std::string& path) {
 }
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+    struct stat target {};
+    if (stat(path_.c_str(), &target) == 0 && !S_ISREG(target.st_mode)) {
+        // A device, FIFO or the like (-o /dev/null): write to it directly; renaming over it
+        // would replace it with a regular file.
+        direct_ = true;
+        out_.open(path_, std::ios::binary);
+        if (!out_) throw collide::Error(path_, "", std::string("cannot write output: ") + std::strerror(errno));
+        return;
+    }
+    // A symbolic link keeps pointing where it did: the report replaces the file it names.
+    struct stat link {};
+    if (lstat(path_.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+        if (char* real = realpath(path_.c_str(), nullptr)) {
+            path_ = real;
+            std::free(real);
+        } else {  // a dangling link: create the file it names
+            std::string to(4096, '\0');
+            const ssize_t n = readlink(path_.c_str(), to.data(), to.size() - 1);
+            if (n > 0) {
+                to.resize(static_cast<std::size_t>(n));
+                const std::size_t slash = path_.rfind('/');
+                path_ = (to[0] == '/' || slash == std::string::npos) ? to : path_.substr(0, slash + 1) + to;
+            }
+        }
+    }
     std::string templ = path_ + ".tmp-XXXXXX";
     const int fd = mkstemp(templ.data());
     if (fd < 0) throw collide::Error(path_, "", std::string("cannot create output: ") + std::strerror(errno));
@@ -72,6 +97,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
 }
 
 AtomicFile::~AtomicFile() {
+    if (direct_) return;
     if (!done_) {
         out_.close();
         std::remove(tmp_.c_str());
@@ -80,6 +106,12 @@ AtomicFile::~AtomicFile() {
 }
 
 void AtomicFile::commit() {
+    if (direct_) {
+        out_.flush();
+        if (!out_) throw collide::Error(path_, "", std::string("cannot write output: ") + std::strerror(errno));
+        done_ = true;
+        return;
+    }
     out_.flush();
     const bool ok = static_cast<bool>(out_);
     out_.close();

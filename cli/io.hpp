@@ -9,7 +9,8 @@
 std::string read_input(const std::string& path);
 
 /// An output file written to a temporary beside it and renamed into place by commit();
-/// destroyed without commit(), it leaves nothing behind.
+/// destroyed without commit(), it leaves nothing behind. An existing target that is not a
+/// regular file (a device, a FIFO) is written in place; a symbolic link's target is replaced.
 class AtomicFile {
 public:
     /// Throws collide::Error when the temporary cannot be created.
@@ -27,6 +28,7 @@ private:
     std::string tmp_;
     std::ofstream out_;
     bool done_ = false;
+    bool direct_ = false;  // not a regular file: written in place
 };
 
 /// Remove a pending temporary output (if any) when a signal ends the program.

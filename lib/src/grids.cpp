@@ -601,8 +601,30 @@ MoveResult run_move(const Move& m, const Grid& grid) {
     std::optional<TVal> best_exact;
     std::optional<double> best_t;
     Cell best_cell;
+    // Row by row, only the columns the swept body can reach while it overlaps that row (a
+    // rounded estimate widened by a cell on each side; every cell is then tested exactly), so
+    // the cost follows the cells along the path, not the path's bounding box.
+    const double dx = m.to.x - m.from.x;
+    const double dy = m.to.y - m.from.y;
     for (std::int64_t iy = y0; iy <= y1; ++iy) {
-        for (std::int64_t ix = x0; ix <= x1; ++ix) {
+        double t0 = 0.0;
+        double t1 = 1.0;
+        if (dy != 0) {
+            const double lo = L.y.o + static_cast<double>(iy) * L.y.w - b.hy;
+            const double hi = L.y.o + static_cast<double>(iy + 1) * L.y.w + b.hy;
+            double ta = (lo - m.from.y) / dy;
+            double tb = (hi - m.from.y) / dy;
+            if (ta > tb) std::swap(ta, tb);
+            const double slack = (tb - ta) * 1e-6 + 1e-12;
+            t0 = std::max(0.0, ta - slack);
+            t1 = std::min(1.0, tb + slack);
+            if (t0 > t1) continue;
+        }
+        const double xa = m.from.x + t0 * dx;
+        const double xb = m.from.x + t1 * dx;
+        const std::int64_t c0 = std::max(x0, floor_index(L.x, std::min(xa, xb), -b.hx) - 1);
+        const std::int64_t c1 = std::min(x1, floor_index(L.x, std::max(xa, xb), b.hx) + 1);
+        for (std::int64_t ix = c0; ix <= c1; ++ix) {
             if (!L.solid(ix, iy)) continue;
             const Cell cell = L.cell(ix, iy);
             if (b.circle) {

@@ -248,7 +248,7 @@ double JsonDoc::number_token(bool* integer) {
 }
 
 std::uint32_t JsonDoc::value(int depth) {
-    if (depth > kMaxDepth) fail();
+    if (depth > kMaxDepth) throw JsonSyntax{p_, "values nested deeper than 256 levels (a scene nests about five)", true};
     Node n{};
     n.offset = (ws(), p_);
     if (p_ >= t_.size()) fail();

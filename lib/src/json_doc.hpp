@@ -15,9 +15,12 @@
 
 namespace collide::detail {
 
-/// A syntax error at a byte offset.
+/// A syntax error at a byte offset. `why` is set where the reader, not JSON, draws the line
+/// (nesting depth, content after the document); nlohmann describes the others.
 struct JsonSyntax {
     std::size_t offset;
+    const char* why = nullptr;
+    bool own_words = true;  ///< false: nlohmann's diagnosis of the same text comes first
 };
 
 class JsonDoc;
@@ -80,6 +83,11 @@ public:
     JsonValue parse_value();
     /// Current byte offset.
     std::size_t pos() const { return p_; }
+    /// Whether only white space is left.
+    bool at_end() {
+        ws();
+        return p_ >= t_.size();
+    }
     /// The text.
     std::string_view text() const { return t_; }
 
@@ -95,7 +103,7 @@ private:
         std::size_t offset;
     };
 
-    [[noreturn]] void fail() const { throw JsonSyntax{p_}; }
+    [[noreturn]] void fail() const { throw JsonSyntax{p_, nullptr, true}; }
     void ws();
     std::uint32_t value(int depth);
     std::string_view string_token();

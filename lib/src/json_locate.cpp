@@ -10,9 +10,11 @@ TextPos position_of(std::string_view text, std::size_t offset) {
     TextPos p{1, 1};
     for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
         const auto c = static_cast<unsigned char>(text[i]);
-        if (c == '\n') {
+        if (c == '\n' || (c == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))) {  // LF, CRLF or CR alone
             ++p.line;
             p.column = 1;
+        } else if (c == '\r') {
+            continue;
         } else if ((c & 0xC0) != 0x80) {  // count characters, not UTF-8 continuation bytes
             ++p.column;
         }

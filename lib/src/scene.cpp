@@ -125,16 +125,54 @@ private:
     std::vector<Frame> frames_;
 };
 
-Error syntax_error(std::string_view text, const std::string& file, std::size_t our_offset) {
+// Bytes that are not printable ASCII are shown as \xNN, so that a message quoting bad input
+// stays one valid UTF-8 line.
+std::string printable(const std::string& s) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string out;
+    for (char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c >= 0x20 && c < 0x7F) {
+            out += ch;
+        } else {
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
+}
+
+Error syntax_error(std::string_view text, const std::string& file, const JsonSyntax& ours) {
+    const std::size_t our_offset = ours.offset;
+    if (ours.why && ours.own_words) {  // a limit of ours, not of JSON: say so without asking nlohmann
+        const TextPos pos = position_of(text, our_offset);
+        return Error(file, "", ours.why, pos.line, pos.column);
+    }
     SyntaxDiagnosis d;
     const bool ok = json::sax_parse(text, &d, json::input_format_t::json, true, false);
+    // Two bytes nlohmann reads differently from what they are: name them.
+    const std::string_view at = our_offset < text.size() ? text.substr(our_offset) : std::string_view();
+    const char* special = at.empty() ? nullptr
+                          : at[0] == '\0' ? "unexpected NUL byte (U+0000)"
+                          : at.substr(0, 3) == "\xEF\xBB\xBF" ? "unexpected byte-order mark (U+FEFF): only one may start the file"
+                                                            : nullptr;
+    if (special) {
+        const TextPos pos = position_of(text, our_offset);
+        return Error(file, (!ok || d.failed) ? d.error_path : "", special, pos.line, pos.column);
+    }
     if (!ok || d.failed) {
         const TextPos pos = position_of(text, d.error_offset);
-        return Error(file, d.error_path, d.error_message.empty() ? "invalid JSON" : d.error_message, pos.line, pos.column);
+        return Error(file, d.error_path, d.error_message.empty() ? "invalid JSON" : printable(d.error_message), pos.line,
+                     pos.column);
     }
-    // Valid JSON that our reader does not take: only nesting deeper than it allows.
+    // nlohmann takes what our reader does not (a second byte-order mark, a NUL byte it reads
+    // as the end): name the byte.
     const TextPos pos = position_of(text, our_offset);
-    return Error(file, "", "values nested too deeply (a scene nests about five levels)", pos.line, pos.column);
+    if (ours.why) return Error(file, "", ours.why, pos.line, pos.column);
+    const auto byte = our_offset < text.size() ? static_cast<unsigned char>(text[our_offset]) : 0u;
+    return Error(file, "", "unexpected byte " + printable(std::string(1, static_cast<char>(byte))) + " in the JSON text", pos.line,
+                 pos.column);
 }
 
 // Reads the top-level object; the elements of its big arrays go to the builder one at a time.
@@ -181,7 +219,7 @@ void read_document(JsonDoc& doc, SceneBuilder& builder) {
         } while (doc.consume(','));
         doc.expect('}');
     }
-    if (doc.peek() != '\0') throw JsonSyntax{doc.pos()};
+    if (!doc.at_end()) throw JsonSyntax{doc.pos(), "unexpected content after the scene's closing '}'", false};
 }
 
 }  // namespace
@@ -196,7 +234,7 @@ Scene read_scene(std::string_view text, const std::string& file) {
         try {
             read_document(doc, builder);
         } catch (const JsonSyntax& s) {
-            throw syntax_error(text, file, s.offset);
+            throw syntax_error(text, file, s);
         }
         return builder.finish();
     } catch (const Fail& f) {

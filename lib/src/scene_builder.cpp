@@ -136,10 +136,24 @@ public:
     // A duplicate key would let a typo win silently: it is an error.
     static void no_duplicate_keys(const json& j, const Path& path) {
         const std::size_t n = j.size();
-        for (std::size_t a = 1; a < n; ++a)
-            for (std::size_t b = 0; b < a; ++b)
-                if (j.key(a) == j.key(b))
-                    throw Fail{Path(path, j.key(a)), "duplicate key '" + std::string(j.key(a)) + "'", j[a].offset()};
+        auto fail = [&](std::size_t a) {
+            throw Fail{Path(path, j.key(a)), "duplicate key '" + std::string(j.key(a)) + "'", j[a].offset()};
+        };
+        if (n <= 16) {
+            for (std::size_t a = 1; a < n; ++a)
+                for (std::size_t b = 0; b < a; ++b)
+                    if (j.key(a) == j.key(b)) fail(a);
+            return;
+        }
+        std::vector<std::size_t> order(n);
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return j.key(a) < j.key(b) || (j.key(a) == j.key(b) && a < b);
+        });
+        std::size_t first_dup = n;
+        for (std::size_t k = 1; k < n; ++k)
+            if (j.key(order[k]) == j.key(order[k - 1])) first_dup = std::min(first_dup, order[k]);
+        if (first_dup < n) fail(first_dup);
     }
 
 private:
@@ -325,6 +339,7 @@ void SceneBuilder::shape(std::size_t index, const json& v, const Path& path) {
                                       "'; expected point, circle, rect, segment, line, ray, polygon or polyline"};
     }
     scene_.shapes.push_back(std::move(s));
+    default_id_.push_back(!o.has("id"));
 }
 
 void SceneBuilder::grid(std::size_t, const json& v, const Path& path) {
@@ -342,7 +357,8 @@ void SceneBuilder::grid(std::size_t, const json& v, const Path& path) {
         throw Fail{o.sub("tile_size"), "tile_size must be > 0, got " + num_text(std::min(g.tile.x, g.tile.y))};
     if (o.has("origin")) g.origin = o.pos("origin");
     g.outside_solid = o.choice("outside", {"solid", "empty"}, "solid") == "solid";
-    if (o.has("rows") == o.has("cells")) throw Fail{path, "a grid needs either rows or cells (not both)"};
+    if (o.has("rows") && o.has("cells")) throw Fail{path, "a grid takes rows or cells, not both"};
+    if (!o.has("rows") && !o.has("cells")) throw Fail{path, "a grid needs rows or cells (neither is given)"};
     std::vector<bool> solid;
     if (o.has("rows")) {
         const std::vector<char32_t> blockers = code_points(o.has("solid") ? o.str("solid") : std::string("#"));
@@ -395,7 +411,8 @@ void SceneBuilder::move(std::size_t index, const json& v, const Path& path) {
     m.id = id_or_default(o, index);
     const auto [it, fresh] = move_ids_.emplace(m.id, index);
     if (!fresh)
-        throw Fail{o.has("id") ? o.sub("id") : path, "duplicate move id '" + m.id + "' (also /moves/" + std::to_string(it->second) + ")"};
+        throw Fail{o.has("id") ? o.sub("id") : path, "duplicate move id '" + m.id + "' (also /moves/" + std::to_string(it->second) +
+                                                         (scene_.moves[it->second].id == std::to_string(it->second) ? ", whose default id is its index" : "") + ")"};
     move_grids_.push_back(o.str("grid"));
     m.from = o.pos("from");
     m.to = o.pos("to");
@@ -476,8 +493,15 @@ Scene SceneBuilder::finish() {
             }
         }
     }
-    if (dup != hashed.size())
-        throw Fail{path_of(dup), "duplicate id '" + id_of(dup) + "' (also " + (orig < ns ? shape_path(orig) : grid_path(orig - ns)) + ")"};
+    if (dup != hashed.size()) {
+        auto where = [&](std::size_t i) {
+            if (i >= ns) return grid_path(i - ns);
+            return default_id_[i] ? "the default id of " + shape_path(i) + ", its index" : shape_path(i);
+        };
+        std::string msg = "duplicate id '" + id_of(dup) + "'";
+        if (dup < ns && default_id_[dup]) msg += " (" + where(dup) + ")";
+        throw Fail{path_of(dup), msg + "; also " + where(orig)};
+    }
     std::unordered_map<std::string, std::size_t> grid_index;
     for (std::size_t i = 0; i < scene_.grids.size(); ++i) {
         scene_.grids[i].y_up = scene_.y_up;
@@ -514,6 +538,12 @@ std::optional<std::vector<Vec2>> simple_polygon(const std::vector<Vec2>& points,
     }
     const Ring r{ring.data(), ring.size()};
     const std::size_t n = ring.size();
+    bool on_one_line = true;
+    for (std::size_t i = 2; i < n && on_one_line; ++i) on_one_line = orient(ring[0], ring[1], ring[i]) == 0;
+    if (on_one_line) {
+        why = "the polygon has zero area: its points lie on one line";
+        return std::nullopt;
+    }
     // Edges meet only where consecutive edges share their vertex. Sweep the edges by min x
     // so that only edges whose x extents overlap are compared.
     std::vector<std::size_t> order(n);

@@ -68,6 +68,7 @@ private:
 
     Scene scene_;
     std::vector<PendingRect> rects_;
+    std::vector<char> default_id_;  // shapes whose id is their index, not written
     std::vector<std::string> move_grids_;  // a move names its grid by id; grids may come later
     std::unordered_map<std::string, std::size_t> move_ids_;  // id -> move index
     std::unordered_map<std::string, std::size_t> rule_names_;

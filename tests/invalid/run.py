@@ -1,0 +1,491 @@
+#!/usr/bin/env python3
+"""Invalid-input corpus for collide.
+
+    python3 tests/invalid/run.py --bin PATH [--jobs N] [--only REGEX] [--no-hostile] [--pending]
+
+Every NNN-*.json file beside this script is a malformed scene. For each one the runner runs
+
+    collide check FILE
+    collide check -o OUT FILE        (OUT in a fresh temporary directory)
+    collide validate FILE
+
+and asserts: exit status 2; nothing on stdout; exactly one line on stderr, valid UTF-8, at
+most 4096 bytes, of the form "collide: error: FILE:LINE:COLUMN: /json/pointer: message"
+with the location and pointer that expected.json gives (null there means "must be
+absent") and a message containing message_contains; no OUT and no temporary file left
+in the temporary directory.
+
+Then the generated hostile inputs (too big to commit), each run in its own helper process
+so that resource.getrusage(RUSAGE_CHILDREN) measures that one collide alone, with a
+watchdog that kills it when its resident set passes the bound (see BOUNDS below):
+100 MiB of '[' on standard input, a 50 MB string at an unknown key, a valid polygon of
+10^6 vertices (must pass), the same polygon crossing itself at its last vertex, and a
+BOM before valid JSON (must pass).
+
+expected.json entries with "pending" describe a known problem (see the reason there): by
+default only the safety contract is checked for them (exit 2, empty stdout, one error line
+naming the file, no files left behind); --pending checks the wanted location and message
+too, and also runs the pending hostile inputs. In a pending entry a key that is left out is
+not checked; message_contains may be a list (any one must occur).
+
+Prints one line per failed check and, last, "N passed, M failed" (cases, not checks).
+"""
+
+import argparse
+import concurrent.futures
+import json
+import math
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PREFIX = "collide: error: "
+MAX_STDERR = 4096  # one diagnostic line; never the offending input echoed back whole
+MiB = 1024 * 1024
+
+
+# ---------------------------------------------------------------------------------------
+# The committed corpus
+
+
+def run(cmd, timeout):
+    try:
+        r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
+        return r.returncode, r.stdout, r.stderr
+    except subprocess.TimeoutExpired as e:
+        return "timeout after %ss" % timeout, e.stdout or b"", e.stderr or b""
+
+
+def check_error(arg, rc, out, err, exp, full):
+    """Problems with one invocation that should have failed on input `arg`."""
+    bad = []
+    if rc != 2:
+        bad.append("exit status %s, expected 2" % rc)
+    if out:
+        bad.append("stdout not empty: %r" % out[:200])
+    if len(err) > MAX_STDERR:
+        bad.append("stderr is %d bytes (more than %d): %r..." % (len(err), MAX_STDERR, err[:200]))
+        err = err[:MAX_STDERR]
+    if err.count(b"\n") != 1 or not err.endswith(b"\n"):
+        bad.append("stderr is not exactly one line: %r" % err[:400])
+    if full:
+        try:
+            err.decode("utf-8")
+        except UnicodeDecodeError as e:
+            bad.append("stderr is not valid UTF-8 (%s): %r" % (e.reason, err[:200]))
+    text = err.decode("utf-8", "backslashreplace").split("\n")[0]
+    if "[json.exception" in text:
+        bad.append("library internals leak into the message: %r" % text)
+    head = PREFIX + arg
+    if not text.startswith(head):
+        bad.append("stderr does not start with %r: %r" % (head, text))
+        return bad
+    if not full:
+        return bad
+    rest = text[len(head):]
+    m = re.match(r":(\d+):(\d+): ", rest)
+    if "line" in exp:
+        if exp["line"] is None:
+            if m:
+                bad.append("expected no line:column, got %s:%s in %r" % (m.group(1), m.group(2), text))
+        else:
+            want = ":%d:%d: " % (exp["line"], exp["column"]) if "column" in exp else ":%d:" % exp["line"]
+            if not rest.startswith(want):
+                bad.append("expected location %s, got %r" % (want.strip(": "), text))
+    if m:
+        body = rest[m.end():]
+    elif rest.startswith(": "):
+        body = rest[2:]
+    else:
+        bad.append("no ': ' after the file name: %r" % text)
+        return bad
+    msg = body
+    if "path" in exp:
+        if exp["path"] is None:
+            if body.startswith("/"):
+                bad.append("expected no JSON pointer, got %r" % text)
+        elif not body.startswith(exp["path"] + ": "):
+            bad.append("expected JSON pointer %r, got %r" % (exp["path"], text))
+        else:
+            msg = body[len(exp["path"]) + 2:]
+    want = exp.get("message_contains")
+    if want is not None:
+        alternatives = want if isinstance(want, list) else [want]
+        if not any(w in msg for w in alternatives):
+            bad.append("message does not contain %s: %r" % (" or ".join(repr(w) for w in alternatives), text))
+    unwanted = exp.get("message_not_contains")
+    if unwanted is not None and unwanted in msg:
+        bad.append("message contains %r: %r" % (unwanted, text))
+    return bad
+
+
+def run_file(binary, name, exp, full, timeout):
+    path = os.path.join(HERE, name)
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="collide-invalid-") as tmp:
+        out_path = os.path.join(tmp, "report.json")
+        for label, cmd in (
+            ("check", [binary, "check", path]),
+            ("check -o", [binary, "check", "-o", out_path, path]),
+            ("validate", [binary, "validate", path]),
+        ):
+            rc, out, err = run(cmd, timeout)
+            problems += ["%s: %s" % (label, p) for p in check_error(path, rc, out, err, exp, full)]
+            left = sorted(os.listdir(tmp))
+            if left:
+                problems.append("%s: files left in the output directory: %s" % (label, ", ".join(left)))
+                for f in left:
+                    os.remove(os.path.join(tmp, f))
+    return problems
+
+
+# ---------------------------------------------------------------------------------------
+# Generated hostile inputs
+#
+# Memory bounds (peak resident set of the one collide process), and why:
+#  - Any input: collide reads the whole text into one std::string. Grown by doubling, the
+#    buffer and its predecessor coexist once, so the text costs at most 2.5x its size; add
+#    64 MiB for the program, its libraries and small structures (a tiny scene peaks at
+#    ~14 MiB in a Release build). A reader that builds a frame, a pointer token or a DOM
+#    node per nesting level (10^8 of them here) is far beyond this.
+#  - A polygon of n vertices: the element being read is held as nodes (3 per vertex, about
+#    50 B each, plus links and keys, with vector doubling) and then as vertex arrays for the
+#    simple-polygon check (~70 B); 640 B per vertex leaves room for that with a 1.5x margin
+#    and still catches anything superlinear or a second full copy of the document.
+#  - Under ASan the allocator keeps freed blocks in a quarantine (256 MiB by default), pads
+#    every block with redzones and adds 1/8 of shadow memory; the 10^6-vertex polygon peaks
+#    at 3.4x its Release figure (1.1 GiB against 0.32 GiB). The bound becomes 2 x bound + 256 MiB.
+# Time limits are generous for a Release build (seconds where a correct program needs well
+# under one) and scaled for the unoptimised sanitizer build.
+
+
+def rss_kib(pid):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def circle_points(n, r=1000.0):
+    return [(r * math.cos(2 * math.pi * i / n), r * math.sin(2 * math.pi * i / n)) for i in range(n)]
+
+
+def write_polygon(path, pts, extra_shape=""):
+    with open(path, "w") as f:
+        f.write('{"shapes": [{"id": "big", "type": "polygon", "points": [')
+        f.write(", ".join("[%r, %r]" % p for p in pts))
+        f.write("]}" + extra_shape + "]}\n")
+
+
+def gen_nesting(d):
+    return None, b"[" * (100 * MiB)  # on stdin
+
+
+def gen_long_string(d):
+    path = os.path.join(d, "long-string.json")
+    with open(path, "w") as f:
+        f.write('{"shapes": [], "notes": "')
+        chunk = "lorem ipsum " * 1000
+        for _ in range(50 * 1000 * 1000 // len(chunk)):
+            f.write(chunk)
+        f.write('"}\n')
+    return path, None
+
+
+def gen_polygon_valid(d):
+    path = os.path.join(d, "polygon-1e6.json")
+    write_polygon(path, circle_points(10**6), ', {"id": "p", "type": "point", "at": [0.5, 0.25]}')
+    return path, None
+
+
+def gen_polygon_crossing(d):
+    path = os.path.join(d, "polygon-1e6-crossing.json")
+    pts = circle_points(10**6)
+    pts[-1] = (-2000.0, 0.0)  # its two edges cross the far side of the circle
+    write_polygon(path, pts)
+    return path, None
+
+
+def gen_bom_valid(d):
+    path = os.path.join(d, "bom-valid.json")
+    with open(path, "wb") as f:
+        f.write(b'\xef\xbb\xbf{"shapes": [{"id": "p", "type": "point", "at": [0, 0]}]}\n')
+    return path, None
+
+
+def gen_polygon_comb(d):
+    # A valid comb: 5*10^4 teeth whose edges each span the whole width. Simple-polygon
+    # checks that only sort edges by x compare every pair here (10^10 tests).
+    path = os.path.join(d, "polygon-comb.json")
+    pts = []
+    for i in range(50000):
+        pts += [(0.0, 2.0 * i), (1000.0, 2.0 * i + 1)]
+    pts += [(1000.0, 200010.0), (-10.0, 200010.0)]
+    write_polygon(path, pts)
+    return path, None
+
+
+def gen_many_keys(d):
+    # One shape object with 10^5 unknown keys: the first must be reported at once.
+    path = os.path.join(d, "many-keys.json")
+    with open(path, "w") as f:
+        f.write('{"shapes": [{"type": "point", "at": [0, 0]')
+        f.write("".join(', "k%d": 0' % i for i in range(100000)))
+        f.write("}]}\n")
+    return path, None
+
+
+def polygon_bound(size):
+    return 640 * 10**6 + 2.5 * size + 64 * MiB
+
+
+# name: (generator, command after the binary ('FILE' is replaced), what must hold,
+#        memory bound from the input size, time limit release, time limit sanitized, pending)
+HOSTILE = {
+    "nesting-100MiB-stdin": dict(
+        gen=gen_nesting, args=["check", "-"], arg="-", status=2,
+        exp={"line": 1, "message_contains": ["too deep", "nested"]},
+        bound=lambda size: 2.5 * size + 64 * MiB, limit=(10, 60)),
+    "string-50MB-unknown-key": dict(
+        gen=gen_long_string, args=["validate", "FILE"], status=2,
+        exp={"path": "/notes", "line": 1, "column": 25, "message_contains": "unknown key 'notes'"},
+        bound=lambda size: 2.5 * size + 64 * MiB, limit=(10, 60)),
+    "polygon-1e6-valid": dict(
+        gen=gen_polygon_valid, args=["check", "FILE"], status=0, bound=polygon_bound, limit=(30, 300)),
+    "polygon-1e6-crossing-at-end": dict(
+        gen=gen_polygon_crossing, args=["check", "FILE"], status=2,
+        exp={"path": "/shapes/0/points", "line": 1, "column": 56,
+             "message_contains": "point 999999"},
+        bound=polygon_bound, limit=(30, 300)),
+    "bom-then-valid-json": dict(
+        gen=gen_bom_valid, args=["validate", "FILE"], status=0, bound=lambda size: 64 * MiB, limit=(10, 30)),
+    "polygon-comb-1e5-valid": dict(
+        gen=gen_polygon_comb, args=["validate", "FILE"], status=0,
+        bound=lambda size: 640 * 10**5 + 2.5 * size + 64 * MiB, limit=(10, 120),
+        pending="the simple-polygon check sorts edges by x only, so edges spanning the whole width are "
+                "compared pairwise: O(n^2), hours for 10^6 teeth"),
+    "object-1e5-unknown-keys": dict(
+        gen=gen_many_keys, args=["validate", "FILE"], status=2,
+        exp={"path": "/shapes/0/k0", "message_contains": "unknown key 'k0'"},
+        bound=lambda size: 2.5 * size + 64 * MiB, limit=(5, 30),
+        pending="duplicate keys are looked for with a pairwise comparison of all keys before unknown "
+                "keys are rejected: O(k^2)"),
+}
+
+
+def hostile_child(binary, name, sanitized):
+    """Runs in a helper process: generate, run collide under a watchdog, print a JSON result."""
+    case = HOSTILE[name]
+    with tempfile.TemporaryDirectory(prefix="collide-hostile-") as d:
+        path, stdin_data = case["gen"](d)
+        size = len(stdin_data) if stdin_data is not None else os.path.getsize(path)
+        bound = case["bound"](size)
+        if sanitized:
+            bound = 2 * bound + 256 * MiB
+        limit = case["limit"][1 if sanitized else 0]
+        out_dir = os.path.join(d, "out")
+        os.mkdir(out_dir)
+        cmd = [binary] + [path if a == "FILE" else a for a in case["args"]]
+        start = time.monotonic()
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE if stdin_data is not None else subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=out_dir)
+        captured = {"stdout": [b"", 0], "stderr": [b"", 0]}
+
+        def drain(stream, key):
+            keep = 64 * 1024
+            while True:
+                chunk = stream.read(1 << 16)
+                if not chunk:
+                    break
+                slot = captured[key]
+                if len(slot[0]) < keep:
+                    slot[0] += chunk[:keep - len(slot[0])]
+                slot[1] += len(chunk)
+
+        def feed():
+            try:
+                view = memoryview(stdin_data)
+                for i in range(0, len(view), MiB):
+                    proc.stdin.write(view[i:i + MiB])
+                proc.stdin.close()
+            except (BrokenPipeError, ValueError, OSError):
+                pass
+
+        threads = [threading.Thread(target=drain, args=(proc.stdout, "stdout")),
+                   threading.Thread(target=drain, args=(proc.stderr, "stderr"))]
+        if stdin_data is not None:
+            threads.append(threading.Thread(target=feed))
+        for t in threads:
+            t.daemon = True
+            t.start()
+        killed = None
+        while proc.poll() is None:
+            elapsed = time.monotonic() - start
+            rss = rss_kib(proc.pid) * 1024
+            if rss > bound:
+                killed = "killed: resident set %.0f MiB passed the bound of %.0f MiB after %.1f s" % (
+                    rss / MiB, bound / MiB, elapsed)
+            elif elapsed > limit:
+                killed = "killed: still running after the limit of %d s" % limit
+            if killed:
+                proc.kill()
+                proc.wait()
+                break
+            time.sleep(0.02)
+        elapsed = time.monotonic() - start
+        for t in threads:
+            t.join(timeout=10)
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024  # Linux: KiB
+        left = sorted(os.listdir(out_dir))
+    print(json.dumps({
+        "status": proc.returncode, "killed": killed, "seconds": elapsed, "peak": peak, "bound": bound,
+        "limit": limit, "input_bytes": size, "arg": path if path else "-", "left": left,
+        "stdout": captured["stdout"][0].decode("utf-8", "backslashreplace"), "stdout_bytes": captured["stdout"][1],
+        "stderr": captured["stderr"][0].decode("latin-1"), "stderr_bytes": captured["stderr"][1],
+    }))
+
+
+def run_hostile(binary, name, sanitized, verbose):
+    case = HOSTILE[name]
+    cmd = [sys.executable, os.path.abspath(__file__), "--bin", binary, "--hostile-child", name]
+    if sanitized:
+        cmd.append("--sanitized")
+    r = subprocess.run(cmd, capture_output=True)
+    if r.returncode != 0:
+        return ["the helper failed: %s" % r.stderr.decode("utf-8", "replace")[-2000:]]
+    res = json.loads(r.stdout)
+    problems = []
+    if verbose:
+        print("  %s: exit %s, %.1f s (limit %d s), peak %.0f MiB (bound %.0f MiB), input %.0f MB" % (
+            name, res["status"], res["seconds"], res["limit"], res["peak"] / MiB, res["bound"] / MiB,
+            res["input_bytes"] / 1e6), file=sys.stderr)
+    if res["killed"]:
+        problems.append(res["killed"])
+    elif res["peak"] > res["bound"]:
+        problems.append("peak resident set %.0f MiB is above the bound of %.0f MiB" % (res["peak"] / MiB, res["bound"] / MiB))
+    if res["left"]:
+        problems.append("files left in the working directory: %s" % ", ".join(res["left"]))
+    err = res["stderr"].encode("latin-1")
+    if res["stderr_bytes"] > len(err):
+        problems.append("stderr is %d bytes" % res["stderr_bytes"])
+    if res["killed"]:
+        return problems
+    if case["status"] == 0:
+        if res["status"] != 0:
+            problems.append("exit status %s, expected 0; stderr: %r" % (res["status"], err[:400]))
+        if name == "polygon-1e6-valid" and res["status"] == 0:
+            try:
+                scene = json.loads(res["stdout"])["scenes"][0]
+                got = [(c["a"], c["b"], c["relation"]) for c in scene["collisions"]]
+                if got != [("big", "p", "contains")]:
+                    problems.append("expected one collision big contains p, got %r" % got[:5])
+            except (ValueError, KeyError, IndexError) as e:
+                problems.append("stdout is not the expected report (%s): %r" % (e, res["stdout"][:200]))
+    else:
+        exp = case.get("exp", {})
+        problems += check_error(res["arg"], res["status"], res["stdout"].encode(), err, exp, True)
+    return problems
+
+
+# ---------------------------------------------------------------------------------------
+
+
+def is_sanitized(binary):
+    try:
+        with open(binary, "rb") as f:
+            data = f.read()
+    except OSError:
+        return False
+    return b"AddressSanitizer" in data or b"__asan_init" in data or b"__ubsan_handle" in data
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--bin", required=True, help="the collide executable")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="corpus files run in parallel")
+    ap.add_argument("--only", help="only cases whose name matches this regular expression")
+    ap.add_argument("--no-hostile", action="store_true", help="skip the generated hostile inputs")
+    ap.add_argument("--pending", action="store_true",
+                    help="also check the wanted behaviour of pending entries, and run pending hostile inputs")
+    ap.add_argument("--timeout", type=float, default=60, help="seconds per corpus invocation")
+    ap.add_argument("--sanitized", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--hostile-child", help=argparse.SUPPRESS)
+    ap.add_argument("-v", "--verbose", action="store_true", help="timings and peak memory of hostile inputs")
+    args = ap.parse_args()
+    binary = os.path.abspath(args.bin)
+    if args.hostile_child:
+        hostile_child(binary, args.hostile_child, args.sanitized)
+        return 0
+    if not os.access(binary, os.X_OK):
+        print("not an executable: %s" % binary)
+        return 2
+    sanitized = is_sanitized(binary)
+
+    with open(os.path.join(HERE, "expected.json"), encoding="utf-8") as f:
+        manifest = json.load(f)
+    files = sorted(n for n in os.listdir(HERE) if re.match(r"\d{3}-.*\.json$", n))
+    passed = failed = pending_skipped = 0
+    for n in files:
+        if n not in manifest:
+            print("%s: no entry in expected.json" % n)
+            failed += 1
+    for n in manifest:
+        if not n.startswith("_") and n not in files:
+            print("%s: in expected.json but no such file" % n)
+            failed += 1
+    only = re.compile(args.only) if args.only else None
+    todo = [n for n in files if n in manifest and (not only or only.search(n))]
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = {}
+        for n in todo:
+            exp = manifest[n]
+            full = "pending" not in exp or args.pending
+            if "pending" in exp and not args.pending:
+                pending_skipped += 1
+            futures[n] = pool.submit(run_file, binary, n, exp, full, args.timeout)
+        for n in todo:
+            problems = futures[n].result()
+            for p in problems:
+                print("%s: %s" % (n, p))
+            if problems:
+                failed += 1
+            else:
+                passed += 1
+            sys.stdout.flush()
+
+    if not args.no_hostile:
+        for name, case in HOSTILE.items():
+            if only and not only.search(name):
+                continue
+            if case.get("pending") and not args.pending:
+                pending_skipped += 1
+                continue
+            problems = run_hostile(binary, name, sanitized, args.verbose)
+            for p in problems:
+                print("%s: %s" % (name, p))
+            if problems:
+                failed += 1
+            else:
+                passed += 1
+            sys.stdout.flush()
+
+    if pending_skipped:
+        print("(%d pending: known problems, checked only for exit status and output safety or, for hostile "
+              "inputs, not run; --pending checks them whole)" % pending_skipped)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -19,6 +19,7 @@ import json
 import math
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -698,6 +699,64 @@ def leading_utf8_bom_is_skipped():
 
 
 # ---------------------------------------------------------------------------------------
+
+# ---------------------------------------------------------------------------------------
+# Pipes, signals and early stops
+
+def dense_scene(n):
+    """n unit circles on a tight lattice: every one overlaps its neighbours, so the report
+    is long and takes a while to write."""
+    side = int(math.sqrt(n)) + 1
+    return {"shapes": [circle(f"c{i}", (i % side) * 1.5, (i // side) * 1.5, 1) for i in range(n)]}
+
+
+@test
+def a_closed_pipe_ends_the_program_quietly():
+    with tempfile.TemporaryDirectory() as d:
+        scene = write(d, "dense.json", dense_scene(200_000))
+        p = subprocess.Popen([BIN, "check", scene, "-f", "jsonl"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        first = p.stdout.readline()
+        p.stdout.close()  # as `| head -n 1` does
+        err = p.stderr.read().decode("utf-8", "replace")
+        code = p.wait(timeout=120)
+        check(first.startswith(b'{"type": "collision"'), f"first line {first[:80]!r}")
+        eq(code, -signal.SIGPIPE, "exit (killed by SIGPIPE)")
+        eq(err, "", "stderr")
+
+
+@test
+def sigterm_while_writing_output_leaves_no_file():
+    with tempfile.TemporaryDirectory() as d:
+        scene = write(d, "dense.json", dense_scene(300_000))
+        out = Path(d) / "out.json"
+        p = subprocess.Popen([BIN, "check", "-v", scene, "-o", str(out)], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        line = p.stderr.readline()  # "collide: parse ... ms": the output file is opened next
+        check(b"parse" in line, f"verbose first line {line!r}")
+        time.sleep(0.05)
+        p.send_signal(signal.SIGTERM)
+        code = p.wait(timeout=120)
+        if code == 0:
+            raise Failure("the check finished before the signal arrived: make the scene larger")
+        eq(code, -signal.SIGTERM, "exit (killed by SIGTERM)")
+        eq(sorted(x.name for x in Path(d).iterdir()), ["dense.json"], "files left in the directory")
+
+
+@test
+def max_collisions_stops_early_with_exit_1():
+    with tempfile.TemporaryDirectory() as d:
+        scene = write(d, "dense.json", dense_scene(400))
+        full = collide("check", scene, "-f", "jsonl")
+        status(full, 0)
+        cut = collide("check", scene, "-f", "jsonl", "--max-collisions", "10")
+        status(cut, 1)
+        check("--max-collisions" in cut.err, f"stderr names the option: {cut.err!r}")
+        records = jsonl(cut)
+        eq([r for r in records if r["type"] == "collision"], [r for r in jsonl(full) if r["type"] == "collision"][:10],
+           "the first 10 collisions of the full report")
+        eq(records[-1]["collisions"], 10, "summary.collisions")
+
 
 def main():
     global BIN, UPDATE_GOLDEN, BIG_SCENE_SHAPES

@@ -35,6 +35,7 @@ FORMATS = ["json", "jsonl", "csv", "text"]
 BIN = None            # set from --bin
 UPDATE_GOLDEN = False
 BIG_SCENE_SHAPES = 100_000
+BRUTE_BIG = False
 
 
 # ---------------------------------------------------------------------------------------
@@ -300,10 +301,11 @@ def assert_same_report_for_broadphases(n, seed, broadphases):
         same_bytes(r.out, runs[0].out, f"{n} shapes: {bp} vs {broadphases[0]}")
 
 
-@test
 def big_random_scene_same_report_with_grid_sweep_and_auto():
-    assert_same_report_for_broadphases(BIG_SCENE_SHAPES, 1,
-                                       ["--broadphase grid", "--broadphase sweep", "--broadphase auto --threads 2"])
+    broadphases = ["--broadphase grid", "--broadphase sweep", "--broadphase auto --threads 2"]
+    if BRUTE_BIG:  # quadratic: about a minute of CPU at 100,000 shapes
+        broadphases.append("--broadphase brute --threads 2")
+    assert_same_report_for_broadphases(BIG_SCENE_SHAPES, 1, broadphases)
 
 
 @test
@@ -759,15 +761,20 @@ def max_collisions_stops_early_with_exit_1():
 
 
 def main():
-    global BIN, UPDATE_GOLDEN, BIG_SCENE_SHAPES
+    global BIN, UPDATE_GOLDEN, BIG_SCENE_SHAPES, BRUTE_BIG
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", required=True, help="the collide executable")
     ap.add_argument("--update-golden", action="store_true", help="rewrite tests/cli/golden/")
     ap.add_argument("--quick", action="store_true", help="a 20,000-shape random scene instead of 100,000")
     ap.add_argument("-k", default="", help="run only tests whose name contains this")
+    ap.add_argument("--brute-big", action="store_true",
+                    help="also compare --broadphase brute on the big random scene (a minute of CPU)")
     args = ap.parse_args()
     BIN = str(Path(args.bin).resolve())
     UPDATE_GOLDEN = args.update_golden
+    BRUTE_BIG = args.brute_big
+    add_test("big_random_scene_same_report_with_" + ("grid_sweep_auto_and_brute" if BRUTE_BIG else "grid_sweep_and_auto"),
+             big_random_scene_same_report_with_grid_sweep_and_auto)
     if args.quick:
         BIG_SCENE_SHAPES = 20_000
     if not os.access(BIN, os.X_OK):

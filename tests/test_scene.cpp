@@ -368,7 +368,7 @@ TEST_CASE("read_scene: errors, word for word") {
   {"type": "point", "at": [0, 0]},
   {"id": "0", "type": "point", "at": [1, 1]}
 ]})",
-                    {"/shapes/1", 3, 3, "duplicate id '0' (also /shapes/0)"});
+                    {"/shapes/1", 3, 3, "duplicate id '0' (also the default id of /shapes/0, its index)"});
     }
     SUBCASE("a syntax error: an object left open") {
         check_error(R"({"shapes": [

@@ -498,9 +498,9 @@ Scene SceneBuilder::finish() {
             if (i >= ns) return grid_path(i - ns);
             return default_id_[i] ? "the default id of " + shape_path(i) + ", its index" : shape_path(i);
         };
-        std::string msg = "duplicate id '" + id_of(dup) + "'";
-        if (dup < ns && default_id_[dup]) msg += " (" + where(dup) + ")";
-        throw Fail{path_of(dup), msg + "; also " + where(orig)};
+        std::string msg = "duplicate id '" + id_of(dup) + "' (";
+        if (dup < ns && default_id_[dup]) msg += where(dup) + "; ";
+        throw Fail{path_of(dup), msg + "also " + where(orig) + ")"};
     }
     std::unordered_map<std::string, std::size_t> grid_index;
     for (std::size_t i = 0; i < scene_.grids.size(); ++i) {

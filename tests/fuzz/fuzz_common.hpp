@@ -1,0 +1,232 @@
+// Helpers shared by the fuzz targets: exact signs of small sums (to cross-check the library
+// by brute force without trusting its own predicates), value pools, and printing of inputs
+// when a property fails.
+#pragma once
+
+#include <collide/collide.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+#include <variant>
+#include <string>
+#include <vector>
+
+namespace fuzz {
+
+// ---- exact sums ---------------------------------------------------------------------------
+
+// An exact sum of doubles and of products k * w with k an integer, as a Shewchuk
+// expansion (nonoverlapping components, increasing magnitude). `ok` turns false when a
+// component overflows; the sign is meaningless then and callers skip the check.
+//
+// Why k * w is exact as p + e with p = fl(k w), e = fma(k, w, -p): w = m 2^q with q the
+// exponent of w's last bit, so k w and p (|p| >= |w|, ulp(p) >= 2^q) are multiples of 2^q;
+// e is then a multiple of 2^q smaller than ulp(p), i.e. a double, and fma returns it exactly.
+class ExactSum {
+public:
+    ExactSum& add(double b) {
+        if (!std::isfinite(b)) ok = false;
+        if (!ok) return *this;
+        std::vector<double> h;
+        h.reserve(e_.size() + 1);
+        double q = b;
+        for (double x : e_) {
+            const double s = q + x;
+            if (!std::isfinite(s)) {
+                ok = false;
+                return *this;
+            }
+            const double bv = s - q;
+            const double av = s - bv;
+            const double err = (q - av) + (x - bv);
+            if (err != 0) h.push_back(err);
+            q = s;
+        }
+        if (q != 0) h.push_back(q);
+        e_.swap(h);
+        return *this;
+    }
+    ExactSum& sub(double b) { return add(-b); }
+    // += k * w for an integer-valued k.
+    ExactSum& add_product(double k, double w) {
+        const double p = k * w;
+        if (!std::isfinite(p)) {
+            ok = false;
+            return *this;
+        }
+        add(p);
+        return add(std::fma(k, w, -p));
+    }
+    ExactSum& sub_product(double k, double w) { return add_product(-k, w); }
+    int sign() const {
+        if (e_.empty()) return 0;
+        return e_.back() > 0 ? 1 : -1;
+    }
+
+    bool ok = true;
+
+private:
+    std::vector<double> e_;
+};
+
+// Whether a + b is exactly representable (and finite).
+inline bool exact_add(double a, double b) {
+    const double s = a + b;
+    if (!std::isfinite(s)) return false;
+    ExactSum d;
+    d.add(s).sub(a).sub(b);
+    return d.ok && d.sign() == 0;
+}
+
+// ---- value pools --------------------------------------------------------------------------
+
+inline constexpr double kDenormMin = std::numeric_limits<double>::denorm_min();
+inline constexpr double kMaxSubnormal = 2.2250738585072009e-308;
+
+// Interesting finite doubles: small integers, decimals that are not dyadic, large values,
+// -0.0, subnormals and huge values.
+inline const std::vector<double>& interesting_values() {
+    static const std::vector<double> v = {
+        0.0, 1.0, -1.0, 2.0, -2.0, 3.0, 4.0, 5.0, 8.0, 10.0, -10.0, 16.0, 100.0,
+        0.5, -0.5, 0.25, 0.1, -0.1, 0.2, 0.3, -0.3, 0.7, 0.6, 1.1, 0.30000000000000004, 1.0 / 3.0,
+        1e9, -1e9, 1e9 + 1, 1e9 + 0.5, 999999999.9, 4294967296.0, 9007199254740992.0, 9007199254740993.0,
+        -0.0, kDenormMin, -kDenormMin, kMaxSubnormal, 1e-300, 1e-9, 1e-15,
+        1e15, 1e18, 1e100, 1e300, -1e300, 1.7976931348623157e308, -1.7976931348623157e308,
+        1.0 + 2.220446049250313e-16, 1.0 - 1.1102230246251565e-16,
+    };
+    return v;
+}
+
+// ---- known issues ---------------------------------------------------------------------------
+
+// With FUZZ_SKIP_KNOWN=1 the targets skip inputs of the classes of reported, still open
+// findings (README.md lists them), so that a long run can look past them. Without it every
+// finding counts, which is what run.sh does by default.
+inline bool skip_known() {
+    static const bool skip = [] {
+        const char* v = std::getenv("FUZZ_SKIP_KNOWN");
+        return v != nullptr && *v != '\0' && std::string(v) != "0";
+    }();
+    return skip;
+}
+
+// Largest magnitude among a shape's positions (a circle's reach included; not ray directions).
+inline double magnitude(const collide::Shape& s) {
+    using namespace collide;
+    double m = 0;
+    auto P = [&](Vec2 p) { m = std::max({m, std::fabs(p.x), std::fabs(p.y)}); };
+    std::visit(
+        [&](const auto& v) {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, Point>) P(v.at);
+            else if constexpr (std::is_same_v<T, Circle>) {
+                P(v.center);
+                m = std::max(m, std::fabs(v.center.x) + v.radius);
+                m = std::max(m, std::fabs(v.center.y) + v.radius);
+            } else if constexpr (std::is_same_v<T, Rect>) P(v.min), P(v.max);
+            else if constexpr (std::is_same_v<T, Segment> || std::is_same_v<T, Line>) P(v.a), P(v.b);
+            else if constexpr (std::is_same_v<T, Ray>) P(v.origin);
+            else
+                for (Vec2 p : v.points) P(p);
+        },
+        s);
+    return m;
+}
+
+// Known issues grid-hang-body and grid-hang-floor (README.md): a body spanning many cells
+// makes run_move scan all of them; a value a + b (a circle's centre and radius, a body's
+// position and half size, or the grid origin) whose rounding error spans many cells makes the
+// lattice's floor_index walk them one by one. `extent` is the body's width or height (0 for
+// shapes), `sum_mag` the largest |a| + |b| of such sums (0 when there are none).
+inline bool known_grid_hang(const collide::Grid& g, double sum_mag, double extent) {
+    const double tile = std::min(g.tile.x, g.tile.y);
+    const double mag = std::max({sum_mag, std::fabs(g.origin.x), std::fabs(g.origin.y)});
+    // The scan costs (extent / tile)^2 exact tests: 300 cells a side is ~0.1 s under ASan.
+    return !(extent / tile <= 300) || !(mag * 0x1p-52 / tile <= 1e3);
+}
+
+// Known issue grid-extreme-pieces (README.md): shape_vs_grid finds the candidate cells of a
+// straight piece in floating point; with coordinates whose rounding error is not small
+// against the tile, or a direction so tiny that dividing by it overflows, it misses cells
+// or throws std::domain_error.
+inline bool known_extreme_pieces(const collide::Grid& g, const collide::Shape& s) {
+    using namespace collide;
+    const ShapeType t = type_of(s);
+    if (t == ShapeType::Point || t == ShapeType::Circle || t == ShapeType::Rect) return false;
+    double mag = magnitude(s);
+    double tiny = std::numeric_limits<double>::infinity();  // smallest non-zero direction component
+    auto dir = [&](double dx, double dy) {
+        for (double d : {std::fabs(dx), std::fabs(dy)})
+            if (d > 0) tiny = std::min(tiny, d);
+    };
+    if (const auto* r = std::get_if<Ray>(&s)) {
+        mag = std::max({mag, std::fabs(r->direction.x), std::fabs(r->direction.y)});
+        dir(r->direction.x, r->direction.y);
+    } else if (const auto* l = std::get_if<Line>(&s)) {
+        dir(l->b.x - l->a.x, l->b.y - l->a.y);
+    } else if (const auto* sg = std::get_if<Segment>(&s)) {
+        dir(sg->b.x - sg->a.x, sg->b.y - sg->a.y);
+    } else {
+        const auto& p = t == ShapeType::Polygon ? std::get<Polygon>(s).points : std::get<Polyline>(s).points;
+        for (std::size_t i = 0; i + 1 < p.size(); ++i) dir(p[i + 1].x - p[i].x, p[i + 1].y - p[i].y);
+    }
+    return !(mag * 0x1p-52 / std::min(g.tile.x, g.tile.y) <= 0.01) || tiny < 1e-290;
+}
+
+// The largest |a| + |b| of the sums a shape's grid test forms (a circle's centre +- radius).
+inline double sum_magnitude(const collide::Shape& s) {
+    if (std::holds_alternative<collide::Circle>(s)) return magnitude(s);
+    return 0.0;
+}
+
+// ---- printing -----------------------------------------------------------------------------
+
+inline std::string num(double v) {
+    char buf[80];
+    std::snprintf(buf, sizeof buf, "%.17g (%a)", v, v);
+    return buf;
+}
+
+inline std::string vec(collide::Vec2 p) { return "[" + num(p.x) + ", " + num(p.y) + "]"; }
+
+inline std::string points_text(const std::vector<collide::Vec2>& pts) {
+    std::string s = "{";
+    for (std::size_t i = 0; i < pts.size(); ++i) s += (i ? ", " : "") + vec(pts[i]);
+    return s + "}";
+}
+
+inline std::string shape_text(const collide::Shape& s) {
+    using namespace collide;
+    std::string t(type_name(type_of(s)));
+    switch (type_of(s)) {
+        case ShapeType::Point: return t + " at " + vec(std::get<Point>(s).at);
+        case ShapeType::Circle:
+            return t + " center " + vec(std::get<Circle>(s).center) + " radius " + num(std::get<Circle>(s).radius);
+        case ShapeType::Rect: return t + " min " + vec(std::get<Rect>(s).min) + " max " + vec(std::get<Rect>(s).max);
+        case ShapeType::Segment: return t + " a " + vec(std::get<Segment>(s).a) + " b " + vec(std::get<Segment>(s).b);
+        case ShapeType::Line: return t + " a " + vec(std::get<Line>(s).a) + " b " + vec(std::get<Line>(s).b);
+        case ShapeType::Ray:
+            return t + " origin " + vec(std::get<Ray>(s).origin) + " direction " + vec(std::get<Ray>(s).direction);
+        case ShapeType::Polygon: return t + " " + points_text(std::get<Polygon>(s).points);
+        case ShapeType::Polyline: return t + " " + points_text(std::get<Polyline>(s).points);
+    }
+    return t;
+}
+
+inline std::string contact_text(const std::optional<collide::Contact>& c) {
+    if (!c) return "no collision";
+    return std::string(collide::relation_name(c->relation)) + " points " + points_text(c->points);
+}
+
+// Print a property failure and stop: libFuzzer saves the input as a crash.
+[[noreturn]] inline void fail(const std::string& what) {
+    std::fprintf(stderr, "\n==== PROPERTY FAILED ====\n%s\n=========================\n", what.c_str());
+    std::fflush(stderr);
+    __builtin_trap();
+}
+
+}  // namespace fuzz

@@ -1,0 +1,460 @@
+// Fuzz target: collide() on two shapes decoded from the input, checked against properties
+// that the contract implies (SPEC §2.1-2.3):
+//   1. symmetry: collide(a, b) and collide(b, a) agree on collision, on the relation
+//      (mirrored: contains <-> within) and on the points (as sets, within 1e-9 relative);
+//   2. every valid shape is `equal` to itself, and to every other spelling of the same
+//      point set (a rect as its polygon, a zero-radius circle as a point, ...);
+//   3. translation by an offset that keeps every coordinate exact, and scaling by 2 or by
+//      1/2 where exact, change no boolean and no relation, and move the points along;
+//   4. another spelling of either shape (see 2) changes nothing;
+//   5. colliding shapes have overlapping bounds, every point lies in both bounds, and a
+//      shape that contains another has bounds that hold the other's.
+// A failure prints both shapes and what differed, then traps.
+#include "fuzz_common.hpp"
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <typeinfo>
+
+using namespace collide;
+using fuzz::shape_text;
+
+namespace {
+
+// ---- decoding -----------------------------------------------------------------------------
+
+class Gen {
+public:
+    explicit Gen(FuzzedDataProvider& fdp) : f_(fdp) {}
+
+    double coord() {
+        double v = 0.0;
+        switch (f_.ConsumeIntegralInRange<int>(0, 7)) {
+            case 0: v = f_.ConsumeIntegralInRange<int>(-8, 8); break;
+            case 1: v = pick(fuzz::interesting_values()); break;
+            case 2:
+            case 3: v = seen_.empty() ? 0.0 : pick(seen_); break;  // exact copies: degenerate cases
+            case 4: v = f_.ConsumeIntegralInRange<int>(-40, 40) / 10.0; break;  // 0.1, 0.3, -2.7, ...
+            case 5: {  // a neighbour of a value seen: nearly degenerate cases
+                const double s = seen_.empty() ? 1.0 : pick(seen_);
+                v = std::nextafter(s, f_.ConsumeBool() ? 1e308 : -1e308);
+                break;
+            }
+            case 6: {  // a value seen plus a small integer (rounds when it is large)
+                const double s = seen_.empty() ? 0.0 : pick(seen_);
+                v = s + f_.ConsumeIntegralInRange<int>(-4, 4);
+                break;
+            }
+            default: v = f_.ConsumeFloatingPoint<double>(); break;
+        }
+        if (!std::isfinite(v)) v = 0.0;
+        seen_.push_back(v);
+        return v;
+    }
+    Vec2 pos() {
+        const double x = coord();
+        return Vec2{x, coord()};
+    }
+    std::vector<Vec2> positions(std::size_t lo, std::size_t hi) {
+        std::vector<Vec2> p(f_.ConsumeIntegralInRange<std::size_t>(lo, hi));
+        for (auto& q : p) q = pos();
+        return p;
+    }
+
+    // A valid shape (nothing when the bytes spell an invalid one).
+    std::optional<Shape> shape() {
+        switch (static_cast<ShapeType>(f_.ConsumeIntegralInRange<int>(0, 7))) {
+            case ShapeType::Point: return Point{pos()};
+            case ShapeType::Circle: {
+                const Vec2 c = pos();
+                return Circle{c, std::fabs(coord())};
+            }
+            case ShapeType::Rect: {
+                const Vec2 a = pos();
+                const Vec2 b = pos();
+                return Rect{{std::min(a.x, b.x), std::min(a.y, b.y)}, {std::max(a.x, b.x), std::max(a.y, b.y)}};
+            }
+            case ShapeType::Segment: {
+                const Vec2 a = pos();
+                return Segment{a, pos()};
+            }
+            case ShapeType::Line: {
+                const Vec2 a = pos();
+                const Vec2 b = pos();
+                if (a == b) return std::nullopt;
+                return Line{a, b};
+            }
+            case ShapeType::Ray: {
+                const Vec2 o = pos();
+                const Vec2 d = pos();
+                if (d.x == 0 && d.y == 0) return std::nullopt;
+                return Ray{o, d};
+            }
+            case ShapeType::Polygon: {
+                std::string why;
+                auto pts = simple_polygon(positions(3, 7), why);
+                if (!pts) return std::nullopt;
+                return Polygon{std::move(*pts)};
+            }
+            case ShapeType::Polyline: return Polyline{positions(1, 7)};
+        }
+        return std::nullopt;
+    }
+
+    FuzzedDataProvider& data() { return f_; }
+
+private:
+    double pick(const std::vector<double>& v) { return v[f_.ConsumeIntegralInRange<std::size_t>(0, v.size() - 1)]; }
+
+    FuzzedDataProvider& f_;
+    std::vector<double> seen_;
+};
+
+// ---- shape transforms ---------------------------------------------------------------------
+
+// Apply f to every position of a shape, g to radii and ray directions (per coordinate).
+// Returns nothing when f or g does (a result that would not be exact).
+template <class F, class G>
+std::optional<Shape> map_shape(const Shape& s, F&& f, G&& g) {
+    bool ok = true;
+    auto P = [&](Vec2 p) {
+        const std::optional<Vec2> r = f(p);
+        if (!r) ok = false;
+        return r.value_or(Vec2{});
+    };
+    auto D = [&](double v) {
+        const std::optional<double> r = g(v);
+        if (!r) ok = false;
+        return r.value_or(0.0);
+    };
+    Shape out = std::visit(
+        [&](const auto& v) -> Shape {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, Point>) return Point{P(v.at)};
+            else if constexpr (std::is_same_v<T, Circle>) return Circle{P(v.center), D(v.radius)};
+            else if constexpr (std::is_same_v<T, Rect>) return Rect{P(v.min), P(v.max)};
+            else if constexpr (std::is_same_v<T, Segment>) return Segment{P(v.a), P(v.b)};
+            else if constexpr (std::is_same_v<T, Line>) return Line{P(v.a), P(v.b)};
+            else if constexpr (std::is_same_v<T, Ray>) return Ray{P(v.origin), Vec2{D(v.direction.x), D(v.direction.y)}};
+            else {
+                T r;
+                for (Vec2 p : v.points) r.points.push_back(P(p));
+                return r;
+            }
+        },
+        s);
+    if (!ok) return std::nullopt;
+    return out;
+}
+
+std::optional<Shape> translated(const Shape& s, Vec2 off) {
+    return map_shape(
+        s,
+        [&](Vec2 p) -> std::optional<Vec2> {
+            if (!fuzz::exact_add(p.x, off.x) || !fuzz::exact_add(p.y, off.y)) return std::nullopt;
+            return Vec2{p.x + off.x, p.y + off.y};
+        },
+        [](double v) -> std::optional<double> { return v; });
+}
+
+std::optional<Shape> scaled(const Shape& s, double k) {  // k = 2 or 0.5
+    auto g = [k](double v) -> std::optional<double> {
+        const double r = v * k;
+        if (!std::isfinite(r) || r / k != v) return std::nullopt;  // overflow or lost subnormal bits
+        return r;
+    };
+    auto f = [&](Vec2 p) -> std::optional<Vec2> {
+        const auto x = g(p.x);
+        const auto y = g(p.y);
+        if (!x || !y) return std::nullopt;
+        return Vec2{*x, *y};
+    };
+    return map_shape(s, f, g);
+}
+
+std::optional<Shape> polygon_as_rect(const std::vector<Vec2>& p) {
+    // An axis-aligned rectangle given as a polygon of 4 vertices: the Rect.
+    if (p.size() != 4) return std::nullopt;
+    double x0 = p[0].x, x1 = p[0].x, y0 = p[0].y, y1 = p[0].y;
+    for (Vec2 q : p) {
+        x0 = std::min(x0, q.x), x1 = std::max(x1, q.x), y0 = std::min(y0, q.y), y1 = std::max(y1, q.y);
+    }
+    for (Vec2 q : p)
+        if ((q.x != x0 && q.x != x1) || (q.y != y0 && q.y != y1)) return std::nullopt;
+    for (std::size_t i = 0; i < 4; ++i)  // consecutive vertices share x or y
+        if (p[i].x != p[(i + 1) % 4].x && p[i].y != p[(i + 1) % 4].y) return std::nullopt;
+    return Rect{{x0, y0}, {x1, y1}};
+}
+
+// Another spelling of the same point set; `pick` chooses among the candidates.
+std::optional<Shape> equivalent(const Shape& s, unsigned pick) {
+    switch (type_of(s)) {
+        case ShapeType::Point: {
+            const Vec2 p = std::get<Point>(s).at;
+            switch (pick % 5) {
+                case 0: return Circle{p, 0.0};
+                case 1: return Segment{p, p};
+                case 2: return Rect{p, p};
+                case 3: return Polyline{{p}};
+                default: return Polyline{{p, p, p}};
+            }
+        }
+        case ShapeType::Circle: {
+            const auto& c = std::get<Circle>(s);
+            if (c.radius == 0) return Point{c.center};
+            return std::nullopt;
+        }
+        case ShapeType::Rect: {
+            const auto& r = std::get<Rect>(s);
+            const bool w = r.min.x < r.max.x;
+            const bool h = r.min.y < r.max.y;
+            if (!w && !h) return Point{r.min};
+            if (!w || !h) {
+                switch (pick % 3) {
+                    case 0: return Segment{r.min, r.max};
+                    case 1: return Segment{r.max, r.min};
+                    default: return Polyline{{r.max, r.min}};
+                }
+            }
+            std::vector<Vec2> q = {r.min, {r.max.x, r.min.y}, r.max, {r.min.x, r.max.y}};
+            std::rotate(q.begin(), q.begin() + (pick % 4), q.end());
+            if (pick & 4) std::reverse(q.begin(), q.end());
+            return Polygon{q};
+        }
+        case ShapeType::Segment: {
+            const auto& g = std::get<Segment>(s);
+            if (g.a == g.b) return Point{g.a};
+            if ((g.a.x == g.b.x || g.a.y == g.b.y) && pick % 4 == 0)
+                return Rect{{std::min(g.a.x, g.b.x), std::min(g.a.y, g.b.y)}, {std::max(g.a.x, g.b.x), std::max(g.a.y, g.b.y)}};
+            switch (pick % 3) {
+                case 0: return Segment{g.b, g.a};
+                case 1: return Polyline{{g.a, g.b}};
+                default: return Polyline{{g.b, g.a, g.a}};
+            }
+        }
+        case ShapeType::Line: return Line{std::get<Line>(s).b, std::get<Line>(s).a};
+        case ShapeType::Ray: {
+            const auto& r = std::get<Ray>(s);
+            const double k = pick % 2 ? 2.0 : 0.5;
+            const Vec2 d{r.direction.x * k, r.direction.y * k};
+            if (!std::isfinite(d.x) || !std::isfinite(d.y) || d.x / k != r.direction.x || d.y / k != r.direction.y)
+                return std::nullopt;
+            return Ray{r.origin, d};
+        }
+        case ShapeType::Polygon: {
+            std::vector<Vec2> q = std::get<Polygon>(s).points;
+            if (pick % 4 == 0)
+                if (auto r = polygon_as_rect(q)) return r;
+            std::rotate(q.begin(), q.begin() + (pick % q.size()), q.end());
+            if (pick & 8) std::reverse(q.begin(), q.end());
+            return Polygon{q};
+        }
+        case ShapeType::Polyline: {
+            std::vector<Vec2> q = std::get<Polyline>(s).points;
+            if (std::all_of(q.begin(), q.end(), [&](Vec2 p) { return p == q[0]; })) return Point{q[0]};
+            if (q.size() == 2 && pick % 2 == 0) return Segment{q[0], q[1]};
+            if (pick & 2) std::reverse(q.begin(), q.end());
+            if (pick & 4) {  // a consecutive repeat adds no point
+                const std::size_t i = (pick >> 3) % q.size();
+                q.insert(q.begin() + static_cast<std::ptrdiff_t>(i), q[i]);
+            }
+            return Polyline{q};
+        }
+    }
+    return std::nullopt;
+}
+
+// ---- comparisons --------------------------------------------------------------------------
+
+using fuzz::magnitude;
+
+struct Skip {};  // an input of a known, reported issue class (FUZZ_SKIP_KNOWN=1)
+
+// Known issue pairs-tiny-direction (README.md): a straight piece with a tiny non-zero
+// direction component (products with it come out subnormal) gets intersection points far off
+// the true ones.
+bool known_tiny_direction(const Shape& s) {
+    auto tiny = [](Vec2 p, Vec2 q, bool is_dir) {
+        const double dx = is_dir ? p.x : q.x - p.x;
+        const double dy = is_dir ? p.y : q.y - p.y;
+        for (double d : {std::fabs(dx), std::fabs(dy)})
+            if (d > 0 && d < 1e-150) return true;
+        return false;
+    };
+    switch (type_of(s)) {
+        case ShapeType::Segment: return tiny(std::get<Segment>(s).a, std::get<Segment>(s).b, false);
+        case ShapeType::Line: return tiny(std::get<Line>(s).a, std::get<Line>(s).b, false);
+        case ShapeType::Ray: return tiny(std::get<Ray>(s).direction, Vec2{}, true);
+        case ShapeType::Polygon:
+        case ShapeType::Polyline: {
+            const auto& p = type_of(s) == ShapeType::Polygon ? std::get<Polygon>(s).points : std::get<Polyline>(s).points;
+            for (std::size_t i = 0; i < p.size(); ++i)
+                if (tiny(p[i], p[(i + 1) % p.size()], false)) return true;
+            return false;
+        }
+        default: return false;
+    }
+}
+
+// collide(), and the property that every intersection point is finite (known issue
+// pairs-nonfinite-points: huge coordinates give NaN points).
+std::optional<Contact> call(const Shape& a, const Shape& b, bool want_points = true) {
+    std::optional<Contact> r;
+    try {
+        r = collide::collide(a, b, want_points);
+    } catch (const std::exception& e) {
+        fuzz::fail(std::string("collide() threw ") + typeid(e).name() + ": " + e.what() + "\na: " + shape_text(a) +
+                   "\nb: " + shape_text(b));
+    }
+    if (r)
+        for (Vec2 p : r->points)
+            if (!std::isfinite(p.x) || !std::isfinite(p.y)) {
+                if (fuzz::skip_known()) throw Skip{};
+                fuzz::fail("an intersection point is not finite\na: " + shape_text(a) + "\nb: " + shape_text(b) +
+                           "\ncollide(a, b): " + fuzz::contact_text(r));
+            }
+    return r;
+}
+
+bool near(Vec2 p, Vec2 q, double tol) { return std::fabs(p.x - q.x) <= tol && std::fabs(p.y - q.y) <= tol; }
+
+// The two point lists are the same set within tol (each point of one is near one of the
+// other). tol grows to 1e-9 relative to the points themselves: two lines that are nearly
+// parallel cross far beyond every input coordinate.
+bool same_points(const std::vector<Vec2>& a, const std::vector<Vec2>& b, double tol) {
+    tol = std::max(tol, 1e-300);  // no relative accuracy is possible among subnormals
+    for (const auto* v : {&a, &b})
+        for (Vec2 p : *v) tol = std::max(tol, 1e-9 * std::max(std::fabs(p.x), std::fabs(p.y)));
+    auto covered = [&](const std::vector<Vec2>& x, const std::vector<Vec2>& y) {
+        for (Vec2 p : x)
+            if (std::none_of(y.begin(), y.end(), [&](Vec2 q) { return near(p, q, tol); })) return false;
+        return true;
+    };
+    return covered(a, b) && covered(b, a);
+}
+
+std::vector<Vec2> map_points(std::vector<Vec2> pts, double k, Vec2 off) {
+    for (auto& p : pts) p = Vec2{p.x * k + off.x, p.y * k + off.y};
+    return pts;
+}
+
+struct Case {
+    Shape a;
+    Shape b;
+    std::optional<Contact> ab;
+    double tol;  // 1e-9 relative to the largest magnitude involved
+};
+
+std::string inputs(const Case& c) {
+    return "a: " + shape_text(c.a) + "\nb: " + shape_text(c.b) + "\ncollide(a, b): " + fuzz::contact_text(c.ab);
+}
+
+// collide(a2, b2) must give what collide(a, b) gave, with points mapped by p * k + off.
+void expect_same(const Case& c, const char* what, const Shape& a2, const Shape& b2, double k, Vec2 off) {
+    const auto r = call(a2, b2);
+    const double tol = std::max(c.tol, 1e-9 * std::max(magnitude(a2), magnitude(b2)));
+    bool ok = r.has_value() == c.ab.has_value();
+    if (ok && r) ok = r->relation == c.ab->relation && same_points(r->points, map_points(c.ab->points, k, off), tol);
+    if (!ok)
+        fuzz::fail(std::string(what) + " changed the result\n" + inputs(c) + "\na': " + shape_text(a2) +
+                   "\nb': " + shape_text(b2) + "\ncollide(a', b'): " + fuzz::contact_text(r));
+}
+
+void expect_equal_to_itself(const Shape& s, const Shape& same, const char* what) {
+    const auto r = call(s, same);
+    if (!r || r->relation != Relation::Equal)
+        fuzz::fail(std::string("a shape is not `equal` to ") + what + "\nshape: " + shape_text(s) +
+                   "\nsame: " + shape_text(same) + "\ncollide: " + fuzz::contact_text(r));
+}
+
+bool in_bounds(Vec2 p, const Bounds& b, double tol) {
+    return p.x >= b.min.x - tol && p.x <= b.max.x + tol && p.y >= b.min.y - tol && p.y <= b.max.y + tol;
+}
+
+void check_bounds(const Case& c) {
+    if (!c.ab) return;
+    const Bounds ba = bounds_of(c.a);
+    const Bounds bb = bounds_of(c.b);
+    if (ba.min.x > bb.max.x || bb.min.x > ba.max.x || ba.min.y > bb.max.y || bb.min.y > ba.max.y)
+        fuzz::fail("colliding shapes with disjoint bounds\n" + inputs(c));
+    for (Vec2 p : c.ab->points)
+        if (!in_bounds(p, ba, c.tol) || !in_bounds(p, bb, c.tol))
+            fuzz::fail("an intersection point outside a shape's bounds: " + fuzz::vec(p) + "\n" + inputs(c));
+    auto holds = [&](const Bounds& big, const Bounds& small) {
+        return in_bounds(small.min, big, c.tol) && in_bounds(small.max, big, c.tol);
+    };
+    const Relation r = c.ab->relation;
+    if ((r == Relation::Contains || r == Relation::Equal) && !holds(ba, bb))
+        fuzz::fail("a contains b but b's bounds exceed a's\n" + inputs(c));
+    if ((r == Relation::Within || r == Relation::Equal) && !holds(bb, ba))
+        fuzz::fail("a is within b but a's bounds exceed b's\n" + inputs(c));
+}
+
+void run(FuzzedDataProvider& fdp) {
+    Gen gen(fdp);
+    auto a = gen.shape();
+    if (!a) return;
+    auto b = gen.shape();
+    if (!b) return;
+    if (fuzz::skip_known() && (known_tiny_direction(*a) || known_tiny_direction(*b))) return;
+    const unsigned pick_a = fdp.ConsumeIntegral<std::uint8_t>();
+    const unsigned pick_b = fdp.ConsumeIntegral<std::uint8_t>();
+    const int kx = fdp.ConsumeIntegralInRange<int>(-60, 80);
+    const int ky = fdp.ConsumeIntegralInRange<int>(-60, 80);
+    const bool neg_x = fdp.ConsumeBool();
+    const bool neg_y = fdp.ConsumeBool();
+
+    static const bool verbose = std::getenv("FUZZ_VERBOSE") != nullptr;  // to read a crasher: FUZZ_VERBOSE=1
+    if (verbose) std::fprintf(stderr, "a: %s\nb: %s\n", shape_text(*a).c_str(), shape_text(*b).c_str());
+    Case c{*a, *b, call(*a, *b), 1e-9 * std::max(magnitude(*a), magnitude(*b))};
+
+    // 1. symmetry
+    const auto ba = call(*b, *a);
+    if (c.ab.has_value() != ba.has_value() || (ba && (ba->relation != mirrored(c.ab->relation) ||
+                                                      !same_points(c.ab->points, ba->points, c.tol))))
+        fuzz::fail("collide(a, b) and collide(b, a) disagree\n" + inputs(c) + "\ncollide(b, a): " + fuzz::contact_text(ba));
+    // Without points, the same boolean and relation.
+    const auto np = call(*a, *b, false);
+    if (np.has_value() != c.ab.has_value() || (np && (np->relation != c.ab->relation || !np->points.empty())))
+        fuzz::fail("want_points = false changes the result\n" + inputs(c) + "\nwithout points: " + fuzz::contact_text(np));
+
+    // 2. equal to itself, and to other spellings of itself
+    expect_equal_to_itself(*a, *a, "itself");
+    expect_equal_to_itself(*b, *b, "itself");
+    const auto ea = equivalent(*a, pick_a);
+    const auto eb = equivalent(*b, pick_b);
+    if (ea) expect_equal_to_itself(*a, *ea, "another spelling of it");
+    if (eb) expect_equal_to_itself(*b, *eb, "another spelling of it");
+
+    // 3. exact translations and scalings
+    const Vec2 off{std::ldexp(neg_x ? -1.0 : 1.0, kx), std::ldexp(neg_y ? -1.0 : 1.0, ky)};
+    const auto ta = translated(*a, off);
+    const auto tb = translated(*b, off);
+    if (ta && tb) expect_same(c, "an exact translation", *ta, *tb, 1.0, off);
+    for (double k : {2.0, 0.5}) {
+        const auto sa = scaled(*a, k);
+        const auto sb = scaled(*b, k);
+        if (sa && sb) expect_same(c, k == 2.0 ? "scaling by 2" : "scaling by 1/2", *sa, *sb, k, Vec2{});
+    }
+
+    // 4. other spellings
+    if (ea) expect_same(c, "another spelling of a", *ea, *b, 1.0, Vec2{});
+    if (eb) expect_same(c, "another spelling of b", *a, *eb, 1.0, Vec2{});
+
+    // 5. bounds
+    check_bounds(c);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    FuzzedDataProvider fdp(data, size);
+    try {
+        run(fdp);
+    } catch (const Skip&) {
+    }
+    return 0;
+}

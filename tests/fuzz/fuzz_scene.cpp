@@ -1,0 +1,254 @@
+// Fuzz target: collide::read_scene on arbitrary bytes, then check() and every report format.
+//
+// read_scene must return a Scene or throw collide::Error; any other exception is a finding
+// (as are crashes, hangs and sanitizer reports). A scene it accepts is checked with points on
+// and written as JSON, JSON Lines, CSV and text, and the result must hold up:
+// - check() does not throw (check.hpp: "never throws for a scene read_scene() accepted");
+// - every broad phase gives the same collisions (SPEC §4), and --no-touch drops exactly the
+//   touch-only pairs;
+// - the JSON report and every JSON Lines record parse as JSON and say what the result says
+//   (ids, relations, numbers that read back to the same double); the CSV report is RFC 4180
+//   with 12 columns, one row per collision or move.
+// Scenes with more than 2000 shapes or a grid of more than 10^6 cells are skipped, so one
+// input cannot run for seconds.
+#include "fuzz_common.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <exception>
+#include <sstream>
+#include <string_view>
+#include <typeinfo>
+
+using namespace collide;
+
+namespace {
+
+constexpr std::size_t kMaxShapes = 2000;
+constexpr std::size_t kMaxCells = 1000000;
+constexpr std::size_t kMaxShapesForBroadphases = 300;  // each broad phase runs once more
+
+std::string report(const Scene& scene, const SceneResult& r, Format f) {
+    std::ostringstream out;
+    ReportWriter w(out, f, true);
+    w.scene(scene, r);
+    w.finish();
+    return out.str();
+}
+
+std::string collision_text(const Scene& s, const Collision& c) {
+    std::string t = object_id(s, c.a) + " x " + object_id(s, c.b) + " " + std::string(relation_name(c.relation)) +
+                    " points " + fuzz::points_text(c.points) + " cells {";
+    for (const Cell& cell : c.cells) t += "[" + std::to_string(cell.col) + "," + std::to_string(cell.row) + "]";
+    return t + "}" + (c.outside ? " outside" : "");
+}
+
+bool same_collision(const Collision& x, const Collision& y) {
+    if (x.a != y.a || x.b != y.b || x.relation != y.relation || x.outside != y.outside) return false;
+    if (x.points.size() != y.points.size() || x.cells.size() != y.cells.size()) return false;
+    for (std::size_t i = 0; i < x.points.size(); ++i)  // the same bytes: the same doubles, -0 included
+        if (std::signbit(x.points[i].x) != std::signbit(y.points[i].x) || x.points[i] != y.points[i]) return false;
+    for (std::size_t i = 0; i < x.cells.size(); ++i)
+        if (!(x.cells[i] == y.cells[i])) return false;
+    return true;
+}
+
+void compare_collisions(const Scene& s, const std::vector<Collision>& want, const std::vector<Collision>& got,
+                        const std::string& what) {
+    const std::size_t n = std::max(want.size(), got.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i < want.size() && i < got.size() && same_collision(want[i], got[i])) continue;
+        fuzz::fail(what + ": collision " + std::to_string(i) + " differs\nexpected: " +
+                   (i < want.size() ? collision_text(s, want[i]) : "(none)") +
+                   "\ngot:      " + (i < got.size() ? collision_text(s, got[i]) : "(none)"));
+    }
+}
+
+// ---- report checks ------------------------------------------------------------------------
+
+nlohmann::json parse_json(const std::string& text, const char* what) {
+    try {
+        return nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        fuzz::fail(std::string(what) + " is not valid JSON: " + e.what() + "\n" + text.substr(0, 4000));
+    }
+}
+
+void check_json(const Scene& s, const SceneResult& r, const std::string& text) {
+    const auto doc = parse_json(text, "the JSON report");
+    const auto& sc = doc.at("scenes").at(0);
+    const auto& cols = sc.at("collisions");
+    if (cols.size() != r.collisions.size()) fuzz::fail("JSON report: wrong number of collisions\n" + text);
+    for (std::size_t i = 0; i < cols.size(); ++i) {
+        const Collision& c = r.collisions[i];
+        const auto& j = cols[i];
+        if (j.at("a").get<std::string>() != object_id(s, c.a) || j.at("b").get<std::string>() != object_id(s, c.b) ||
+            j.at("relation").get<std::string>() != relation_name(c.relation))
+            fuzz::fail("JSON report: collision " + std::to_string(i) + " does not match " + collision_text(s, c) + "\n" + text);
+        if (c.b < s.shapes.size()) {
+            const auto& pts = j.at("points");
+            if (pts.size() != c.points.size()) fuzz::fail("JSON report: wrong number of points\n" + text);
+            for (std::size_t k = 0; k < pts.size(); ++k)
+                if (pts[k].at(0).get<double>() != c.points[k].x || pts[k].at(1).get<double>() != c.points[k].y)
+                    fuzz::fail("JSON report: a point does not read back to the same double: " + pts[k].dump() +
+                               " vs " + fuzz::vec(c.points[k]));
+        }
+    }
+    if (sc.at("moves").size() != r.moves.size()) fuzz::fail("JSON report: wrong number of moves\n" + text);
+    for (std::size_t i = 0; i < r.moves.size(); ++i) {
+        const auto& j = sc.at("moves")[i];
+        if (j.at("id").get<std::string>() != s.moves[i].id || j.at("allowed").get<bool>() != r.moves[i].allowed)
+            fuzz::fail("JSON report: move " + std::to_string(i) + " does not match\n" + text);
+        if (!r.moves[i].allowed && j.at("t").get<double>() != r.moves[i].t)
+            fuzz::fail("JSON report: move t does not read back: " + j.dump() + " vs " + fuzz::num(r.moves[i].t));
+    }
+    if (sc.at("rules").size() != r.rules.size()) fuzz::fail("JSON report: wrong number of rules\n" + text);
+    if (sc.at("summary").at("collisions").get<std::size_t>() != r.collisions.size())
+        fuzz::fail("JSON report: summary.collisions does not count the collisions\n" + text);
+}
+
+void check_jsonl(const SceneResult& r, const std::string& text) {
+    std::istringstream in(text);
+    std::string line;
+    std::size_t n = 0;
+    while (std::getline(in, line)) {
+        const auto j = parse_json(line, "a JSON Lines record");
+        const auto type = j.at("type").get<std::string>();
+        if (type != "collision" && type != "move" && type != "rule" && type != "summary")
+            fuzz::fail("JSON Lines: unknown record type: " + line);
+        if (!j.contains("scene")) fuzz::fail("JSON Lines: a record without \"scene\": " + line);
+        ++n;
+    }
+    if (n != r.collisions.size() + r.moves.size() + r.rules.size() + 1)
+        fuzz::fail("JSON Lines: wrong number of records\n" + text);
+}
+
+// RFC 4180: CRLF-terminated records, fields quoted with "" for a quote inside.
+void check_csv(const SceneResult& r, const std::string& text) {
+    std::size_t records = 0;
+    std::size_t fields = 1;
+    bool quoted = false;
+    bool field_start = true;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c != '"') continue;
+            if (i + 1 < text.size() && text[i + 1] == '"') ++i;
+            else quoted = false;
+            continue;
+        }
+        if (c == '"' && field_start) {
+            quoted = true;
+            field_start = false;
+        } else if (c == ',') {
+            ++fields;
+            field_start = true;
+        } else if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
+            if (fields != 12) fuzz::fail("CSV: record " + std::to_string(records) + " has " + std::to_string(fields) +
+                                         " fields, not 12\n" + text.substr(0, 4000));
+            ++records;
+            ++i;
+            fields = 1;
+            field_start = true;
+        } else if (c == '"' || c == '\r' || c == '\n') {
+            fuzz::fail("CSV: a bare quote or line break outside a quoted field at byte " + std::to_string(i) + "\n" +
+                       text.substr(0, 4000));
+        } else {
+            field_start = false;
+        }
+    }
+    if (quoted || !field_start || fields != 1) fuzz::fail("CSV: the last record is not terminated\n" + text.substr(0, 4000));
+    if (records != 1 + r.collisions.size() + r.moves.size())
+        fuzz::fail("CSV: wrong number of records\n" + text.substr(0, 4000));
+}
+
+// Known issues grid-hang-body, grid-hang-floor and grid-extreme-pieces (README.md), for
+// FUZZ_SKIP_KNOWN=1.
+bool known_hang(const Scene& scene) {
+    double mag = 0;
+    for (const SceneShape& s : scene.shapes) mag = std::max(mag, fuzz::sum_magnitude(s.shape));
+    for (std::size_t gi = 0; gi < scene.grids.size(); ++gi) {
+        const Grid& g = scene.grids[gi];
+        if (!scene.shapes.empty() && fuzz::known_grid_hang(g, mag, 0.0)) return true;
+        for (const SceneShape& s : scene.shapes)
+            if (fuzz::known_extreme_pieces(g, s.shape)) return true;
+        for (const Move& m : scene.moves) {
+            if (m.grid != gi) continue;
+            const double extent = m.body.kind == Body::Kind::Circle ? 2 * m.body.radius
+                                  : m.body.kind == Body::Kind::Rect ? std::max(m.body.size.x, m.body.size.y)
+                                                                    : 0.0;
+            const double at = std::max({std::fabs(m.from.x), std::fabs(m.from.y), std::fabs(m.to.x), std::fabs(m.to.y)});
+            if (fuzz::known_grid_hang(g, extent > 0 ? at + extent : 0.0, extent)) return true;
+            // grid-extreme-moves: far beyond 2^52 cells, or to - from overflowing
+            if (!(at / std::min(g.tile.x, g.tile.y) <= 0x1p50) || !(at <= 1e300)) return true;
+        }
+    }
+    return false;
+}
+
+void run(const Scene& scene) {
+    if (fuzz::skip_known() && known_hang(scene)) return;
+    CheckOptions opt;
+    opt.points = true;
+    const SceneResult r = check(scene, opt);
+    for (const Collision& c : r.collisions)
+        for (Vec2 p : c.points)
+            if (!std::isfinite(p.x) || !std::isfinite(p.y)) {
+                if (fuzz::skip_known()) return;  // known issue pairs-nonfinite-points
+                fuzz::fail("a non-finite intersection point: " + collision_text(scene, c));
+            }
+
+    const std::string json = report(scene, r, Format::Json);
+    const std::string jsonl = report(scene, r, Format::Jsonl);
+    try {
+        check_json(scene, r, json);
+        check_jsonl(r, jsonl);
+    } catch (const nlohmann::json::exception& e) {  // a missing key or a value of the wrong type
+        fuzz::fail(std::string("a JSON report record lacks a field or has the wrong type: ") + e.what() + "\n" +
+                   json.substr(0, 4000) + "\n" + jsonl.substr(0, 4000));
+    }
+    check_csv(r, report(scene, r, Format::Csv));
+    (void)report(scene, r, Format::Text);
+
+    if (scene.shapes.size() > kMaxShapesForBroadphases) return;
+    for (Broadphase bp : {Broadphase::Brute, Broadphase::Grid, Broadphase::Sweep}) {
+        CheckOptions o = opt;
+        o.broadphase = bp;
+        const char* name = bp == Broadphase::Brute ? "brute" : bp == Broadphase::Grid ? "grid" : "sweep";
+        compare_collisions(scene, r.collisions, check(scene, o).collisions, std::string("broad phase ") + name + " vs auto");
+    }
+    CheckOptions nt = opt;
+    nt.no_touch = true;
+    std::vector<Collision> want;
+    for (const Collision& c : r.collisions)
+        if (c.relation != Relation::Touch) want.push_back(c);
+    const SceneResult rn = check(scene, nt);
+    compare_collisions(scene, want, rn.collisions, "no_touch vs the touch-free collisions");
+    if (rn.summary.collisions != want.size()) fuzz::fail("no_touch: summary.collisions does not count what is reported");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    Scene scene;
+    try {
+        scene = read_scene(text, "fuzz.json");
+    } catch (const Error&) {
+        return 0;
+    } catch (const std::exception& e) {
+        fuzz::fail(std::string("read_scene threw something other than collide::Error: ") + typeid(e).name() + ": " + e.what());
+    } catch (...) {
+        fuzz::fail("read_scene threw something other than a std::exception");
+    }
+    if (scene.shapes.size() > kMaxShapes) return 0;
+    for (const Grid& g : scene.grids)
+        if (g.cols * g.rows > kMaxCells) return 0;
+    try {
+        run(scene);
+    } catch (const std::exception& e) {
+        fuzz::fail(std::string("check or a report writer threw on an accepted scene: ") + typeid(e).name() + ": " + e.what());
+    }
+    return 0;
+}

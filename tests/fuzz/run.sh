@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Build the libFuzzer targets, replay every saved crasher, then fuzz each target for
+# FUZZ_SECONDS (default 60). Prints one line per target; exits non-zero on any finding.
+#
+#   bash tests/fuzz/run.sh                                  # all targets, 60 s each
+#   FUZZ_SECONDS=600 FUZZ_TARGETS=fuzz_grid bash tests/fuzz/run.sh
+#   FUZZ_SKIP_KNOWN=1 bash tests/fuzz/run.sh               # fuzz past reported, open issues
+#
+# Needs clang and libFuzzer (Debian: apt-get install -y clang libclang-rt-14-dev).
+# See tests/fuzz/README.md.
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=${FUZZ_BUILD_DIR:-$here/build}
+seconds=${FUZZ_SECONDS:-60}
+targets=${FUZZ_TARGETS:-fuzz_scene fuzz_pairs fuzz_grid}
+conformance=${COLLIDE_CONFORMANCE:-$root/../shared/conformance/cases}
+
+max_len() {
+    case $1 in
+        fuzz_scene) echo 16384 ;;  # the samples are up to 30 kB; longer inputs only slow it down
+        fuzz_pairs) echo 256 ;;    # two shapes of up to 7 points
+        fuzz_grid) echo 512 ;;     # a 12 x 12 grid and six queries
+    esac
+}
+
+echo "building fuzz targets in $build" >&2
+mkdir -p "$build"
+cmake -S "$here" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="${CXX:-clang++}" >"$build/configure.log" 2>&1 \
+    || { cat "$build/configure.log" >&2; echo "fuzz: configure failed" >&2; exit 2; }
+cmake --build "$build" >"$build/build.log" 2>&1 || { cat "$build/build.log" >&2; echo "fuzz: build failed" >&2; exit 2; }
+
+# Seed corpora (git-ignored; libFuzzer adds what it finds to the same folders).
+mkdir -p "$here/corpus/fuzz_scene" "$here/corpus/fuzz_pairs" "$here/corpus/fuzz_grid"
+cp -n "$root"/samples/*.json "$here/corpus/fuzz_scene/" 2>/dev/null
+if [ -d "$conformance" ]; then
+    for f in "$conformance"/*.scene.json "$conformance"/*.invalid.json; do
+        [ -e "$f" ] && cp -n "$f" "$here/corpus/fuzz_scene/conformance-$(basename "$f")"
+    done
+else
+    echo "fuzz: no conformance corpus at $conformance; seeding fuzz_scene from samples only" >&2
+fi
+
+# What went wrong, from a log: the property that failed, or the sanitizer's summary.
+what_failed() {
+    local w
+    w=$(sed -n '/==== PROPERTY FAILED ====/{n;p;q}' "$1")
+    [ -n "$w" ] || w=$(grep -m1 -E '^SUMMARY: |ERROR: libFuzzer: ' "$1" | sed 's/^==[0-9]*== //')
+    echo "${w:-see the log}"
+}
+
+status=0
+mkdir -p "$build/logs"
+for t in $targets; do
+    bin=$build/$t
+    log=$build/logs/$t.log
+    if [ ! -x "$bin" ]; then echo "$t: FAILED: no such target"; status=1; continue; fi
+
+    # 1. Replay every saved crasher, with every check on (FUZZ_SKIP_KNOWN unset).
+    shopt -s nullglob
+    regressions=("$here/regressions/$t"/*)
+    shopt -u nullglob
+    failing=()
+    for f in "${regressions[@]}"; do
+        if ! env -u FUZZ_SKIP_KNOWN timeout 120 "$bin" -timeout=10 "$f" >"$log.replay" 2>&1; then
+            failing+=("$(basename "$f") ($(what_failed "$log.replay"))")
+        fi
+    done
+    replay="${#regressions[@]} regressions pass"
+    if [ ${#failing[@]} -gt 0 ]; then
+        status=1
+        replay="${#failing[@]} of ${#regressions[@]} regressions FAIL: $(printf '%s; ' "${failing[@]}")"
+        if [ "${FUZZ_SKIP_KNOWN:-0}" = 0 ]; then
+            echo "$t: FAILED: $replay not fuzzed (FUZZ_SKIP_KNOWN=1 fuzzes past known issues)"
+            continue
+        fi
+    fi
+
+    # 2. Fuzz.
+    mkdir -p "$here/crashes/$t"
+    "$bin" "$here/corpus/$t" -max_len="$(max_len "$t")" -timeout=5 -rss_limit_mb=2048 \
+        -max_total_time="$seconds" -print_final_stats=1 -print_funcs=0 -artifact_prefix="$here/crashes/$t/" >"$log" 2>&1
+    rc=$?
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' "$log" | tail -1)
+    if [ $rc -eq 0 ]; then
+        echo "$t: ok: ${runs:-?} runs in ${seconds}s, ${cov:-no coverage line}; $replay"
+    else
+        artifact=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
+        echo "$t: FAILED after ${runs:-?} runs: $(what_failed "$log"); input ${artifact:-not saved}; log $log; $replay"
+        status=1
+    fi
+done
+exit $status

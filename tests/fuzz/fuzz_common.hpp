@@ -156,7 +156,9 @@ inline bool known_grid_hang(const collide::Grid& g, double sum_mag, double exten
 inline bool known_extreme_pieces(const collide::Grid& g, const collide::Shape& s) {
     using namespace collide;
     const ShapeType t = type_of(s);
-    if (t == ShapeType::Point || t == ShapeType::Circle || t == ShapeType::Rect) return false;
+    if (t == ShapeType::Point || t == ShapeType::Circle) return false;
+    if (const auto* r = std::get_if<Rect>(&s))  // a zero-width or zero-height rect is a segment
+        if ((r->min.x == r->max.x) == (r->min.y == r->max.y)) return false;
     double mag = magnitude(s);
     double tiny = std::numeric_limits<double>::infinity();  // smallest non-zero direction component
     auto dir = [&](double dx, double dy) {
@@ -170,6 +172,8 @@ inline bool known_extreme_pieces(const collide::Grid& g, const collide::Shape& s
         dir(l->b.x - l->a.x, l->b.y - l->a.y);
     } else if (const auto* sg = std::get_if<Segment>(&s)) {
         dir(sg->b.x - sg->a.x, sg->b.y - sg->a.y);
+    } else if (const auto* r = std::get_if<Rect>(&s)) {
+        dir(r->max.x - r->min.x, r->max.y - r->min.y);
     } else {
         const auto& p = t == ShapeType::Polygon ? std::get<Polygon>(s).points : std::get<Polyline>(s).points;
         for (std::size_t i = 0; i + 1 < p.size(); ++i) dir(p[i + 1].x - p[i].x, p[i + 1].y - p[i].y);

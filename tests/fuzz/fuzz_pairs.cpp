@@ -299,6 +299,13 @@ bool known_tiny_direction(const Shape& s) {
     }
 }
 
+// Known issue pairs-huge-direction (README.md): a ray whose direction squared overflows
+// gets its intersection points wrong (the origin instead of the crossing).
+bool known_huge_direction(const Shape& s) {
+    const auto* r = std::get_if<Ray>(&s);
+    return r && !(std::max(std::fabs(r->direction.x), std::fabs(r->direction.y)) <= 1e150);
+}
+
 // collide(), and the property that every intersection point is finite (known issue
 // pairs-nonfinite-points: huge coordinates give NaN points).
 std::optional<Contact> call(const Shape& a, const Shape& b, bool want_points = true) {
@@ -399,7 +406,9 @@ void run(FuzzedDataProvider& fdp) {
     if (!a) return;
     auto b = gen.shape();
     if (!b) return;
-    if (fuzz::skip_known() && (known_tiny_direction(*a) || known_tiny_direction(*b))) return;
+    if (fuzz::skip_known() &&
+        (known_tiny_direction(*a) || known_tiny_direction(*b) || known_huge_direction(*a) || known_huge_direction(*b)))
+        return;
     const unsigned pick_a = fdp.ConsumeIntegral<std::uint8_t>();
     const unsigned pick_b = fdp.ConsumeIntegral<std::uint8_t>();
     const int kx = fdp.ConsumeIntegralInRange<int>(-60, 80);
@@ -409,7 +418,8 @@ void run(FuzzedDataProvider& fdp) {
 
     static const bool verbose = std::getenv("FUZZ_VERBOSE") != nullptr;  // to read a crasher: FUZZ_VERBOSE=1
     if (verbose) std::fprintf(stderr, "a: %s\nb: %s\n", shape_text(*a).c_str(), shape_text(*b).c_str());
-    Case c{*a, *b, call(*a, *b), 1e-9 * std::max(magnitude(*a), magnitude(*b))};
+    // 1e-9 relative, but no relative accuracy is possible among subnormals.
+    Case c{*a, *b, call(*a, *b), std::max(1e-300, 1e-9 * std::max(magnitude(*a), magnitude(*b)))};
 
     // 1. symmetry
     const auto ba = call(*b, *a);

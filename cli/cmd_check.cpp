@@ -158,5 +158,9 @@ ExitCode run_check() {
     } catch (const std::bad_alloc&) {
         log_error("out of memory");
         return ExitCode::BadInput;
+    } catch (const std::exception& e) {
+        // A library bug, not the user's: say so, and still exit 2 rather than abort.
+        log_error(internal_error_message(e));
+        return ExitCode::BadInput;
     }
 }

@@ -34,6 +34,12 @@ ExitCode run_validate() {
         } catch (const collide::Error& e) {
             log_error(e.what());
             all_ok = false;
+        } catch (const std::bad_alloc&) {
+            log_error(f + ": out of memory");
+            all_ok = false;
+        } catch (const std::exception& e) {
+            log_error(f + ": " + internal_error_message(e));
+            all_ok = false;
         }
     }
     return all_ok ? ExitCode::Ok : ExitCode::BadInput;

@@ -26,3 +26,7 @@ void log_failure(const std::string& msg) {
     if (!g_quiet) g_log->info("{}", msg);
 }
 void log_verbose(const std::string& msg) { g_log->debug("{}", msg); }
+
+std::string internal_error_message(const std::exception& e) {
+    return std::string("internal error: ") + e.what() + " (a bug in collide; please report it with the input)";
+}

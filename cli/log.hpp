@@ -1,6 +1,7 @@
 // Diagnostics on stderr, one line each, prefixed "collide: ".
 #pragma once
 
+#include <exception>
 #include <string>
 
 void init_log();
@@ -14,3 +15,5 @@ void log_warning(const std::string& msg);
 void log_failure(const std::string& msg);
 /// "collide: ..." — shown with -v only.
 void log_verbose(const std::string& msg);
+/// The message for an exception the library should not have thrown (a bug in collide).
+std::string internal_error_message(const std::exception& e);

@@ -414,11 +414,17 @@ TEST_CASE("check: every broad phase gives the same result on 2000 random shapes"
     }
     const SceneResult reference = check(s, o);
     CHECK(reference.collisions.size() > 1000);  // dense enough to mean something
-    for (Broadphase m : {Broadphase::Auto, Broadphase::Grid, Broadphase::Sweep}) {
-        CAPTURE(static_cast<int>(m));
-        o.broadphase = m;
-        o.threads = 4;
-        check_same(check(s, o), reference);
+    for (Broadphase m : {Broadphase::Auto, Broadphase::Grid, Broadphase::Sweep, Broadphase::Brute}) {
+        // Candidate pairs sorted in one buffer (the default), or one shape at a time: with
+        // no buffer, and when the buffer overflows part way (the check starts over without it).
+        for (std::size_t buffer : {std::size_t{1} << 22, std::size_t{0}, std::size_t{700}}) {
+            CAPTURE(static_cast<int>(m));
+            CAPTURE(buffer);
+            o.broadphase = m;
+            o.pair_buffer = buffer;
+            o.threads = buffer == 0 ? 1 : 4;
+            check_same(check(s, o), reference);
+        }
     }
 }
 

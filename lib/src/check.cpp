@@ -175,11 +175,60 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
         }
         if (reported) out.collisions.push_back(std::move(c));
     };
+    // Which shapes' partners a block visits, and in what order: from the sorted buffer of
+    // oriented candidate pairs when they fit in it, else one broad-phase query per shape.
+    std::vector<std::uint64_t> buffered;
+    bool use_buffer = options.pair_buffer > 0;
+    if (use_buffer) {
+        // Each candidate pair once, oriented as it is tested: (a, b) of the first report
+        // spec that selects it, else (lower, higher) when only rules ask about it.
+        auto keep = [&](std::uint32_t i, std::uint32_t j) {
+            std::uint64_t key = 0;
+            bool wanted = false;
+            for (const Selection& s : report) {
+                if (s.selects(i, j)) {
+                    const auto ab = s.oriented(i, j, ns);
+                    key = std::uint64_t{ab.first} << 32 | ab.second;
+                    wanted = true;
+                    break;
+                }
+            }
+            if (!wanted) {
+                for (const RuleState& r : rules) {
+                    if (r.sel.selects(i, j)) {
+                        key = std::uint64_t{i} << 32 | j;
+                        wanted = true;
+                        break;
+                    }
+                }
+            }
+            if (!wanted) return true;
+            if (buffered.size() == options.pair_buffer) return false;
+            buffered.push_back(key);
+            return true;
+        };
+        use_buffer = index.for_each_pair(keep);
+        if (use_buffer) {
+            detail::radix_sort(buffered);
+        } else {
+            buffered.clear();
+            buffered.shrink_to_fit();
+        }
+    }
     auto run_block = [&](std::size_t first, std::size_t last, BlockOut& out) {
         std::vector<std::uint32_t> partners;
+        auto next = buffered.cbegin();
+        if (use_buffer && first < last)
+            next = std::lower_bound(buffered.cbegin(), buffered.cend(), std::uint64_t{items[first]} << 32);
         for (std::size_t p = first; p < last; ++p) {
             const std::size_t a = items[p];
-            index.query(static_cast<std::uint32_t>(a), partners);
+            if (use_buffer) {
+                partners.clear();
+                for (; next != buffered.cend() && (*next >> 32) == a; ++next)
+                    partners.push_back(static_cast<std::uint32_t>(*next));
+            } else {
+                index.query(static_cast<std::uint32_t>(a), partners);
+            }
             auto visit = [&](std::size_t b) {
                 const Selection* rep = nullptr;
                 for (const Selection& s : report) {

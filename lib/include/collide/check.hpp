@@ -41,6 +41,11 @@ struct CheckOptions {
     std::optional<std::vector<PairSpec>> pairs;  ///< replaces the scene's pair specs
     unsigned threads = 1;   ///< worker threads; the result never depends on it
     std::size_t max_collisions = 0;  ///< stop after this many reported collisions (0: no limit)
+    /// Memory bound of the broad phase: it finds candidate pairs in spatial order and sorts
+    /// them into report order while they number at most this many (8 bytes each); scenes
+    /// with more candidates are checked one shape at a time, in constant extra memory. The
+    /// result never depends on it.
+    std::size_t pair_buffer = std::size_t{1} << 22;
 };
 
 /// A grid cell as [col, row], indexing rows[row][col] as written; may lie outside the grid.

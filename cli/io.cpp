@@ -8,6 +8,7 @@
 #include <cstring>
 #include <iostream>
 #include <iterator>
+#include <memory>
 #include <sstream>
 
 #include <sys/stat.h>
@@ -40,12 +41,23 @@ std::string read_input(const std::string& path) {
         if (std::ferror(stdin)) throw collide::Error(path, "", std::string("cannot read standard input: ") + std::strerror(errno));
         return text;
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw collide::Error(path, "", std::string("cannot open: ") + std::strerror(errno));
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw collide::Error(path, "", std::string("cannot open: ") + std::strerror(errno));
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(f, &std::fclose);
+    // A regular file is read in one go into a string of its size (no growth, no copies);
+    // anything else (a FIFO, a device, a file that grows) in pieces.
     std::string text;
-    char buf[1 << 16];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) text.append(buf, static_cast<std::size_t>(in.gcount()));
-    if (in.bad()) throw collide::Error(path, "", std::string("cannot read: ") + std::strerror(errno));
+    struct stat st {};
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        text.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t have = std::fread(text.data(), 1, text.size(), f);
+    text.resize(have);
+    if (!std::ferror(f)) {
+        char buf[1 << 16];
+        std::size_t n = 0;
+        while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+    }
+    if (std::ferror(f)) throw collide::Error(path, "", std::string("cannot read: ") + std::strerror(errno));
     return text;
 }
 

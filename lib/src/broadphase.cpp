@@ -62,22 +62,20 @@ FBounds outward(const Bounds& b) {
     return FBounds{float_down(b.min.x), float_down(b.min.y), float_up(b.max.x), float_up(b.max.y)};
 }
 
-BroadIndex::BroadIndex(const std::vector<Bounds>& bounds, const std::vector<std::uint32_t>& items, Broadphase method)
-    : b_(bounds), items_(items), method_(method) {
+BroadIndex::BroadIndex(std::vector<FBounds> bounds, const std::vector<std::uint32_t>& items, Broadphase method)
+    : items_(items), fb_(std::move(bounds)), method_(method) {
     if (method_ == Broadphase::Auto) method_ = items.size() <= 32 ? Broadphase::Brute : Broadphase::Grid;
     // The grid tags item indices with two flags: more than 2^30 items take the sweep.
-    if (method_ == Broadphase::Grid && bounds.size() > kItem) method_ = Broadphase::Sweep;
-    fb_.resize(bounds.size());
-    for (std::uint32_t i : items) fb_[i] = outward(bounds[i]);
-    is_big_.assign(bounds.size(), 0);
+    if (method_ == Broadphase::Grid && fb_.size() > kItem) method_ = Broadphase::Sweep;
+    is_big_.assign(fb_.size(), 0);
     if (method_ == Broadphase::Brute) return;
     // Unbounded items, and (for the grid) items much larger than a cell, meet every other
     // item by a plain test.
     std::vector<std::uint32_t> bounded;
     std::vector<double> extents;
     for (std::uint32_t i : items) {
-        const Bounds& q = bounds[i];
-        const double ext = std::max(q.max.x - q.min.x, q.max.y - q.min.y);
+        const FBounds& q = fb_[i];
+        const double ext = std::max(static_cast<double>(q.x1) - q.x0, static_cast<double>(q.y1) - q.y0);
         if (std::isfinite(ext)) {
             bounded.push_back(i);
             extents.push_back(ext);
@@ -86,7 +84,7 @@ BroadIndex::BroadIndex(const std::vector<Bounds>& bounds, const std::vector<std:
         }
     }
     if (method_ == Broadphase::Sweep) build_sweep(bounded);
-    else if (!bounded.empty()) build_grid(bounds, bounded, extents);
+    else if (!bounded.empty()) build_grid(bounded, extents);
     for (std::uint32_t i : big_) is_big_[i] = 1;
     std::sort(big_.begin(), big_.end());
 }
@@ -103,27 +101,31 @@ void BroadIndex::build_sweep(const std::vector<std::uint32_t>& bounded) {
     }
 }
 
-void BroadIndex::build_grid(const std::vector<Bounds>& bounds, const std::vector<std::uint32_t>& bounded,
-                            std::vector<double>& extents) {
+void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vector<double>& extents) {
     // Cells twice the median extent, but never so small that the scene spans more than
     // about 4n cells a side.
     std::nth_element(extents.begin(), extents.begin() + static_cast<std::ptrdiff_t>(extents.size() / 2), extents.end());
-    origin_ = bounds[bounded[0]].min;
-    Vec2 top = bounds[bounded[0]].max;
+    float lo_x = fb_[bounded[0]].x0, lo_y = fb_[bounded[0]].y0, hi_x = fb_[bounded[0]].x1, hi_y = fb_[bounded[0]].y1;
     for (std::uint32_t i : bounded) {
-        origin_ = Vec2{std::min(origin_.x, bounds[i].min.x), std::min(origin_.y, bounds[i].min.y)};
-        top = Vec2{std::max(top.x, bounds[i].max.x), std::max(top.y, bounds[i].max.y)};
+        lo_x = std::min(lo_x, fb_[i].x0);
+        lo_y = std::min(lo_y, fb_[i].y0);
+        hi_x = std::max(hi_x, fb_[i].x1);
+        hi_y = std::max(hi_y, fb_[i].y1);
     }
+    origin_ = Vec2{lo_x, lo_y};
+    const Vec2 top{hi_x, hi_y};
     const double span = std::max(top.x - origin_.x, top.y - origin_.y);
     cell_ = std::max({extents[extents.size() / 2] * 2.0, span / (4.0 * static_cast<double>(bounded.size()) + 1.0),
                       span / (kCoordLimit / 2), std::numeric_limits<double>::min()});
     if (!std::isfinite(cell_) || !std::isfinite(span)) return build_sweep(bounded);  // absurd spreads
+    inv_cell_ = 1.0 / cell_;
+    if (!std::isfinite(inv_cell_)) return build_sweep(bounded);
 
     // Counting sort of the entries by a hash of their cell: count, then place. Items are
     // visited in ascending order both times, so each bucket lists its items ascending.
     auto for_each_cell = [&](std::uint32_t i, auto&& f) {
-        const std::int32_t x0 = coord(bounds[i].min.x, origin_.x), x1 = coord(bounds[i].max.x, origin_.x);
-        const std::int32_t y0 = coord(bounds[i].min.y, origin_.y), y1 = coord(bounds[i].max.y, origin_.y);
+        const std::int32_t x0 = coord(fb_[i].x0, origin_.x), x1 = coord(fb_[i].x1, origin_.x);
+        const std::int32_t y0 = coord(fb_[i].y0, origin_.y), y1 = coord(fb_[i].y1, origin_.y);
         const std::int64_t w = std::int64_t{x1} - x0 + 1, h = std::int64_t{y1} - y0 + 1;
         if (w > kMaxCellsPerItem || h > kMaxCellsPerItem || w * h > kMaxCellsPerItem) return false;
         for (std::int32_t y = y0; y <= y1; ++y)
@@ -159,7 +161,9 @@ void BroadIndex::build_grid(const std::vector<Bounds>& bounds, const std::vector
 }
 
 std::int32_t BroadIndex::coord(double v, double origin) const {
-    const double c = std::floor((v - origin) / cell_);
+    // Any non-decreasing function of v works here (overlapping bounds then share a cell):
+    // a multiplication is cheaper than a division.
+    const double c = std::floor((v - origin) * inv_cell_);
     return static_cast<std::int32_t>(std::clamp(c, -kCoordLimit, kCoordLimit));
 }
 
@@ -186,9 +190,8 @@ void BroadIndex::query(std::uint32_t i, std::vector<std::uint32_t>& out) const {
         for (; it != by_x_.end() && fb_[*it].x0 <= bi.x1; ++it)
             if (*it != i && overlap(bi, fb_[*it])) out.push_back(*it);
     } else if (!entries_.empty()) {
-        const Bounds& b = b_[i];
-        const std::int32_t x0 = coord(b.min.x, origin_.x), x1 = coord(b.max.x, origin_.x);
-        const std::int32_t y0 = coord(b.min.y, origin_.y), y1 = coord(b.max.y, origin_.y);
+        const std::int32_t x0 = coord(bi.x0, origin_.x), x1 = coord(bi.x1, origin_.x);
+        const std::int32_t y0 = coord(bi.y0, origin_.y), y1 = coord(bi.y1, origin_.y);
         for (std::int32_t y = y0; y <= y1; ++y) {
             for (std::int32_t x = x0; x <= x1; ++x) {
                 const std::size_t k = bucket(x, y);
@@ -213,7 +216,9 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> candidate_pairs(const std::
                                                                      Broadphase method) {
     std::vector<std::uint32_t> sorted = items;
     std::sort(sorted.begin(), sorted.end());
-    const detail::BroadIndex index(bounds, sorted, method);
+    std::vector<detail::FBounds> fb(bounds.size());
+    for (std::uint32_t i : sorted) fb[i] = detail::outward(bounds[i]);
+    const detail::BroadIndex index(std::move(fb), sorted, method);
     // The index may add pairs that only touch within float rounding; keep the exact ones.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
     index.for_each_pair([&](std::uint32_t i, std::uint32_t j) {

@@ -29,8 +29,9 @@ void radix_sort(std::vector<std::uint64_t>& keys);
 /// Every method gives the same pairs; only the cost differs.
 class BroadIndex {
 public:
-    /// `items` (indices into `bounds`) must be sorted; `bounds` must outlive the index.
-    BroadIndex(const std::vector<Bounds>& bounds, const std::vector<std::uint32_t>& items, Broadphase method);
+    /// `items` (indices into `bounds`) must be sorted. The index works on these rounded
+    /// bounds only, so the caller need not keep the exact ones.
+    BroadIndex(std::vector<FBounds> bounds, const std::vector<std::uint32_t>& items, Broadphase method);
 
     /// Calls emit(i, j), i < j, once for every pair of items whose outward-rounded bounds
     /// overlap (see FBounds), in no particular order; stops early, returning false, when
@@ -53,15 +54,13 @@ private:
     static constexpr std::uint32_t kFirstRow = 1u << 30;
     static constexpr std::uint32_t kItem = kFirstRow - 1;
 
-    void build_grid(const std::vector<Bounds>& bounds, const std::vector<std::uint32_t>& bounded,
-                    std::vector<double>& extents);
+    void build_grid(const std::vector<std::uint32_t>& bounded, std::vector<double>& extents);
     void build_sweep(const std::vector<std::uint32_t>& bounded);
     std::int32_t coord(double v, double origin) const;
     std::size_t bucket(std::int32_t cx, std::int32_t cy) const;
     template <class Emit>
     bool big_pairs(Emit& emit) const;
 
-    const std::vector<Bounds>& b_;
     std::vector<std::uint32_t> items_;
     std::vector<FBounds> fb_;           // by item index; only items' entries are meaningful
     std::vector<char> is_big_;          // unbounded or too large for the grid
@@ -74,6 +73,7 @@ private:
     // cell into buckets_ (a power of two) buckets, items ascending within a bucket.
     Vec2 origin_;
     double cell_ = 1.0;
+    double inv_cell_ = 1.0;
     std::size_t mask_ = 0;
     std::vector<std::uint32_t> start_;
     std::vector<Entry> entries_;

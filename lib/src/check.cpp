@@ -144,9 +144,9 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
         for (const RuleState& r : rules) used = used || r.sel.left[i] || r.sel.right[i];
         if (used) items.push_back(static_cast<std::uint32_t>(i));
     }
-    std::vector<Bounds> bounds(ns);
-    for (std::uint32_t i : items) bounds[i] = bounds_of(scene.shapes[i].shape);
-    const detail::BroadIndex index(bounds, items, options.broadphase);
+    std::vector<detail::FBounds> bounds(ns);
+    for (std::uint32_t i : items) bounds[i] = detail::outward(bounds_of(scene.shapes[i].shape));
+    const detail::BroadIndex index(std::move(bounds), items, options.broadphase);
 
     // Each pair is tested once, in the block of its reported `a` (so records come out in
     // report order), or for a pair only rules ask about, in the block of its lower index.

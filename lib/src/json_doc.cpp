@@ -25,15 +25,18 @@ JsonValue JsonValue::operator[](std::size_t i) const {
     return JsonValue(doc_, doc_->links_[doc_->nodes_[i_].first + i]);
 }
 std::string_view JsonValue::key(std::size_t i) const { return doc_->keys_[doc_->nodes_[i_].first + i]; }
-bool JsonValue::has(std::string_view k) const {
-    for (std::size_t i = 0; i < size(); ++i)
-        if (key(i) == k) return true;
-    return false;
+std::size_t JsonValue::find(std::string_view k) const {
+    const auto& n = doc_->nodes_[i_];
+    if (n.kind != Kind::Object) return 0;
+    const std::string_view* keys = doc_->keys_.data() + n.first;
+    for (std::size_t i = 0; i < n.count; ++i)
+        if (same_key(keys[i], k)) return i;
+    return n.count;
 }
+bool JsonValue::has(std::string_view k) const { return find(k) < size(); }
 JsonValue JsonValue::at(std::string_view k) const {
-    for (std::size_t i = 0; i < size(); ++i)
-        if (key(i) == k) return (*this)[i];
-    return *this;
+    const std::size_t i = find(k);
+    return i < size() ? (*this)[i] : *this;
 }
 
 void JsonDoc::reset() {

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <string>
 #include <string_view>
@@ -24,6 +25,12 @@ struct JsonSyntax {
 };
 
 class JsonDoc;
+
+/// Key equality for the short keys of scene files, which mostly differ in length or first
+/// letter: those are tested before memcmp.
+inline bool same_key(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && (a.empty() || (a[0] == b[0] && std::memcmp(a.data(), b.data(), a.size()) == 0));
+}
 
 /// A read-only view of one value in a JsonDoc.
 class JsonValue {
@@ -57,6 +64,8 @@ public:
     /// Objects: the member called k, or nullptr-like (valid() false).
     bool has(std::string_view k) const;
     JsonValue at(std::string_view k) const;  // precondition: has(k)
+    /// Objects: the index of the member called k, or size() when there is none.
+    std::size_t find(std::string_view k) const;
 
 private:
     const JsonDoc* doc_;

@@ -90,8 +90,9 @@ public:
     }
     bool has(std::string_view k) const { return j_.has(k); }
     json at(std::string_view k) const {
-        if (!j_.has(k)) throw Fail{path_, "missing required key '" + std::string(k) + "'"};
-        return j_.at(k);
+        const std::size_t i = j_.find(k);
+        if (i == j_.size()) throw Fail{path_, "missing required key '" + std::string(k) + "'"};
+        return j_[i];
     }
     Path sub(std::string_view k) const { return Path(path_, k); }
     const Path& path() const { return path_; }
@@ -282,8 +283,8 @@ void SceneBuilder::shape(std::size_t index, const json& v, const Path& path) {
         static constexpr std::string_view common[] = {"id", "type", "groups"};
         for (std::size_t i = 0; i < v.size(); ++i) {
             const std::string_view k = v.key(i);
-            if (std::find(std::begin(common), std::end(common), k) != std::end(common) ||
-                std::find(extra.begin(), extra.end(), k) != extra.end())
+            auto is_k = [&](std::string_view a) { return same_key(a, k); };
+            if (std::any_of(std::begin(common), std::end(common), is_k) || std::any_of(extra.begin(), extra.end(), is_k))
                 continue;
             const std::string key(k);
             std::vector<std::string_view> all(std::begin(common), std::end(common));

@@ -2,6 +2,7 @@
 
 #include <collide/error.hpp>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -32,32 +33,42 @@ void install_signal_cleanup() {
     std::signal(SIGHUP, on_signal);
 }
 
-std::string read_input(const std::string& path) {
-    if (path == "-") {
-        std::string text;
-        char buf[1 << 16];
-        std::size_t n = 0;
-        while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0) text.append(buf, n);
-        if (std::ferror(stdin)) throw collide::Error(path, "", std::string("cannot read standard input: ") + std::strerror(errno));
-        return text;
+char* InputText::reserve_tail(std::size_t n) {
+    if (capacity_ - size_ < n) {
+        const std::size_t want = std::max(size_ + n, capacity_ + capacity_ / 2);
+        std::unique_ptr<char[]> bigger(new char[want]);
+        if (size_ > 0) std::memcpy(bigger.get(), data_.get(), size_);
+        data_ = std::move(bigger);
+        capacity_ = want;
     }
-    std::FILE* f = std::fopen(path.c_str(), "rb");
+    return data_.get() + size_;
+}
+
+void InputText::append(const char* bytes, std::size_t n) {
+    std::memcpy(reserve_tail(n), bytes, n);
+    commit(n);
+}
+
+InputText read_input(const std::string& path) {
+    const bool stdin_ = path == "-";
+    std::FILE* f = stdin_ ? stdin : std::fopen(path.c_str(), "rb");
     if (!f) throw collide::Error(path, "", std::string("cannot open: ") + std::strerror(errno));
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(f, &std::fclose);
-    // A regular file is read in one go into a string of its size (no growth, no copies);
-    // anything else (a FIFO, a device, a file that grows) in pieces.
-    std::string text;
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(stdin_ ? nullptr : f, &std::fclose);
+    // A regular file is read in one go into storage of its size; anything else (a pipe, a
+    // device, a file that grows meanwhile) in pieces.
+    InputText text;
     struct stat st {};
+    std::size_t chunk = std::size_t{1} << 16;
     if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-        text.resize(static_cast<std::size_t>(st.st_size));
-    std::size_t have = std::fread(text.data(), 1, text.size(), f);
-    text.resize(have);
-    if (!std::ferror(f)) {
-        char buf[1 << 16];
-        std::size_t n = 0;
-        while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+        chunk = static_cast<std::size_t>(st.st_size) + 1;  // + 1: the read that sees the end
+    for (;;) {
+        const std::size_t got = std::fread(text.reserve_tail(chunk), 1, chunk, f);
+        text.commit(got);
+        if (got < chunk) break;
+        chunk = std::size_t{1} << 16;
     }
-    if (std::ferror(f)) throw collide::Error(path, "", std::string("cannot read: ") + std::strerror(errno));
+    if (std::ferror(f))
+        throw collide::Error(path, "", std::string(stdin_ ? "cannot read standard input: " : "cannot read: ") + std::strerror(errno));
     return text;
 }
 

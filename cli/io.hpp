@@ -2,11 +2,31 @@
 // at all.
 #pragma once
 
+#include <cstddef>
 #include <fstream>
+#include <memory>
 #include <string>
+#include <string_view>
+
+/// A file's bytes (uninitialised storage filled by reads: no zero-filling of large files).
+class InputText {
+public:
+    std::string_view view() const { return {data_.get(), size_}; }
+    operator std::string_view() const { return view(); }  // NOLINT: read_scene takes the text
+    /// Append n bytes from `bytes`, growing geometrically.
+    void append(const char* bytes, std::size_t n);
+    /// Make room for at least n bytes; returns where the next ones go (then commit(k)).
+    char* reserve_tail(std::size_t n);
+    void commit(std::size_t n) { size_ += n; }
+
+private:
+    std::unique_ptr<char[]> data_;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
+};
 
 /// The contents of a file, or of standard input for "-". Throws collide::Error.
-std::string read_input(const std::string& path);
+InputText read_input(const std::string& path);
 
 /// An output file written to a temporary beside it and renamed into place by commit();
 /// destroyed without commit(), it leaves nothing behind. An existing target that is not a

@@ -474,27 +474,37 @@ Scene SceneBuilder::finish() {
                                    num_text(p.bottom) + " (y_axis is " + (scene_.y_up ? "up" : "down") + ")"};
         scene_.shapes[p.shape].shape = Rect{Vec2{p.left, lo_y}, Vec2{p.right, hi_y}};
     }
-    // Ids are unique across shapes and grids: sort (hash, index) pairs and compare
-    // neighbours with equal hashes, which costs far less than a node-based hash set.
+    // Ids are unique across shapes and grids: an open-addressing table (linear probing) of
+    // the first index of each id, tagged with the upper half of its hash, in index order, so
+    // the first duplicate found is the one with the lowest index, and its original the
+    // first object with that id.
     const std::size_t ns = scene_.shapes.size();
+    const std::size_t total = ns + scene_.grids.size();
     auto id_of = [&](std::size_t i) -> const std::string& { return i < ns ? scene_.shapes[i].id : scene_.grids[i - ns].id; };
     auto path_of = [&](std::size_t i) { return i < ns ? shape_path(i) : grid_path(i - ns) + "/id"; };
-    std::vector<std::pair<std::size_t, std::size_t>> hashed(ns + scene_.grids.size());
-    for (std::size_t i = 0; i < hashed.size(); ++i) hashed[i] = {std::hash<std::string>{}(id_of(i)), i};
-    std::sort(hashed.begin(), hashed.end());
-    std::size_t dup = hashed.size();  // the later of the first duplicate pair found, by index
+    std::size_t slots = 16;
+    while (slots < 2 * total) slots *= 2;
+    std::vector<std::uint64_t> table(slots, 0);  // (hash >> 32) << 32 | (index + 1); 0: empty
+    std::size_t dup = total;
     std::size_t orig = 0;
-    for (std::size_t a = 0; a < hashed.size(); ++a) {
-        for (std::size_t b = a + 1; b < hashed.size() && hashed[b].first == hashed[a].first; ++b) {
-            const std::size_t i = std::min(hashed[a].second, hashed[b].second);
-            const std::size_t j = std::max(hashed[a].second, hashed[b].second);
-            if (id_of(i) == id_of(j) && (dup == hashed.size() || j < dup || (j == dup && i < orig))) {
+    for (std::size_t j = 0; j < total && dup == total; ++j) {
+        const std::uint64_t h = std::hash<std::string>{}(id_of(j));
+        const std::uint64_t tag = h >> 32 << 32;
+        for (std::size_t slot = static_cast<std::size_t>(h) & (slots - 1);; slot = (slot + 1) & (slots - 1)) {
+            const std::uint64_t e = table[slot];
+            if (e == 0) {
+                table[slot] = tag | (j + 1);
+                break;
+            }
+            const std::size_t i = static_cast<std::size_t>(e & 0xFFFFFFFFu) - 1;
+            if ((e & ~std::uint64_t{0xFFFFFFFFu}) == tag && id_of(i) == id_of(j)) {
                 dup = j;
                 orig = i;
+                break;
             }
         }
     }
-    if (dup != hashed.size()) {
+    if (dup != total) {
         auto where = [&](std::size_t i) {
             if (i >= ns) return grid_path(i - ns);
             return default_id_[i] ? "the default id of " + shape_path(i) + ", its index" : shape_path(i);

@@ -9,23 +9,31 @@ namespace collide::detail {
 
 namespace {
 constexpr int kMaxDepth = 256;  // scenes nest about five deep; this bounds the recursion
+bool number_start(char c) { return c == '-' || (c >= '0' && c <= '9'); }
 }
 
-JsonValue::Kind JsonValue::kind() const { return doc_->nodes_[i_].kind; }
-bool JsonValue::is_integer() const { return is_number() && doc_->nodes_[i_].flag; }
-bool JsonValue::boolean() const { return doc_->nodes_[i_].flag; }
-double JsonValue::number() const { return doc_->nodes_[i_].num; }
-std::string_view JsonValue::string() const { return doc_->nodes_[i_].str; }
-std::size_t JsonValue::offset() const { return doc_->nodes_[i_].offset; }
+JsonValue::Kind JsonValue::kind() const { return i_ >= JsonDoc::kPacked ? Kind::Number : doc_->nodes_[i_].kind; }
+bool JsonValue::is_integer() const {
+    if (i_ >= JsonDoc::kPacked) return doc_->ints_[i_ - JsonDoc::kPacked] != 0;
+    return is_number() && doc_->nodes_[i_].flag;
+}
+bool JsonValue::boolean() const { return i_ < JsonDoc::kPacked && doc_->nodes_[i_].flag; }
+double JsonValue::number() const { return i_ >= JsonDoc::kPacked ? doc_->nums_[i_ - JsonDoc::kPacked] : doc_->nodes_[i_].num; }
+std::string_view JsonValue::string() const { return i_ >= JsonDoc::kPacked ? std::string_view() : doc_->nodes_[i_].str; }
+std::size_t JsonValue::offset() const { return i_ >= JsonDoc::kPacked ? std::string_view::npos : doc_->nodes_[i_].offset; }
 std::size_t JsonValue::size() const {
+    if (i_ >= JsonDoc::kPacked) return 0;
     const auto& n = doc_->nodes_[i_];
     return (n.kind == Kind::Array || n.kind == Kind::Object) ? n.count : 0;
 }
 JsonValue JsonValue::operator[](std::size_t i) const {
-    return JsonValue(doc_, doc_->links_[doc_->nodes_[i_].first + i]);
+    const auto& n = doc_->nodes_[i_];
+    if (n.kind == Kind::Array && n.flag) return JsonValue(doc_, JsonDoc::kPacked + n.first + static_cast<std::uint32_t>(i));
+    return JsonValue(doc_, doc_->links_[n.first + i]);
 }
 std::string_view JsonValue::key(std::size_t i) const { return doc_->keys_[doc_->nodes_[i_].first + i]; }
 std::size_t JsonValue::find(std::string_view k) const {
+    if (i_ >= JsonDoc::kPacked) return 0;
     const auto& n = doc_->nodes_[i_];
     if (n.kind != Kind::Object) return 0;
     const std::string_view* keys = doc_->keys_.data() + n.first;
@@ -44,6 +52,8 @@ void JsonDoc::reset() {
     links_.clear();
     keys_.clear();
     decoded_.clear();
+    nums_.clear();
+    ints_.clear();
 }
 
 void JsonDoc::ws() {
@@ -267,7 +277,47 @@ std::uint32_t JsonDoc::value(int depth) {
             const bool object = c == '{';
             n.kind = object ? JsonValue::Kind::Object : JsonValue::Kind::Array;
             const std::size_t base = scratch_.size();
-            if (!consume(object ? '}' : ']')) {
+            bool more = !consume(object ? '}' : ']');
+            if (more && !object && depth + 1 <= kMaxDepth && number_start(peek())) {
+                // Numbers first: collected packed; if anything else follows, they become
+                // nodes after all and the general loop takes over.
+                scratch_nums_.clear();
+                scratch_ints_.clear();
+                scratch_offsets_.clear();
+                bool others = false;
+                do {
+                    if (!number_start(peek())) {
+                        others = true;
+                        break;
+                    }
+                    scratch_offsets_.push_back(p_);
+                    bool integer = false;
+                    scratch_nums_.push_back(number_token(&integer));
+                    scratch_ints_.push_back(integer);
+                } while (consume(','));
+                if (!others) {
+                    expect(']');
+                    if (nums_.size() + scratch_nums_.size() >= kPacked) fail();  // 2^31 numbers in one value
+                    n.flag = true;
+                    n.first = static_cast<std::uint32_t>(nums_.size());
+                    n.count = static_cast<std::uint32_t>(scratch_nums_.size());
+                    nums_.insert(nums_.end(), scratch_nums_.begin(), scratch_nums_.end());
+                    ints_.insert(ints_.end(), scratch_ints_.begin(), scratch_ints_.end());
+                    break;
+                }
+                for (std::size_t k = 0; k < scratch_nums_.size(); ++k) {
+                    Node num{};
+                    num.kind = JsonValue::Kind::Number;
+                    num.flag = scratch_ints_[k] != 0;
+                    num.num = scratch_nums_[k];
+                    num.offset = scratch_offsets_[k];
+                    nodes_.push_back(num);
+                    scratch_.push_back(static_cast<std::uint32_t>(nodes_.size() - 1));
+                    scratch_keys_.emplace_back();
+                }
+                more = others;
+            }
+            if (more) {
                 do {
                     std::string_view k;
                     if (object) {

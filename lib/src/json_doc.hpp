@@ -52,7 +52,8 @@ public:
     bool boolean() const;
     double number() const;
     std::string_view string() const;
-    /// Byte offset of the value's first character in the text.
+    /// Byte offset of the value's first character in the text; unknown (npos) for the
+    /// elements of an array of numbers, which are stored packed.
     std::size_t offset() const;
 
     /// Arrays and objects: the number of elements or members.
@@ -104,8 +105,8 @@ private:
     friend class JsonValue;
     struct Node {
         JsonValue::Kind kind;
-        bool flag;             // Bool: the value; Number: integer
-        std::uint32_t first;   // Array/Object: index into links_; String: into strings
+        bool flag;             // Bool: the value; Number: integer; Array: packed
+        std::uint32_t first;   // Array/Object: index into links_ (packed: into nums_)
         std::uint32_t count;   // Array/Object: members
         double num;
         std::string_view str;  // String
@@ -126,6 +127,14 @@ private:
     std::vector<std::uint32_t> scratch_;      // children being collected
     std::vector<std::string_view> scratch_keys_;
     std::deque<std::string> decoded_;         // strings with escapes, decoded
+    // Arrays of numbers only (positions, grid rows) are stored packed, without a node per
+    // element: a value index with kPacked set is element (index - kPacked) of these.
+    static constexpr std::uint32_t kPacked = 1u << 31;
+    std::vector<double> nums_;
+    std::vector<char> ints_;                  // written as an integer
+    std::vector<double> scratch_nums_;
+    std::vector<char> scratch_ints_;
+    std::vector<std::size_t> scratch_offsets_;
 };
 
 }  // namespace collide::detail

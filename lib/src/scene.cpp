@@ -71,9 +71,26 @@ public:
         return true;
     }
 
+    explicit SyntaxDiagnosis(std::string_view text) : text_(text) {}
+
     bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception& ex) {
         failed = true;
         error_offset = position > 0 ? position - 1 : 0;
+        // "01" and "0x10" read as the number 0 and then a stray token: the error is about the
+        // number just read, so name its place, not the next one's.
+        if (const std::size_t zero = leading_zero(position, last_token); zero != std::string_view::npos) {
+            const bool hex = text_[zero + 1] == 'x' || text_[zero + 1] == 'X';
+            const std::size_t begin = zero > 0 && text_[zero - 1] == '-' ? zero - 1 : zero;
+            std::size_t end = zero + 1;
+            while (end < text_.size() && end - begin < 40 &&
+                   std::string_view("0123456789abcdefABCDEFxX.+-").find(text_[end]) != std::string_view::npos)
+                ++end;
+            error_path = pointer();  // nlohmann has counted the number as a value already
+            error_offset = begin;
+            error_message = "invalid number '" + std::string(text_.substr(begin, end - begin)) + "': " +
+                            (hex ? "hexadecimal numbers are not JSON" : "JSON numbers have no leading zero");
+            return false;
+        }
         value();  // the error is about the value being read: name its place
         error_path = pointer();
         // nlohmann says "[json.exception.parse_error.101] parse error at line 1, column 5: <what>";
@@ -93,6 +110,25 @@ public:
     }
 
 private:
+    // Where a number starting with a 0 followed by a digit or an x begins the token in error,
+    // or npos: nlohmann reads "01" as 0 then 1, and "0x10" as the invalid literal "0x".
+    std::size_t leading_zero(std::size_t position, const std::string& last_token) const {
+        if (position < last_token.size() || position > text_.size()) return std::string_view::npos;
+        const std::size_t t = position - last_token.size();
+        std::size_t zero = std::string_view::npos;
+        const std::size_t sign = last_token.size() > 0 && last_token[0] == '-' ? 1 : 0;
+        if (last_token.size() >= sign + 2 && last_token[sign] == '0' && (last_token[sign + 1] == 'x' || last_token[sign + 1] == 'X'))
+            zero = t + sign;
+        else if (t > 0 && t < text_.size() && text_[t - 1] == '0' && text_[t] >= '0' && text_[t] <= '9')
+            zero = t - 1;
+        if (zero == std::string_view::npos || zero + 1 >= text_.size()) return std::string_view::npos;
+        std::size_t before = zero;
+        if (before > 0 && text_[before - 1] == '-') --before;
+        if (before > 0 && std::string_view("[,: \t\r\n").find(text_[before - 1]) == std::string_view::npos)
+            return std::string_view::npos;  // the 0 ends a longer number (10, 1.0): not a leading zero
+        return zero;
+    }
+
     struct Frame {
         bool array = false;
         std::size_t count = 0;  // arrays: values begun so far
@@ -122,6 +158,7 @@ private:
         return true;
     }
 
+    std::string_view text_;
     std::vector<Frame> frames_;
 };
 
@@ -149,7 +186,7 @@ Error syntax_error(std::string_view text, const std::string& file, const JsonSyn
         const TextPos pos = position_of(text, our_offset);
         return Error(file, "", ours.why, pos.line, pos.column);
     }
-    SyntaxDiagnosis d;
+    SyntaxDiagnosis d(text);
     const bool ok = json::sax_parse(text, &d, json::input_format_t::json, true, false);
     // Two bytes nlohmann reads differently from what they are: name them.
     const std::string_view at = our_offset < text.size() ? text.substr(our_offset) : std::string_view();

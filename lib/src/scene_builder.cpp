@@ -205,8 +205,10 @@ Rect rect_of(const Obj& o) {
         const double w = o.non_negative("width");
         const double h = o.non_negative("height");
         const Rect r{Vec2{x, y}, Vec2{x + w, y + h}};
-        if (!std::isfinite(r.max.x) || !std::isfinite(r.max.y))
-            throw Fail{o.path(), "x + width or y + height overflows a double"};
+        if (!std::isfinite(r.max.x))
+            throw Fail{o.sub("width"), "x + width overflows a double: " + num_text(x) + " + " + num_text(w)};
+        if (!std::isfinite(r.max.y))
+            throw Fail{o.sub("height"), "y + height overflows a double: " + num_text(y) + " + " + num_text(h)};
         return r;
     }
     throw Fail{o.path(), "a rect needs min/max, x/y/width/height or left/top/right/bottom"};

@@ -277,9 +277,7 @@ HOSTILE = {
     "object-1e5-unknown-keys": dict(
         gen=gen_many_keys, args=["validate", "FILE"], status=2,
         exp={"path": "/shapes/0/k0", "message_contains": "unknown key 'k0'"},
-        bound=lambda size: 2.5 * size + 64 * MiB, limit=(5, 30),
-        pending="duplicate keys are looked for with a pairwise comparison of all keys before unknown "
-                "keys are rejected: O(k^2)"),
+        bound=lambda size: 2.5 * size + 64 * MiB, limit=(5, 30)),
 }
 
 

@@ -36,6 +36,7 @@ BIN = None            # set from --bin
 UPDATE_GOLDEN = False
 BIG_SCENE_SHAPES = 100_000
 BRUTE_BIG = False
+READ_FAULT = ""       # set from --read-fault
 
 
 # ---------------------------------------------------------------------------------------
@@ -760,17 +761,40 @@ def max_collisions_stops_early_with_exit_1():
         eq(records[-1]["collisions"], 10, "summary.collisions")
 
 
+@test
+def a_read_error_part_way_through_a_file_is_exit_2():
+    # tests/cli/read_fault.cpp, preloaded, fails the read of *.readfault.json half way.
+    check(READ_FAULT, "needs --read-fault PATH (the collide_read_fault module the build makes)")
+    with tempfile.TemporaryDirectory() as d:
+        scene = write(d, "level.readfault.json", dense_scene(2000))
+        out = Path(d) / "out.json"
+        env = dict(os.environ, LD_PRELOAD=READ_FAULT,
+                   ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0")
+        for extra in ([], ["-o", str(out)]):
+            proc = subprocess.run([BIN, "check", scene, *extra], capture_output=True, stdin=subprocess.DEVNULL,
+                                  env=env, timeout=120)
+            err = proc.stderr.decode("utf-8", "replace")
+            eq(proc.returncode, 2, f"exit with {extra}")
+            check(f"{scene}: cannot read" in err, f"stderr names the file and the failure: {err!r}")
+            eq(proc.stdout, b"", "stdout")
+            check(not out.exists(), "no output file")
+        # The same file read whole (no shim) is a valid scene: the error was the read's.
+        status(collide("check", scene, "-f", "jsonl", "--no-points"), 0)
+
+
 def main():
-    global BIN, UPDATE_GOLDEN, BIG_SCENE_SHAPES, BRUTE_BIG
+    global BIN, UPDATE_GOLDEN, BIG_SCENE_SHAPES, BRUTE_BIG, READ_FAULT
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", required=True, help="the collide executable")
     ap.add_argument("--update-golden", action="store_true", help="rewrite tests/cli/golden/")
     ap.add_argument("--quick", action="store_true", help="a 20,000-shape random scene instead of 100,000")
     ap.add_argument("-k", default="", help="run only tests whose name contains this")
+    ap.add_argument("--read-fault", default="", help="the collide_read_fault module (tests read errors)")
     ap.add_argument("--brute-big", action="store_true",
                     help="also compare --broadphase brute on the big random scene (a minute of CPU)")
     args = ap.parse_args()
     BIN = str(Path(args.bin).resolve())
+    READ_FAULT = str(Path(args.read_fault).resolve()) if args.read_fault else ""
     UPDATE_GOLDEN = args.update_golden
     BRUTE_BIG = args.brute_big
     add_test("big_random_scene_same_report_with_" + ("grid_sweep_auto_and_brute" if BRUTE_BIG else "grid_sweep_and_auto"),

@@ -17,6 +17,15 @@ namespace {
 void json_string(std::string& out, std::string_view s) {
     static const char* hex = "0123456789abcdef";
     out += '"';
+    // Ids are almost always plain: append them whole.
+    if (std::none_of(s.begin(), s.end(), [](char ch) {
+            const auto c = static_cast<unsigned char>(ch);
+            return c < 0x20 || c == '"' || c == '\\';
+        })) {
+        out += s;
+        out += '"';
+        return;
+    }
     for (char ch : s) {
         const auto c = static_cast<unsigned char>(ch);
         switch (c) {
@@ -38,11 +47,17 @@ void json_string(std::string& out, std::string_view s) {
     out += '"';
 }
 
+void append_number(std::string& out, double v) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+}
+
 void json_point(std::string& out, Vec2 p) {
     out += '[';
-    out += format_number(p.x);
+    append_number(out, p.x);
     out += ", ";
-    out += format_number(p.y);
+    append_number(out, p.y);
     out += ']';
 }
 

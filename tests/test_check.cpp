@@ -428,6 +428,37 @@ TEST_CASE("check: every broad phase gives the same result on 2000 random shapes"
     }
 }
 
+TEST_CASE("check: sizes spread over nine orders of magnitude (every level of the grid)") {
+    // Rects and circles from 1e-3 to 1e6 across, log-uniform, so that items sit in many
+    // levels of the grid and pairs cross levels; some share edges exactly.
+    std::mt19937_64 rng(7);
+    auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+    Scene s;
+    for (int i = 0; i < 3000; ++i) {
+        collide::SceneShape sh;
+        sh.id = "s" + std::to_string(i);
+        const double size = std::pow(10.0, uniform(-3, 6));
+        const Vec2 at{std::round(uniform(-1e5, 1e5)), std::round(uniform(-1e5, 1e5))};
+        if (i % 2) sh.shape = collide::Circle{at, size / 2};
+        else sh.shape = collide::Rect{at, Vec2{at.x + size, at.y + std::round(size)}};
+        s.shapes.push_back(std::move(sh));
+    }
+    CheckOptions o;
+    o.broadphase = Broadphase::Brute;
+    o.points = false;
+    const SceneResult reference = check(s, o);
+    CHECK(reference.collisions.size() > 3000);
+    for (Broadphase m : {Broadphase::Grid, Broadphase::Sweep}) {
+        for (std::size_t buffer : {std::size_t{1} << 22, std::size_t{0}}) {
+            CAPTURE(static_cast<int>(m));
+            CAPTURE(buffer);
+            o.broadphase = m;
+            o.pair_buffer = buffer;
+            check_same(check(s, o), reference);
+        }
+    }
+}
+
 TEST_CASE("check: with *:* it reports exactly the pairs collide() finds") {
     const Scene s = random_scene(99, 400);
     std::vector<std::string> expected;

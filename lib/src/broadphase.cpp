@@ -14,7 +14,6 @@ namespace detail {
 
 namespace {
 
-constexpr std::int64_t kMaxCellsPerItem = 64;  // larger items are tested against everything
 constexpr double kCoordLimit = 1073741824.0;  // 2^30: cell coordinates fit an int32
 
 constexpr float kFloatMax = std::numeric_limits<float>::max();
@@ -69,8 +68,7 @@ BroadIndex::BroadIndex(std::vector<FBounds> bounds, const std::vector<std::uint3
     if (method_ == Broadphase::Grid && fb_.size() > kItem) method_ = Broadphase::Sweep;
     is_big_.assign(fb_.size(), 0);
     if (method_ == Broadphase::Brute) return;
-    // Unbounded items, and (for the grid) items much larger than a cell, meet every other
-    // item by a plain test.
+    // Unbounded items meet every other item by a plain test.
     std::vector<std::uint32_t> bounded;
     std::vector<double> extents;
     for (std::uint32_t i : items) {
@@ -81,29 +79,40 @@ BroadIndex::BroadIndex(std::vector<FBounds> bounds, const std::vector<std::uint3
             extents.push_back(ext);
         } else {
             big_.push_back(i);
+            is_big_[i] = 1;
         }
     }
     if (method_ == Broadphase::Sweep) build_sweep(bounded);
     else if (!bounded.empty()) build_grid(bounded, extents);
-    for (std::uint32_t i : big_) is_big_[i] = 1;
-    std::sort(big_.begin(), big_.end());
 }
 
 void BroadIndex::build_sweep(const std::vector<std::uint32_t>& bounded) {
     method_ = Broadphase::Sweep;
-    by_x_ = bounded;
-    std::sort(by_x_.begin(), by_x_.end(),
-              [&](std::uint32_t i, std::uint32_t j) { return fb_[i].x0 < fb_[j].x0 || (fb_[i].x0 == fb_[j].x0 && i < j); });
-    // Rounded up, so that a query's window (below) never starts too far right.
-    for (std::uint32_t i : by_x_) {
-        const double w = static_cast<double>(fb_[i].x1) - static_cast<double>(fb_[i].x0);
+    levels_.clear();
+    // The axis along which the items' min corners spread more.
+    if (!bounded.empty()) {
+        float x0 = fb_[bounded[0]].x0, x1 = x0, y0 = fb_[bounded[0]].y0, y1 = y0;
+        for (std::uint32_t i : bounded) {
+            x0 = std::min(x0, fb_[i].x0);
+            x1 = std::max(x1, fb_[i].x0);
+            y0 = std::min(y0, fb_[i].y0);
+            y1 = std::max(y1, fb_[i].y0);
+        }
+        sweep_y_ = static_cast<double>(y1) - y0 > static_cast<double>(x1) - x0;
+    }
+    by_lo_ = bounded;
+    std::sort(by_lo_.begin(), by_lo_.end(),
+              [&](std::uint32_t i, std::uint32_t j) { return lo(i) < lo(j) || (lo(i) == lo(j) && i < j); });
+    // Rounded up, so that a query's window (below) never starts too far back.
+    for (std::uint32_t i : by_lo_) {
+        const double w = static_cast<double>(hi(i)) - static_cast<double>(lo(i));
         max_width_ = std::max(max_width_, std::nextafter(w, std::numeric_limits<double>::infinity()));
     }
 }
 
 void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vector<double>& extents) {
-    // Cells twice the median extent, but never so small that the scene spans more than
-    // about 4n cells a side.
+    // The base cell is twice the median extent, but never so small that the scene spans
+    // more than about 4n cells a side.
     std::nth_element(extents.begin(), extents.begin() + static_cast<std::ptrdiff_t>(extents.size() / 2), extents.end());
     float lo_x = fb_[bounded[0]].x0, lo_y = fb_[bounded[0]].y0, hi_x = fb_[bounded[0]].x1, hi_y = fb_[bounded[0]].y1;
     for (std::uint32_t i : bounded) {
@@ -113,64 +122,80 @@ void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vect
         hi_y = std::max(hi_y, fb_[i].y1);
     }
     origin_ = Vec2{lo_x, lo_y};
-    const Vec2 top{hi_x, hi_y};
-    const double span = std::max(top.x - origin_.x, top.y - origin_.y);
-    cell_ = std::max({extents[extents.size() / 2] * 2.0, span / (4.0 * static_cast<double>(bounded.size()) + 1.0),
-                      span / (kCoordLimit / 2), std::numeric_limits<double>::min()});
-    if (!std::isfinite(cell_) || !std::isfinite(span)) return build_sweep(bounded);  // absurd spreads
-    inv_cell_ = 1.0 / cell_;
-    if (!std::isfinite(inv_cell_)) return build_sweep(bounded);
+    const double span = std::max(static_cast<double>(hi_x) - lo_x, static_cast<double>(hi_y) - lo_y);
+    const double base = std::max({extents[extents.size() / 2] * 2.0, span / (4.0 * static_cast<double>(bounded.size()) + 1.0),
+                                  span / (kCoordLimit / 2), std::numeric_limits<double>::min()});
+    if (!std::isfinite(base) || !std::isfinite(span) || !std::isfinite(1.0 / base)) return build_sweep(bounded);
 
-    // Counting sort of the entries by a hash of their cell: count, then place. Items are
-    // visited in ascending order both times, so each bucket lists its items ascending.
-    auto for_each_cell = [&](std::uint32_t i, auto&& f) {
-        const std::int32_t x0 = coord(fb_[i].x0, origin_.x), x1 = coord(fb_[i].x1, origin_.x);
-        const std::int32_t y0 = coord(fb_[i].y0, origin_.y), y1 = coord(fb_[i].y1, origin_.y);
-        const std::int64_t w = std::int64_t{x1} - x0 + 1, h = std::int64_t{y1} - y0 + 1;
-        if (w > kMaxCellsPerItem || h > kMaxCellsPerItem || w * h > kMaxCellsPerItem) return false;
-        for (std::int32_t y = y0; y <= y1; ++y)
-            for (std::int32_t x = x0; x <= x1; ++x)
-                f(x, y, (x == x0 ? kFirstCol : 0u) | (y == y0 ? kFirstRow : 0u));
-        return true;
-    };
-    std::size_t n_entries = 0;
-    std::vector<std::uint32_t> gridded;
-    gridded.reserve(bounded.size());
+    // Each item in the finest level whose cells are at least its extent.
+    std::vector<double> cells{base};
+    level_of_.assign(fb_.size(), 0);
     for (std::uint32_t i : bounded) {
+        const FBounds& q = fb_[i];
+        const double ext = std::max(static_cast<double>(q.x1) - q.x0, static_cast<double>(q.y1) - q.y0);
         std::size_t k = 0;
-        if (for_each_cell(i, [&](std::int32_t, std::int32_t, std::uint32_t) { ++k; })) {
-            n_entries += k;
-            gridded.push_back(i);
-        } else {
-            big_.push_back(i);
+        while (ext > cells[k]) {
+            if (k + 1 == cells.size()) cells.push_back(cells.back() * 4.0);
+            ++k;
         }
+        level_of_[i] = static_cast<std::uint8_t>(k);
     }
-    std::size_t buckets = 1;
-    while (buckets < n_entries) buckets *= 2;
-    mask_ = buckets - 1;
-    start_.assign(buckets + 1, 0);
-    for (std::uint32_t i : gridded)
-        for_each_cell(i, [&](std::int32_t x, std::int32_t y, std::uint32_t) { ++start_[bucket(x, y) + 1]; });
-    for (std::size_t k = 0; k < buckets; ++k) start_[k + 1] += start_[k];
-    entries_.resize(n_entries);
-    std::vector<std::uint32_t> fill(start_.begin(), start_.end() - 1);
-    for (std::uint32_t i : gridded)
-        for_each_cell(i, [&](std::int32_t x, std::int32_t y, std::uint32_t flags) {
-            entries_[fill[bucket(x, y)]++] = Entry{fb_[i], i | flags, x, y};
+    levels_.resize(cells.size());
+    for (std::size_t k = 0; k < cells.size(); ++k) levels_[k].inv_cell = 1.0 / cells[k];
+
+    // Counting sort of each level's entries by a hash of their cell: count, then place.
+    // Items are visited in ascending order both times, so each bucket lists them ascending.
+    auto for_each_cell = [&](std::uint32_t i, auto&& f) {
+        const Level& level = levels_[level_of_[i]];
+        const Range r = range(fb_[i], level);
+        for (std::int32_t y = r.y0; y <= r.y1; ++y)
+            for (std::int32_t x = r.x0; x <= r.x1; ++x) f(level, x, y, flags(r, x, y));
+    };
+    std::vector<std::size_t> counts(levels_.size(), 0);
+    for (std::uint32_t i : bounded)
+        for_each_cell(i, [&](const Level&, std::int32_t, std::int32_t, std::uint32_t) { ++counts[level_of_[i]]; });
+    for (std::size_t k = 0; k < levels_.size(); ++k) {
+        Level& level = levels_[k];
+        if (counts[k] >= kItem) return build_sweep(bounded);  // the 32-bit bucket offsets would overflow
+        std::size_t buckets = 1;
+        while (buckets < counts[k]) buckets *= 2;
+        level.mask = buckets - 1;
+        level.start.assign(buckets + 1, 0);
+        level.entries.resize(counts[k]);
+    }
+    for (std::uint32_t i : bounded)
+        for_each_cell(i, [&](const Level& level, std::int32_t x, std::int32_t y, std::uint32_t) {
+            ++levels_[level_of_[i]].start[bucket(x, y, level.mask) + 1];
+        });
+    std::vector<std::vector<std::uint32_t>> fill(levels_.size());
+    for (std::size_t k = 0; k < levels_.size(); ++k) {
+        Level& level = levels_[k];
+        for (std::size_t b = 0; b + 1 < level.start.size(); ++b) level.start[b + 1] += level.start[b];
+        fill[k].assign(level.start.begin(), level.start.end() - 1);
+    }
+    for (std::uint32_t i : bounded)
+        for_each_cell(i, [&](const Level& level, std::int32_t x, std::int32_t y, std::uint32_t f) {
+            const std::size_t k = level_of_[i];
+            levels_[k].entries[fill[k][bucket(x, y, level.mask)]++] = Entry{fb_[i], i | f, x, y};
         });
 }
 
-std::int32_t BroadIndex::coord(double v, double origin) const {
+std::int32_t BroadIndex::coord(float v, double origin, double inv_cell) const {
     // Any non-decreasing function of v works here (overlapping bounds then share a cell):
     // a multiplication is cheaper than a division.
-    const double c = std::floor((v - origin) * inv_cell_);
+    const double c = std::floor((static_cast<double>(v) - origin) * inv_cell);
     return static_cast<std::int32_t>(std::clamp(c, -kCoordLimit, kCoordLimit));
 }
 
-std::size_t BroadIndex::bucket(std::int32_t cx, std::int32_t cy) const {
+BroadIndex::Range BroadIndex::range(const FBounds& b, const Level& level) const {
+    return Range{coord(b.x0, origin_.x, level.inv_cell), coord(b.y0, origin_.y, level.inv_cell),
+                 coord(b.x1, origin_.x, level.inv_cell), coord(b.y1, origin_.y, level.inv_cell)};
+}
+
+std::size_t BroadIndex::bucket(std::int32_t cx, std::int32_t cy, std::size_t mask) {
     const auto h = static_cast<std::uint64_t>(static_cast<std::uint32_t>(cx)) * 0x9E3779B97F4A7C15ull ^
                    static_cast<std::uint64_t>(static_cast<std::uint32_t>(cy)) * 0xC2B2AE3D27D4EB4Full;
-    return static_cast<std::size_t>(h ^ (h >> 29)) & mask_;
+    return static_cast<std::size_t>(h ^ (h >> 29)) & mask;
 }
 
 void BroadIndex::query(std::uint32_t i, std::vector<std::uint32_t>& out) const {
@@ -184,26 +209,27 @@ void BroadIndex::query(std::uint32_t i, std::vector<std::uint32_t>& out) const {
     for (std::uint32_t j : big_)
         if (overlap(bi, fb_[j])) out.push_back(j);
     if (method_ == Broadphase::Sweep) {
-        const double from = std::nextafter(static_cast<double>(bi.x0) - max_width_, -std::numeric_limits<double>::infinity());
-        auto it = std::lower_bound(by_x_.begin(), by_x_.end(), from,
-                                   [&](std::uint32_t j, double v) { return static_cast<double>(fb_[j].x0) < v; });
-        for (; it != by_x_.end() && fb_[*it].x0 <= bi.x1; ++it)
+        const double from = std::nextafter(static_cast<double>(lo(i)) - max_width_, -std::numeric_limits<double>::infinity());
+        auto it = std::lower_bound(by_lo_.begin(), by_lo_.end(), from,
+                                   [&](std::uint32_t j, double v) { return static_cast<double>(lo(j)) < v; });
+        for (; it != by_lo_.end() && lo(*it) <= hi(i); ++it)
             if (*it != i && overlap(bi, fb_[*it])) out.push_back(*it);
-    } else if (!entries_.empty()) {
-        const std::int32_t x0 = coord(bi.x0, origin_.x), x1 = coord(bi.x1, origin_.x);
-        const std::int32_t y0 = coord(bi.y0, origin_.y), y1 = coord(bi.y1, origin_.y);
-        for (std::int32_t y = y0; y <= y1; ++y) {
-            for (std::int32_t x = x0; x <= x1; ++x) {
-                const std::size_t k = bucket(x, y);
-                const std::uint32_t mine = (x == x0 ? kFirstCol : 0u) | (y == y0 ? kFirstRow : 0u);
-                for (std::size_t e = start_[k]; e < start_[k + 1]; ++e) {
-                    const Entry& c = entries_[e];
-                    if (c.cx != x || c.cy != y || (c.tagged & kItem) == i) continue;
-                    // Reported only in the cell holding the larger of the two min corners.
-                    if (((c.tagged | mine) & (kFirstCol | kFirstRow)) != (kFirstCol | kFirstRow)) continue;
-                    if (overlap(bi, c.fb)) out.push_back(c.tagged & kItem);
-                }
+    } else {
+        for (std::size_t k = 0; k < levels_.size(); ++k) {
+            const Level& level = levels_[k];
+            if (level.entries.empty()) continue;
+            const Range r = range(bi, level);
+            const double cells = (static_cast<double>(r.x1) - r.x0 + 1) * (static_cast<double>(r.y1) - r.y0 + 1);
+            if (k < level_of_[i] && cells > static_cast<double>(level.entries.size())) {
+                // A finer level where this item covers more cells than there are entries:
+                // test each of its items once instead.
+                for (const Entry& c : level.entries)
+                    if ((c.tagged & kFirst) == kFirst && overlap(bi, c.fb)) out.push_back(c.tagged & kItem);
+                continue;
             }
+            scan(level, bi, i, [&](const Entry& c) {
+                if (overlap(bi, c.fb)) out.push_back(c.tagged & kItem);
+            });
         }
     }
     std::sort(out.begin(), out.end());

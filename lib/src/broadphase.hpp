@@ -27,6 +27,15 @@ void radix_sort(std::vector<std::uint64_t>& keys);
 /// Finds the pairs of items whose bounds may overlap, for a fixed set of items, either all
 /// at once in an order that suits the index (for_each_pair) or one item at a time (query).
 /// Every method gives the same pairs; only the cost differs.
+///
+/// Grid: a hierarchy of uniform grids (levels of cells 4^k times the base cell, which is
+/// twice the median item size), each item in the finest level whose cells are at least its
+/// size, so it covers at most 2 x 2 cells there. Pairs within a level are found cell by cell;
+/// pairs across levels by looking up each item's few cells in every coarser level. Each pair
+/// is reported in one cell only: the one holding the larger of the two min corners (at the
+/// coarser item's level). Cells are hashed into buckets (counting sort, items ascending),
+/// so empty space costs nothing. Unbounded items (lines, rays) are tested against all.
+/// Sweep: sort and prune along the axis where the items spread more.
 class BroadIndex {
 public:
     /// `items` (indices into `bounds`) must be sorted. The index works on these rounded
@@ -53,31 +62,66 @@ private:
     static constexpr std::uint32_t kFirstCol = 1u << 31;
     static constexpr std::uint32_t kFirstRow = 1u << 30;
     static constexpr std::uint32_t kItem = kFirstRow - 1;
+    static constexpr std::uint32_t kFirst = kFirstCol | kFirstRow;
+
+    struct Range {
+        std::int32_t x0, y0, x1, y1;
+    };
+    struct Level {
+        double inv_cell = 1.0;  // 1 / cell size
+        std::size_t mask = 0;   // buckets - 1
+        std::vector<std::uint32_t> start;
+        std::vector<Entry> entries;
+    };
 
     void build_grid(const std::vector<std::uint32_t>& bounded, std::vector<double>& extents);
     void build_sweep(const std::vector<std::uint32_t>& bounded);
-    std::int32_t coord(double v, double origin) const;
-    std::size_t bucket(std::int32_t cx, std::int32_t cy) const;
+    Range range(const FBounds& b, const Level& level) const;
+    std::int32_t coord(float v, double origin, double inv_cell) const;
+    static std::size_t bucket(std::int32_t cx, std::int32_t cy, std::size_t mask);
+    static std::uint32_t flags(const Range& r, std::int32_t x, std::int32_t y) {
+        return (x == r.x0 ? kFirstCol : 0u) | (y == r.y0 ? kFirstRow : 0u);
+    }
+    // Calls f(entry, flags of the querying box in that cell) for the entries of `level` in the
+    // cells of box b, except item `self`, that share with b the cell where their pair is
+    // reported.
+    template <class F>
+    void scan(const Level& level, const FBounds& b, std::uint32_t self, F&& f) const;
     template <class Emit>
     bool big_pairs(Emit& emit) const;
+    float lo(std::uint32_t i) const { return sweep_y_ ? fb_[i].y0 : fb_[i].x0; }
+    float hi(std::uint32_t i) const { return sweep_y_ ? fb_[i].y1 : fb_[i].x1; }
 
     std::vector<std::uint32_t> items_;
     std::vector<FBounds> fb_;           // by item index; only items' entries are meaningful
-    std::vector<char> is_big_;          // unbounded or too large for the grid
+    std::vector<char> is_big_;          // unbounded: tested against every item
     std::vector<std::uint32_t> big_;    // sorted
     Broadphase method_;
-    // Sweep: bounded items by min x.
-    std::vector<std::uint32_t> by_x_;
-    double max_width_ = 0.0;  // the widest item's width, rounded up
-    // Grid: cells of size cell_ from origin_; entries counting-sorted by a hash of their
-    // cell into buckets_ (a power of two) buckets, items ascending within a bucket.
+    // Sweep: bounded items by their min on the sweep axis.
+    bool sweep_y_ = false;
+    std::vector<std::uint32_t> by_lo_;
+    double max_width_ = 0.0;  // the widest item's width along the axis, rounded up
+    // Grid
     Vec2 origin_;
-    double cell_ = 1.0;
-    double inv_cell_ = 1.0;
-    std::size_t mask_ = 0;
-    std::vector<std::uint32_t> start_;
-    std::vector<Entry> entries_;
+    std::vector<Level> levels_;
+    std::vector<std::uint8_t> level_of_;  // by item index
 };
+
+template <class F>
+void BroadIndex::scan(const Level& level, const FBounds& b, std::uint32_t self, F&& f) const {
+    const Range r = range(b, level);
+    for (std::int32_t y = r.y0; y <= r.y1; ++y) {
+        for (std::int32_t x = r.x0; x <= r.x1; ++x) {
+            const std::uint32_t mine = flags(r, x, y);
+            const std::size_t k = bucket(x, y, level.mask);
+            for (std::uint32_t e = level.start[k]; e < level.start[k + 1]; ++e) {
+                const Entry& c = level.entries[e];
+                if (c.cx != x || c.cy != y || (c.tagged & kItem) == self || ((c.tagged | mine) & kFirst) != kFirst) continue;
+                f(c);
+            }
+        }
+    }
+}
 
 template <class Emit>
 bool BroadIndex::big_pairs(Emit& emit) const {
@@ -102,29 +146,45 @@ bool BroadIndex::for_each_pair(Emit&& emit) const {
     }
     if (!big_pairs(emit)) return false;
     if (method_ == Broadphase::Sweep) {
-        for (std::size_t p = 0; p < by_x_.size(); ++p) {
-            const std::uint32_t i = by_x_[p];
+        for (std::size_t p = 0; p < by_lo_.size(); ++p) {
+            const std::uint32_t i = by_lo_[p];
             const FBounds& bi = fb_[i];
-            for (std::size_t q = p + 1; q < by_x_.size() && fb_[by_x_[q]].x0 <= bi.x1; ++q) {
-                const std::uint32_t j = by_x_[q];
+            const float end = hi(i);
+            for (std::size_t q = p + 1; q < by_lo_.size() && lo(by_lo_[q]) <= end; ++q) {
+                const std::uint32_t j = by_lo_[q];
                 if (overlap(bi, fb_[j]) && !(i < j ? emit(i, j) : emit(j, i))) return false;
             }
         }
         return true;
     }
-    // Grid: the pairs within each bucket's cells, each pair only in the one cell that holds
-    // the larger of the two min corners (the cell where both are in their first column, or
-    // one is in its first column and the other further right, and the same for rows).
-    for (std::size_t k = 0; k + 1 < start_.size(); ++k) {
-        const Entry* first = entries_.data() + start_[k];
-        const Entry* last = entries_.data() + start_[k + 1];
-        for (const Entry* p = first; p != last; ++p) {
-            for (const Entry* q = p + 1; q != last; ++q) {
-                if (q->cx != p->cx || q->cy != p->cy) continue;
-                // (p or q in its first column) and (p or q in its first row)
-                const std::uint32_t flags = p->tagged | q->tagged;
-                if ((flags & (kFirstCol | kFirstRow)) != (kFirstCol | kFirstRow) || !overlap(p->fb, q->fb)) continue;
-                if (!emit(p->tagged & kItem, q->tagged & kItem)) return false;
+    // Within each level, cell by cell: the pairs of entries in a bucket that share a cell.
+    for (const Level& level : levels_) {
+        for (std::size_t k = 0; k + 1 < level.start.size(); ++k) {
+            const Entry* first = level.entries.data() + level.start[k];
+            const Entry* last = level.entries.data() + level.start[k + 1];
+            for (const Entry* p = first; p != last; ++p) {
+                for (const Entry* q = p + 1; q != last; ++q) {
+                    if (q->cx != p->cx || q->cy != p->cy) continue;
+                    if (((p->tagged | q->tagged) & kFirst) != kFirst || !overlap(p->fb, q->fb)) continue;
+                    if (!emit(p->tagged & kItem, q->tagged & kItem)) return false;
+                }
+            }
+        }
+    }
+    // Across levels: each item (at its first cell) looks itself up in every coarser level.
+    for (std::size_t la = 0; la + 1 < levels_.size(); ++la) {
+        for (const Entry& a : levels_[la].entries) {
+            if ((a.tagged & kFirst) != kFirst) continue;
+            const std::uint32_t i = a.tagged & kItem;
+            for (std::size_t lb = la + 1; lb < levels_.size(); ++lb) {
+                if (levels_[lb].entries.empty()) continue;
+                bool go = true;
+                scan(levels_[lb], a.fb, i, [&](const Entry& b) {
+                    if (!go || !overlap(a.fb, b.fb)) return;
+                    const std::uint32_t j = b.tagged & kItem;
+                    go = i < j ? emit(i, j) : emit(j, i);
+                });
+                if (!go) return false;
             }
         }
     }

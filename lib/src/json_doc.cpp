@@ -12,41 +12,6 @@ constexpr int kMaxDepth = 256;  // scenes nest about five deep; this bounds the 
 bool number_start(char c) { return c == '-' || (c >= '0' && c <= '9'); }
 }
 
-JsonValue::Kind JsonValue::kind() const { return i_ >= JsonDoc::kPacked ? Kind::Number : doc_->nodes_[i_].kind; }
-bool JsonValue::is_integer() const {
-    if (i_ >= JsonDoc::kPacked) return doc_->ints_[i_ - JsonDoc::kPacked] != 0;
-    return is_number() && doc_->nodes_[i_].flag;
-}
-bool JsonValue::boolean() const { return i_ < JsonDoc::kPacked && doc_->nodes_[i_].flag; }
-double JsonValue::number() const { return i_ >= JsonDoc::kPacked ? doc_->nums_[i_ - JsonDoc::kPacked] : doc_->nodes_[i_].num; }
-std::string_view JsonValue::string() const { return i_ >= JsonDoc::kPacked ? std::string_view() : doc_->nodes_[i_].str; }
-std::size_t JsonValue::offset() const { return i_ >= JsonDoc::kPacked ? std::string_view::npos : doc_->nodes_[i_].offset; }
-std::size_t JsonValue::size() const {
-    if (i_ >= JsonDoc::kPacked) return 0;
-    const auto& n = doc_->nodes_[i_];
-    return (n.kind == Kind::Array || n.kind == Kind::Object) ? n.count : 0;
-}
-JsonValue JsonValue::operator[](std::size_t i) const {
-    const auto& n = doc_->nodes_[i_];
-    if (n.kind == Kind::Array && n.flag) return JsonValue(doc_, JsonDoc::kPacked + n.first + static_cast<std::uint32_t>(i));
-    return JsonValue(doc_, doc_->links_[n.first + i]);
-}
-std::string_view JsonValue::key(std::size_t i) const { return doc_->keys_[doc_->nodes_[i_].first + i]; }
-std::size_t JsonValue::find(std::string_view k) const {
-    if (i_ >= JsonDoc::kPacked) return 0;
-    const auto& n = doc_->nodes_[i_];
-    if (n.kind != Kind::Object) return 0;
-    const std::string_view* keys = doc_->keys_.data() + n.first;
-    for (std::size_t i = 0; i < n.count; ++i)
-        if (same_key(keys[i], k)) return i;
-    return n.count;
-}
-bool JsonValue::has(std::string_view k) const { return find(k) < size(); }
-JsonValue JsonValue::at(std::string_view k) const {
-    const std::size_t i = find(k);
-    return i < size() ? (*this)[i] : *this;
-}
-
 void JsonDoc::reset() {
     nodes_.clear();
     links_.clear();
@@ -54,30 +19,6 @@ void JsonDoc::reset() {
     decoded_.clear();
     nums_.clear();
     ints_.clear();
-}
-
-void JsonDoc::ws() {
-    while (p_ < t_.size()) {
-        const char c = t_[p_];
-        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') break;
-        ++p_;
-    }
-}
-
-char JsonDoc::peek() {
-    ws();
-    return p_ < t_.size() ? t_[p_] : '\0';
-}
-
-void JsonDoc::expect(char c) {
-    if (peek() != c) fail();
-    ++p_;
-}
-
-bool JsonDoc::consume(char c) {
-    if (peek() != c) return false;
-    ++p_;
-    return true;
 }
 
 std::string_view JsonDoc::parse_key() {

@@ -82,11 +82,21 @@ public:
     void reset();
 
     /// Skip white space; the next character, or '\0' at the end.
-    char peek();
+    char peek() {
+        ws();
+        return p_ < t_.size() ? t_[p_] : '\0';
+    }
     /// Consume c (after white space) or throw JsonSyntax.
-    void expect(char c);
+    void expect(char c) {
+        if (peek() != c) fail();
+        ++p_;
+    }
     /// Consume c if it is next (after white space).
-    bool consume(char c);
+    bool consume(char c) {
+        if (peek() != c) return false;
+        ++p_;
+        return true;
+    }
     /// Parse a string token, returning its decoded text (valid until reset()).
     std::string_view parse_key();
     /// Parse one complete value.
@@ -114,7 +124,13 @@ private:
     };
 
     [[noreturn]] void fail() const { throw JsonSyntax{p_, nullptr, true}; }
-    void ws();
+    void ws() {
+        while (p_ < t_.size()) {
+            const char c = t_[p_];
+            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') break;
+            ++p_;
+        }
+    }
     std::uint32_t value(int depth);
     std::string_view string_token();
     double number_token(bool* integer);
@@ -136,5 +152,41 @@ private:
     std::vector<char> scratch_ints_;
     std::vector<std::size_t> scratch_offsets_;
 };
+
+// JsonValue's accessors, inline: the scene builder calls them for every key and number.
+inline JsonValue::Kind JsonValue::kind() const { return i_ >= JsonDoc::kPacked ? Kind::Number : doc_->nodes_[i_].kind; }
+inline bool JsonValue::is_integer() const {
+    if (i_ >= JsonDoc::kPacked) return doc_->ints_[i_ - JsonDoc::kPacked] != 0;
+    return is_number() && doc_->nodes_[i_].flag;
+}
+inline bool JsonValue::boolean() const { return i_ < JsonDoc::kPacked && doc_->nodes_[i_].flag; }
+inline double JsonValue::number() const { return i_ >= JsonDoc::kPacked ? doc_->nums_[i_ - JsonDoc::kPacked] : doc_->nodes_[i_].num; }
+inline std::string_view JsonValue::string() const { return i_ >= JsonDoc::kPacked ? std::string_view() : doc_->nodes_[i_].str; }
+inline std::size_t JsonValue::offset() const { return i_ >= JsonDoc::kPacked ? std::string_view::npos : doc_->nodes_[i_].offset; }
+inline std::size_t JsonValue::size() const {
+    if (i_ >= JsonDoc::kPacked) return 0;
+    const auto& n = doc_->nodes_[i_];
+    return (n.kind == Kind::Array || n.kind == Kind::Object) ? n.count : 0;
+}
+inline JsonValue JsonValue::operator[](std::size_t i) const {
+    const auto& n = doc_->nodes_[i_];
+    if (n.kind == Kind::Array && n.flag) return JsonValue(doc_, JsonDoc::kPacked + n.first + static_cast<std::uint32_t>(i));
+    return JsonValue(doc_, doc_->links_[n.first + i]);
+}
+inline std::string_view JsonValue::key(std::size_t i) const { return doc_->keys_[doc_->nodes_[i_].first + i]; }
+inline std::size_t JsonValue::find(std::string_view k) const {
+    if (i_ >= JsonDoc::kPacked) return 0;
+    const auto& n = doc_->nodes_[i_];
+    if (n.kind != Kind::Object) return 0;
+    const std::string_view* keys = doc_->keys_.data() + n.first;
+    for (std::size_t i = 0; i < n.count; ++i)
+        if (same_key(keys[i], k)) return i;
+    return n.count;
+}
+inline bool JsonValue::has(std::string_view k) const { return find(k) < size(); }
+inline JsonValue JsonValue::at(std::string_view k) const {
+    const std::size_t i = find(k);
+    return i < size() ? (*this)[i] : *this;
+}
 
 }  // namespace collide::detail

@@ -143,7 +143,7 @@ public:
         if (n <= 16) {
             for (std::size_t a = 1; a < n; ++a)
                 for (std::size_t b = 0; b < a; ++b)
-                    if (j.key(a) == j.key(b)) fail(a);
+                    if (same_key(j.key(a), j.key(b))) fail(a);
             return;
         }
         std::vector<std::size_t> order(n);

@@ -10,8 +10,13 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <thread>
+#include <algorithm>
 
 namespace {
+
+// All hardware threads, up to 8: the report never depends on it.
+unsigned default_threads() { return std::max(1u, std::min(8u, std::thread::hardware_concurrency())); }
 
 struct {
     std::vector<std::string> files;
@@ -22,7 +27,7 @@ struct {
     bool no_touch = false;
     bool no_points = false;
     bool fail_on_collision = false;
-    unsigned threads = 1;
+    unsigned threads = default_threads();
     std::size_t max_collisions = 0;
     bool quiet = false;
     bool verbose = false;
@@ -84,7 +89,8 @@ void setup_check(CLI::App& sub) {
     sub.add_flag("--no-touch", opt.no_touch, "Ignore pairs that only touch");
     sub.add_flag("--no-points", opt.no_points, "Leave out intersection points");
     sub.add_flag("--fail-on-collision", opt.fail_on_collision, "Exit 1 when any collision is reported");
-    sub.add_option("--threads", opt.threads, "Worker threads (results never depend on it)")->check(CLI::Range(1u, 256u));
+    sub.add_option("--threads", opt.threads,
+                   "Worker threads for reading files and testing pairs; default: the machine's, up to 8 (results never depend on it)")->check(CLI::Range(1u, 256u));
     sub.add_option("--max-collisions", opt.max_collisions, "Stop after N collisions (exit 1); 0 means no limit");
     sub.add_flag("-q,--quiet", opt.quiet, "No warnings or rule failure lines on stderr");
     sub.add_flag("-v,--verbose", opt.verbose, "Phase timings on stderr");
@@ -116,8 +122,7 @@ ExitCode run_check() {
         }
         // Read everything first: a bad input anywhere leaves stdout and --output untouched.
         auto t0 = Clock::now();
-        std::vector<collide::Scene> scenes;
-        for (const std::string& f : opt.files) scenes.push_back(collide::read_scene(read_input(f), f));
+        const std::vector<collide::Scene> scenes = read_scenes(opt.files, copt.threads);
         log_verbose("parse " + std::to_string(ms_since(t0)) + " ms (" + std::to_string(scenes.size()) + " files)");
 
         std::unique_ptr<AtomicFile> file;

@@ -3,6 +3,10 @@
 #include <collide/error.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <optional>
+#include <thread>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -70,6 +74,38 @@ InputText read_input(const std::string& path) {
     if (std::ferror(f))
         throw collide::Error(path, "", std::string(stdin_ ? "cannot read standard input: " : "cannot read: ") + std::strerror(errno));
     return text;
+}
+
+std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, unsigned threads) {
+    if (std::find(files.begin(), files.end(), "-") != files.end()) threads = 1;
+    threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(files.size())));
+    std::vector<std::optional<collide::Scene>> scenes(files.size());
+    std::vector<std::exception_ptr> errors(files.size());
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> first_bad{files.size()};  // files after it need not be read
+    auto work = [&] {
+        for (std::size_t k = next++; k < files.size() && k < first_bad; k = next++) {
+            try {
+                scenes[k] = collide::read_scene(read_input(files[k]), files[k]);
+            } catch (...) {
+                errors[k] = std::current_exception();
+                std::size_t bad = first_bad;
+                while (k < bad && !first_bad.compare_exchange_weak(bad, k)) {
+                }
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+    std::vector<collide::Scene> out;
+    out.reserve(files.size());
+    for (std::size_t k = 0; k < files.size(); ++k) {
+        if (errors[k]) std::rethrow_exception(errors[k]);
+        out.push_back(std::move(*scenes[k]));
+    }
+    return out;
 }
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {

@@ -7,6 +7,9 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include <collide/scene.hpp>
 
 /// A file's bytes (uninitialised storage filled by reads: no zero-filling of large files).
 class InputText {
@@ -27,6 +30,11 @@ private:
 
 /// The contents of a file, or of standard input for "-". Throws collide::Error.
 InputText read_input(const std::string& path);
+
+/// Read and parse the scene files, on up to `threads` threads (one file each at a time;
+/// standard input, if named, makes it one thread). Returns them in argument order, or
+/// throws the error of the first bad file in argument order.
+std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, unsigned threads);
 
 /// An output file written to a temporary beside it and renamed into place by commit();
 /// destroyed without commit(), it leaves nothing behind. An existing target that is not a

@@ -392,6 +392,27 @@ def exit_2_for_an_invalid_scene_after_a_valid_one():
 
 
 @test
+def many_files_read_in_parallel_report_the_first_bad_one_in_argument_order():
+    with tempfile.TemporaryDirectory() as d:
+        files = []
+        for k in range(24):
+            scene = {"shapes": [circle("c", 0, 0, 1), circle("d", 1, 0, 1)]}
+            if k in (6, 15):
+                scene["shapes"][1]["radius"] = -k  # invalid; the message quotes the radius
+            files.append(write(d, f"f{k:02d}.json", scene))
+        for threads in ("1", "2", "4"):
+            for _ in range(3):
+                r = collide("check", "--threads", threads, *files)
+                bad_input(r)
+                check("f06.json" in r.err and "-6" in r.err and "f15.json" not in r.err,
+                      f"--threads {threads}: names f06.json only: {r.err!r}")
+        good = [f for k, f in enumerate(files) if k not in (6, 15)]
+        one = collide("check", "--threads", "1", "-f", "jsonl", *good)
+        status(one, 0)
+        same_bytes(collide("check", "--threads", "4", "-f", "jsonl", *good).out, one.out, "--threads 4 vs 1")
+
+
+@test
 def exit_2_for_an_unknown_option():
     r = collide("check", "--bogus", "samples/spec-example.json")
     bad_input(r)

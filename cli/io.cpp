@@ -77,6 +77,8 @@ InputText read_input(const std::string& path) {
 }
 
 std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, unsigned threads) {
+    // One file: its reader may use two threads; several: one thread a file.
+    const collide::ReadOptions one_file{files.size() == 1 ? std::min(threads, 2u) : 1u};
     if (std::find(files.begin(), files.end(), "-") != files.end()) threads = 1;
     threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(files.size())));
     std::vector<std::optional<collide::Scene>> scenes(files.size());
@@ -86,7 +88,7 @@ std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, u
     auto work = [&] {
         for (std::size_t k = next++; k < files.size() && k < first_bad; k = next++) {
             try {
-                scenes[k] = collide::read_scene(read_input(files[k]), files[k]);
+                scenes[k] = collide::read_scene(read_input(files[k]), files[k], one_file);
             } catch (...) {
                 errors[k] = std::current_exception();
                 std::size_t bad = first_bad;

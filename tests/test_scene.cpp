@@ -410,3 +410,90 @@ TEST_CASE("read_scene: errors, word for word") {
         }
     }
 }
+
+namespace {
+
+// A scene of n shapes of every form (over 1 MB for n = 20000), with `insert` spliced in
+// as shape number `at` (raw JSON, so it may be broken), y_axis given after the shapes.
+std::string big_scene(std::size_t n, std::size_t at = 0, const std::string& insert = "") {
+    std::string s = "{\"shapes\": [\n";
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i) s += ",\n";
+        if (i == at && !insert.empty()) {
+            s += insert;
+            continue;
+        }
+        const std::string x = std::to_string(i % 1000), y = std::to_string(i / 1000);
+        switch (i % 4) {
+            case 0: s += "{\"type\": \"circle\", \"center\": [" + x + ", " + y + "], \"radius\": 0.5}"; break;
+            case 1: s += "{\"id\": \"r" + std::to_string(i) + "\", \"type\": \"rect\", \"left\": " + x + ", \"top\": " + y +
+                         ".5, \"right\": " + x + ".5, \"bottom\": " + y + ", \"groups\": [\"g\"]}"; break;
+            case 2: s += "{\"type\": \"polygon\", \"points\": [[" + x + ", " + y + "], [" + x + ".5, " + y + "], [" + x + ", " + y + ".5]]}"; break;
+            default: s += "{\"type\": \"point\", \"at\": [" + x + ", " + y + "]}";
+        }
+    }
+    return s + "\n], \"settings\": {\"y_axis\": \"up\"}}\n";
+}
+
+// The same shape: type, bounds, and for polygons the vertices.
+bool same_shape(const collide::Shape& a, const collide::Shape& b) {
+    const collide::Bounds ba = collide::bounds_of(a), bb = collide::bounds_of(b);
+    if (collide::type_of(a) != collide::type_of(b) || !(ba.min == bb.min) || !(ba.max == bb.max)) return false;
+    const auto* pa = std::get_if<Polygon>(&a);
+    const auto* pb = std::get_if<Polygon>(&b);
+    return !pa || pa->points == pb->points;
+}
+
+std::string error_of(const std::string& text, unsigned threads) {
+    try {
+        read_scene(text, "big.json", collide::ReadOptions{threads});
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("read_scene: two threads read the same scene and the same first error") {
+    const std::size_t n = 20000;
+    SUBCASE("a valid scene, shape by shape") {
+        const std::string text = big_scene(n);
+        REQUIRE(text.size() > (std::size_t{1} << 20));  // big enough for the batched reader
+        const Scene one = read_scene(text, "big.json");
+        const Scene two = read_scene(text, "big.json", collide::ReadOptions{2});
+        REQUIRE(one.shapes.size() == n);
+        REQUIRE(two.shapes.size() == n);
+        for (std::size_t i = 0; i < n; ++i) {
+            CHECK(one.shapes[i].id == two.shapes[i].id);
+            CHECK(one.shapes[i].groups == two.shapes[i].groups);
+            CHECK(same_shape(one.shapes[i].shape, two.shapes[i].shape));
+        }
+        CHECK(two.shapes[5000].id == "5000");  // a default id: the index counts across batches
+        // left/top/right/bottom read with y up, although settings come after the shapes
+        CHECK(same_shape(two.shapes[1].shape, Rect{Vec2{1, 0}, Vec2{1.5, 0.5}}));
+    }
+    SUBCASE("a bad shape in a late batch") {
+        const std::string text = big_scene(n, 17001, R"({"type": "circle", "center": [0, 0], "radius": -1})");
+        CHECK(error_of(text, 2) == error_of(text, 1));
+        CHECK(error_of(text, 2).find("/shapes/17001/radius") != std::string::npos);
+    }
+    SUBCASE("a bad shape before a syntax error in a later batch") {
+        std::string text = big_scene(n, 3000, R"({"type": "point", "at": [0]})");
+        text.replace(text.find("\"radius\": 0.5", text.size() - 5000), 13, "\"radius\": 0.5,,");
+        CHECK(error_of(text, 2) == error_of(text, 1));
+        CHECK(error_of(text, 2).find("/shapes/3000/at") != std::string::npos);
+    }
+    SUBCASE("a bad shape before a syntax error in the same batch") {
+        std::string text = big_scene(n, 100, R"({"type": "point", "at": [0, 0], "colour": 1})");
+        text.replace(text.find("\"radius\": 0.5", 20000), 13, "\"radius\": 0.5 ]");
+        CHECK(error_of(text, 2) == error_of(text, 1));
+        CHECK(error_of(text, 2).find("unknown key 'colour'") != std::string::npos);
+    }
+    SUBCASE("a syntax error alone") {
+        std::string text = big_scene(n);
+        text.replace(text.find("\"radius\": 0.5", text.size() / 2), 13, "\"radius\": 0.5 ]");
+        CHECK(error_of(text, 2) == error_of(text, 1));
+        CHECK(error_of(text, 2).find("syntax error") != std::string::npos);
+    }
+}

@@ -103,6 +103,8 @@ public:
     JsonValue parse_value();
     /// Current byte offset.
     std::size_t pos() const { return p_; }
+    /// Continue reading at byte offset p (another reader of the same text got that far).
+    void seek(std::size_t p) { p_ = p; }
     /// Whether only white space is left.
     bool at_end() {
         ws();

@@ -275,9 +275,18 @@ void SceneBuilder::settings(const json& v, const Path& path) {
     scene_.y_up = o.choice("y_axis", {"down", "up"}, "down") == "up";
 }
 
-void SceneBuilder::shape(std::size_t index, const json& v, const Path& path) {
+void SceneBuilder::shape(std::size_t index, const json& v, const Path& path) { add_shape(build_shape(index, v, path)); }
+
+void SceneBuilder::add_shape(BuiltShape&& b) {
+    if (b.pending) rects_.push_back(PendingRect{scene_.shapes.size(), b.left, b.top, b.right, b.bottom});
+    scene_.shapes.push_back(std::move(b.shape));
+    default_id_.push_back(b.default_id);
+}
+
+SceneBuilder::BuiltShape SceneBuilder::build_shape(std::size_t index, const json& v, const Path& path) {
     const Obj o(v, path, "a shape");
-    SceneShape s;
+    BuiltShape out;
+    SceneShape& s = out.shape;
     s.id = id_or_default(o, index);
     s.groups = o.strings("groups");
     const std::string type = o.str("type");
@@ -310,7 +319,11 @@ void SceneBuilder::shape(std::size_t index, const json& v, const Path& path) {
             if (o.has("min") || o.has("max") || o.has("x") || o.has("y") || o.has("width") || o.has("height"))
                 throw Fail{path, "a rect takes one of min/max, x/y/width/height or left/top/right/bottom, not a mix"};
             fields({"left", "top", "right", "bottom"});
-            rects_.push_back(PendingRect{scene_.shapes.size(), o.num("left"), o.num("top"), o.num("right"), o.num("bottom")});
+            out.pending = true;
+            out.left = o.num("left");
+            out.top = o.num("top");
+            out.right = o.num("right");
+            out.bottom = o.num("bottom");
             s.shape = Rect{};
         } else {
             s.shape = rect_of(o);
@@ -341,8 +354,8 @@ void SceneBuilder::shape(std::size_t index, const json& v, const Path& path) {
         throw Fail{o.sub("type"), "unknown shape type '" + type +
                                       "'; expected point, circle, rect, segment, line, ray, polygon or polyline"};
     }
-    scene_.shapes.push_back(std::move(s));
-    default_id_.push_back(!o.has("id"));
+    out.default_id = !o.has("id");
+    return out;
 }
 
 void SceneBuilder::grid(std::size_t, const json& v, const Path& path) {

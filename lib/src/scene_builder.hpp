@@ -53,6 +53,17 @@ public:
     /// Keys whose array values are streamed element by element.
     static bool streamed_key(const std::string& key);
 
+    /// One element of "shapes", validated and built without touching the builder, so that
+    /// several can be built at once on other threads; add_shape() then adds them in order.
+    struct BuiltShape {
+        SceneShape shape;
+        bool default_id = false;
+        bool pending = false;  // a left/top/right/bottom rect, resolved once y_axis is known
+        double left = 0, top = 0, right = 0, bottom = 0;
+    };
+    static BuiltShape build_shape(std::size_t index, const JsonValue& v, const Path& path);
+    void add_shape(BuiltShape&& shape);
+
 private:
     void shape(std::size_t index, const JsonValue& v, const Path& path);
     void grid(std::size_t index, const JsonValue& v, const Path& path);

@@ -98,9 +98,16 @@ struct Scene {
     std::vector<Rule> rules;
 };
 
+/// Options of read_scene.
+struct ReadOptions {
+    /// Threads for a big "shapes" array: one reads the JSON while another validates and
+    /// builds the shapes already read. The scene and any error never depend on it.
+    unsigned threads = 1;
+};
+
 /// Parse and validate a scene from its text (UTF-8 JSON; a leading BOM is skipped).
-/// `file` names it in errors and reports. Throws Error.
-Scene read_scene(std::string_view text, const std::string& file);
+/// `file` names it in errors and reports. Throws Error: the first problem in file order.
+Scene read_scene(std::string_view text, const std::string& file, const ReadOptions& options = {});
 
 /// Validate a polygon's vertex list as the scene format requires and return it with
 /// consecutive repeats dropped; on failure returns nothing and sets `why`.

@@ -172,8 +172,12 @@ struct ReportWriter::Impl {
     std::size_t in_scene = 0;  // collisions written in the current scene
     std::vector<Collision> held;  // text: collisions wait for the column widths
 
+    std::string file_json;  // the current scene's file name as a JSON string
+
     void begin(const Scene& scene) {
         in_scene = 0;
+        file_json.clear();
+        json_string(file_json, scene.file);
         if (format == Format::Json) {
             buf += scenes ? ",\n" : "";
             buf += "{\"file\": ";
@@ -215,11 +219,11 @@ struct ReportWriter::Impl {
         }
     }
 
-    void record(const Scene& scene, const char* type) {
+    void record(const Scene&, const char* type) {
         buf += "{\"type\": \"";
         buf += type;
         buf += "\", \"scene\": ";
-        json_string(buf, scene.file);
+        buf += file_json;  // set by begin()
         buf += ", ";
     }
 
@@ -357,7 +361,7 @@ struct ReportWriter::Impl {
 };
 
 ReportWriter::ReportWriter(std::ostream& out, Format format, bool points)
-    : impl_(new Impl{out, format, points, 0, {}, 0, {}}) {
+    : impl_(new Impl{out, format, points, 0, {}, 0, {}, {}}) {
     if (format == Format::Json) impl_->buf += "{\"scenes\": [\n";
 }
 

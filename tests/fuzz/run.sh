@@ -50,6 +50,19 @@ what_failed() {
     echo "${w:-see the log}"
 }
 
+# On a machine that is thrown away (CI), the log and the input are all there is: print the
+# end of the log and the input itself, base64, so the finding can be replayed elsewhere with
+# `base64 -d > input`.
+show_finding() {
+    echo "---- last lines of $1"
+    tail -n 40 "$1"
+    if [ -n "$2" ] && [ -f "$2" ] && [ "$(stat -c %s "$2")" -le 65536 ]; then
+        echo "---- the input, base64 ($(basename "$2"))"
+        base64 "$2"
+    fi
+    echo "----"
+}
+
 status=0
 mkdir -p "$build/logs"
 for t in $targets; do
@@ -89,6 +102,7 @@ for t in $targets; do
     else
         artifact=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
         echo "$t: FAILED after ${runs:-?} runs: $(what_failed "$log"); input ${artifact:-not saved}; log $log; $replay"
+        show_finding "$log" "$artifact"
         status=1
     fi
 done

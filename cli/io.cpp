@@ -14,6 +14,7 @@
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <new>
 #include <sstream>
 
 #include <sys/stat.h>
@@ -39,10 +40,14 @@ void install_signal_cleanup() {
 
 char* InputText::reserve_tail(std::size_t n) {
     if (capacity_ - size_ < n) {
+        // realloc, not new + copy: glibc grows a big (mmap-ed) block with mremap, which moves
+        // no bytes and touches no new pages, so a 1 GB pipe costs 1 GB, not the 2-3 GB of
+        // copying into ever larger arrays.
         const std::size_t want = std::max(size_ + n, capacity_ + capacity_ / 2);
-        std::unique_ptr<char[]> bigger(new char[want]);
-        if (size_ > 0) std::memcpy(bigger.get(), data_.get(), size_);
-        data_ = std::move(bigger);
+        void* bigger = std::realloc(data_.get(), want);
+        if (!bigger) throw std::bad_alloc();
+        (void)data_.release();
+        data_.reset(static_cast<char*>(bigger));
         capacity_ = want;
     }
     return data_.get() + size_;

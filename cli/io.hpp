@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -23,7 +24,10 @@ public:
     void commit(std::size_t n) { size_ += n; }
 
 private:
-    std::unique_ptr<char[]> data_;
+    struct Free {
+        void operator()(char* p) const { std::free(p); }
+    };
+    std::unique_ptr<char, Free> data_;
     std::size_t size_ = 0;
     std::size_t capacity_ = 0;
 };

@@ -191,6 +191,32 @@ def gen_nesting(d):
     return None, b"[" * (100 * MiB)  # on stdin
 
 
+class Padded:
+    """Stdin made of head, `mib` MiB of spaces and tail, produced as it is written: a forked
+    child counts its parent's memory until exec, so a big bytes object here would be
+    measured as collide's."""
+
+    def __init__(self, head, mib, tail):
+        self.head, self.mib, self.tail = head, mib, tail
+
+    def __len__(self):
+        return len(self.head) + self.mib * MiB + len(self.tail)
+
+    def chunks(self):
+        yield self.head
+        spaces = b" " * MiB
+        for _ in range(self.mib):
+            yield spaces
+        yield self.tail
+
+
+def gen_padded_stdin(d):
+    # A valid scene padded to 256 MiB, through a pipe: the size is unknown until the end, and
+    # growing the buffer must not cost a copy (peak memory about the input, not twice it).
+    return None, Padded(b'{"shapes": [{"id": "a", "type": "point", "at": [0, 0]},', 256,
+                        b'{"id": "b", "type": "circle", "center": [0, 0], "radius": 1}], "pairs": ["*:*"]}')
+
+
 def gen_long_string(d):
     path = os.path.join(d, "long-string.json")
     with open(path, "w") as f:
@@ -256,6 +282,10 @@ HOSTILE = {
         gen=gen_nesting, args=["check", "-"], arg="-", status=2,
         exp={"line": 1, "message_contains": ["too deep", "nested"]},
         bound=lambda size: 2.5 * size + 64 * MiB, limit=(10, 60)),
+    "padded-256MiB-stdin": dict(
+        gen=gen_padded_stdin, args=["check", "-", "-f", "jsonl"], arg="-", status=0,
+        out_lines=2, out_contains=['"a": "a", "b": "b", "relation": "within"', '"collisions": 1'],
+        bound=lambda size: 1.15 * size + 64 * MiB, limit=(20, 120)),
     "string-50MB-unknown-key": dict(
         gen=gen_long_string, args=["validate", "FILE"], status=2,
         exp={"path": "/notes", "line": 1, "column": 25, "message_contains": "unknown key 'notes'"},
@@ -312,9 +342,13 @@ def hostile_child(binary, name, sanitized):
 
         def feed():
             try:
-                view = memoryview(stdin_data)
-                for i in range(0, len(view), MiB):
-                    proc.stdin.write(view[i:i + MiB])
+                if isinstance(stdin_data, Padded):
+                    for chunk in stdin_data.chunks():
+                        proc.stdin.write(chunk)
+                else:
+                    view = memoryview(stdin_data)
+                    for i in range(0, len(view), MiB):
+                        proc.stdin.write(view[i:i + MiB])
                 proc.stdin.close()
             except (BrokenPipeError, ValueError, OSError):
                 pass
@@ -381,6 +415,11 @@ def run_hostile(binary, name, sanitized, verbose):
     if case["status"] == 0:
         if res["status"] != 0:
             problems.append("exit status %s, expected 0; stderr: %r" % (res["status"], err[:400]))
+        if "out_lines" in case and res["status"] == 0:
+            lines = res["stdout"].splitlines()
+            if len(lines) != case["out_lines"] or not all(w in res["stdout"] for w in case["out_contains"]):
+                problems.append("expected %d line(s) holding %r, got %r" % (
+                    case["out_lines"], case["out_contains"], res["stdout"][:300]))
         if name == "polygon-1e6-valid" and res["status"] == 0:
             try:
                 scene = json.loads(res["stdout"])["scenes"][0]

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <deque>
+#include <functional>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -215,7 +217,12 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
             buffered.shrink_to_fit();
         }
     }
-    auto run_block = [&](std::size_t first, std::size_t last, BlockOut& out) {
+    // Tests the pairs of the `a` shapes items[first, last) into `out`, handing it to `flush`
+    // whenever it holds kChunk records (one shape may have millions of partners). Returns
+    // false when `flush` says to stop.
+    constexpr std::size_t kChunk = 4096;
+    auto run_block = [&](std::size_t first, std::size_t last, BlockOut& out,
+                         const std::function<bool(BlockOut&)>& flush) {
         std::vector<std::uint32_t> partners;
         auto next = buffered.cbegin();
         if (use_buffer && first < last)
@@ -249,14 +256,25 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
                     }
                 }
             };
-            for (std::uint32_t b : partners) visit(b);
-            for (std::size_t g = ns; g < n; ++g) visit(g);
+            auto full = [&] { return out.collisions.size() + out.hits.size() >= kChunk; };
+            for (std::uint32_t b : partners) {
+                visit(b);
+                if (full() && !flush(out)) return false;
+            }
+            for (std::size_t g = ns; g < n; ++g) {
+                visit(g);
+                if (full() && !flush(out)) return false;
+            }
         }
+        return true;
     };
 
-    // Blocks run on `threads` workers and are consumed strictly in order, so the output
-    // never depends on the thread count; at most a few blocks wait in memory.
+    // Blocks of kBlock `a` shapes run on `threads` workers and are consumed strictly in order,
+    // so the output never depends on the thread count. A block hands what it finds over in
+    // chunks of kChunk records, and its worker waits while kPending of them are not yet
+    // consumed, so memory stays bounded even when the answer is n^2 pairs.
     constexpr std::size_t kBlock = 512;
+    constexpr std::size_t kPending = 2;
     const std::size_t blocks = (items.size() + kBlock - 1) / kBlock;
     std::size_t emitted = 0;
     auto consume = [&](BlockOut& out) {
@@ -278,19 +296,24 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
             ++emitted;
             sink(std::move(c));
         }
+        out.collisions.clear();
+        out.hits.clear();
         return true;
     };
     const unsigned threads = std::max(1u, std::min(options.threads, 64u));
     if (threads == 1 || blocks < 2) {
         for (std::size_t k = 0; k < blocks; ++k) {
             BlockOut out;
-            run_block(k * kBlock, std::min(items.size(), (k + 1) * kBlock), out);
-            if (!consume(out)) break;
+            if (!run_block(k * kBlock, std::min(items.size(), (k + 1) * kBlock), out, consume) || !consume(out)) break;
         }
     } else {
+        struct Slot {
+            std::deque<BlockOut> chunks;  // handed over, not yet consumed
+            bool finished = false;
+        };
         std::mutex m;
         std::condition_variable cv;
-        std::vector<std::unique_ptr<BlockOut>> done(blocks);
+        std::vector<Slot> slots(blocks);
         std::size_t next = 0;      // next block to start
         std::size_t consumed = 0;  // blocks consumed so far
         bool stop = false;
@@ -305,9 +328,17 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
                     if (stop || next >= blocks) return;
                     k = next++;
                 }
-                auto out = std::make_unique<BlockOut>();
+                auto hand_over = [&](BlockOut& out) {
+                    std::unique_lock<std::mutex> lock(m);
+                    slots[k].chunks.push_back(std::move(out));
+                    out = BlockOut{};
+                    cv.notify_all();
+                    cv.wait(lock, [&] { return stop || slots[k].chunks.size() < kPending; });
+                    return !stop;
+                };
+                BlockOut out;
                 try {
-                    run_block(k * kBlock, std::min(items.size(), (k + 1) * kBlock), *out);
+                    if (!run_block(k * kBlock, std::min(items.size(), (k + 1) * kBlock), out, hand_over)) return;
                 } catch (...) {
                     std::lock_guard<std::mutex> lock(m);
                     if (!error) error = std::current_exception();
@@ -316,26 +347,37 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
                     return;
                 }
                 std::lock_guard<std::mutex> lock(m);
-                done[k] = std::move(out);
+                slots[k].chunks.push_back(std::move(out));
+                slots[k].finished = true;
                 cv.notify_all();
             }
         };
         std::vector<std::thread> pool;
         for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
-        for (std::size_t k = 0; k < blocks; ++k) {
-            std::unique_ptr<BlockOut> out;
-            {
-                std::unique_lock<std::mutex> lock(m);
-                cv.wait(lock, [&] { return stop || done[k] != nullptr; });
-                if (!done[k]) break;
-                out = std::move(done[k]);
+        bool more = true;
+        for (std::size_t k = 0; k < blocks && more; ++k) {
+            for (;;) {
+                BlockOut out;
+                {
+                    std::unique_lock<std::mutex> lock(m);
+                    cv.wait(lock, [&] { return stop || !slots[k].chunks.empty() || slots[k].finished; });
+                    if (slots[k].chunks.empty()) {
+                        more = slots[k].finished;  // else stopped by an error
+                        break;
+                    }
+                    out = std::move(slots[k].chunks.front());
+                    slots[k].chunks.pop_front();
+                    cv.notify_all();
+                }
+                if (!consume(out)) {
+                    more = false;
+                    break;
+                }
             }
-            const bool more = consume(*out);
             std::lock_guard<std::mutex> lock(m);
             consumed = k + 1;
             if (!more) stop = true;
             cv.notify_all();
-            if (!more) break;
         }
         {
             std::lock_guard<std::mutex> lock(m);

@@ -36,6 +36,7 @@ import concurrent.futures
 import json
 import math
 import os
+import random
 import re
 import resource
 import subprocess
@@ -217,6 +218,18 @@ def gen_padded_stdin(d):
                         b'{"id": "b", "type": "circle", "center": [0, 0], "radius": 1}], "pairs": ["*:*"]}')
 
 
+def gen_all_pairs(d):
+    # 2,000 circles of radius 100 with centres in a 10 x 10 square: every pair overlaps, so
+    # the answer is n(n-1)/2 = 1,999,000 collisions (~300 MB of JSON Lines) that must stream.
+    rng = random.Random(7)
+    path = os.path.join(d, "all-pairs.json")
+    shapes = [{"id": "c%d" % i, "type": "circle", "radius": 100,
+               "center": [round(rng.uniform(0, 10), 3), round(rng.uniform(0, 10), 3)]} for i in range(2000)]
+    with open(path, "w") as f:
+        json.dump({"shapes": shapes, "pairs": ["*:*"]}, f)
+    return path, None
+
+
 def gen_long_string(d):
     path = os.path.join(d, "long-string.json")
     with open(path, "w") as f:
@@ -286,6 +299,10 @@ HOSTILE = {
         gen=gen_padded_stdin, args=["check", "-", "-f", "jsonl"], arg="-", status=0,
         out_lines=2, out_contains=['"a": "a", "b": "b", "relation": "within"', '"collisions": 1'],
         bound=lambda size: 1.15 * size + 64 * MiB, limit=(20, 120)),
+    "all-pairs-2000-circles": dict(
+        gen=gen_all_pairs, args=["check", "FILE", "-f", "jsonl"], status=0,
+        out_lines=1999001, out_contains=['"relation": "overlap"', '"collisions": 1999000'],
+        bound=lambda size: 64 * MiB, limit=(30, 300)),
     "string-50MB-unknown-key": dict(
         gen=gen_long_string, args=["validate", "FILE"], status=2,
         exp={"path": "/notes", "line": 1, "column": 25, "message_contains": "unknown key 'notes'"},
@@ -327,7 +344,8 @@ def hostile_child(binary, name, sanitized):
         start = time.monotonic()
         proc = subprocess.Popen(cmd, stdin=subprocess.PIPE if stdin_data is not None else subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=out_dir)
-        captured = {"stdout": [b"", 0], "stderr": [b"", 0]}
+        # kept prefix, bytes, lines; and the last line (a report's summary comes last)
+        captured = {"stdout": [b"", 0, 0, b""], "stderr": [b"", 0, 0, b""]}
 
         def drain(stream, key):
             keep = 64 * 1024
@@ -339,6 +357,8 @@ def hostile_child(binary, name, sanitized):
                 if len(slot[0]) < keep:
                     slot[0] += chunk[:keep - len(slot[0])]
                 slot[1] += len(chunk)
+                slot[2] += chunk.count(b"\n")
+                slot[3] = (slot[3] + chunk)[-4096:]
 
         def feed():
             try:
@@ -383,6 +403,8 @@ def hostile_child(binary, name, sanitized):
         "status": proc.returncode, "killed": killed, "seconds": elapsed, "peak": peak, "bound": bound,
         "limit": limit, "input_bytes": size, "arg": path if path else "-", "left": left,
         "stdout": captured["stdout"][0].decode("utf-8", "backslashreplace"), "stdout_bytes": captured["stdout"][1],
+        "stdout_lines": captured["stdout"][2],
+        "stdout_tail": captured["stdout"][3].decode("utf-8", "backslashreplace"),
         "stderr": captured["stderr"][0].decode("latin-1"), "stderr_bytes": captured["stderr"][1],
     }))
 
@@ -416,10 +438,11 @@ def run_hostile(binary, name, sanitized, verbose):
         if res["status"] != 0:
             problems.append("exit status %s, expected 0; stderr: %r" % (res["status"], err[:400]))
         if "out_lines" in case and res["status"] == 0:
-            lines = res["stdout"].splitlines()
-            if len(lines) != case["out_lines"] or not all(w in res["stdout"] for w in case["out_contains"]):
-                problems.append("expected %d line(s) holding %r, got %r" % (
-                    case["out_lines"], case["out_contains"], res["stdout"][:300]))
+            seen = res["stdout"] + res["stdout_tail"]
+            if res["stdout_lines"] != case["out_lines"] or not all(w in seen for w in case["out_contains"]):
+                problems.append("expected %d line(s) holding %r, got %d: %r ... %r" % (
+                    case["out_lines"], case["out_contains"], res["stdout_lines"], res["stdout"][:300],
+                    res["stdout_tail"][-300:]))
         if name == "polygon-1e6-valid" and res["status"] == 0:
             try:
                 scene = json.loads(res["stdout"])["scenes"][0]

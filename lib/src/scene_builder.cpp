@@ -2,7 +2,6 @@
 
 #include "collide/report.hpp"
 #include "json_locate.hpp"
-#include "pieces.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -543,62 +542,5 @@ Scene SceneBuilder::finish() {
 }
 
 }  // namespace detail
-
-std::optional<std::vector<Vec2>> simple_polygon(const std::vector<Vec2>& points, std::string& why) {
-    using namespace detail;
-    std::vector<Vec2> ring;
-    std::vector<std::size_t> input_index;  // for messages in the user's numbering
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        if (!ring.empty() && ring.back() == points[i]) continue;
-        ring.push_back(points[i]);
-        input_index.push_back(i);
-    }
-    while (ring.size() > 1 && ring.front() == ring.back()) {
-        ring.pop_back();
-        input_index.pop_back();
-    }
-    if (ring.size() < 3) {
-        why = "a polygon needs at least 3 distinct vertices, got " + std::to_string(ring.size()) +
-              " after dropping repeated ones";
-        return std::nullopt;
-    }
-    const Ring r{ring.data(), ring.size()};
-    const std::size_t n = ring.size();
-    bool on_one_line = true;
-    for (std::size_t i = 2; i < n && on_one_line; ++i) on_one_line = orient(ring[0], ring[1], ring[i]) == 0;
-    if (on_one_line) {
-        why = "the polygon has zero area: its points lie on one line";
-        return std::nullopt;
-    }
-    // Edges meet only where consecutive edges share their vertex. Sweep the edges by min x
-    // so that only edges whose x extents overlap are compared.
-    std::vector<std::size_t> order(n);
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    auto lo_x = [&](std::size_t i) { return std::min(ring[i].x, ring[(i + 1) % n].x); };
-    auto hi_x = [&](std::size_t i) { return std::max(ring[i].x, ring[(i + 1) % n].x); };
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return lo_x(a) < lo_x(b); });
-    for (std::size_t oi = 0; oi < n; ++oi) {
-        const std::size_t i = order[oi];
-        for (std::size_t oj = oi + 1; oj < n && lo_x(order[oj]) <= hi_x(i); ++oj) {
-            const std::size_t j = order[oj];
-            const PieceHit h = intersect(r.edge(i), r.edge(j));
-            if (h.kind == PieceHit::None) continue;
-            const bool adjacent = (i + 1) % n == j || (j + 1) % n == i;
-            if (adjacent && h.kind == PieceHit::Point) continue;  // at their shared vertex
-            auto edge_name = [&](std::size_t e) {
-                return "the edge from point " + std::to_string(input_index[e]) + " to point " +
-                       std::to_string(input_index[(e + 1) % n]);
-            };
-            why = "the polygon intersects itself: " + edge_name(std::min(i, j)) + " and " + edge_name(std::max(i, j)) +
-                  (h.kind == PieceHit::Overlap ? " overlap" : " meet");
-            return std::nullopt;
-        }
-    }
-    if (ring_orientation(r) == 0) {
-        why = "the polygon has zero area";
-        return std::nullopt;
-    }
-    return ring;
-}
 
 }  // namespace collide

@@ -19,8 +19,10 @@ Then the generated hostile inputs (too big to commit), each run in its own helpe
 so that resource.getrusage(RUSAGE_CHILDREN) measures that one collide alone, with a
 watchdog that kills it when its resident set passes the bound (see BOUNDS below):
 100 MiB of '[' on standard input, a 50 MB string at an unknown key, a valid polygon of
-10^6 vertices (must pass), the same polygon crossing itself at its last vertex, and a
-BOM before valid JSON (must pass).
+10^6 vertices (must pass), the same polygon crossing itself at its last vertex, a BOM
+before valid JSON (must pass), polygons of 10^5 vertices that defeat an x-sorted
+simplicity check (a comb, valid and with one crossing far in, and a spiral), and an
+object with 10^5 unknown keys.
 
 expected.json entries with "pending" describe a known problem (see the reason there): by
 default only the safety contract is checked for them (exit 2, empty stdout, one error line
@@ -262,15 +264,43 @@ def gen_bom_valid(d):
     return path, None
 
 
-def gen_polygon_comb(d):
-    # A valid comb: 5*10^4 teeth whose edges each span the whole width. Simple-polygon
-    # checks that only sort edges by x compare every pair here (10^10 tests).
-    path = os.path.join(d, "polygon-comb.json")
+def comb_points(teeth):
+    # Teeth whose edges each span the whole width: an x-sorted pairwise check compares
+    # every pair of them (10^10 tests for 5*10^4 teeth).
     pts = []
-    for i in range(50000):
+    for i in range(teeth):
         pts += [(0.0, 2.0 * i), (1000.0, 2.0 * i + 1)]
-    pts += [(1000.0, 200010.0), (-10.0, 200010.0)]
+    pts += [(1000.0, 2.0 * teeth + 10), (-10.0, 2.0 * teeth + 10)]
+    return pts
+
+
+def gen_polygon_comb(d):
+    path = os.path.join(d, "polygon-comb.json")
+    write_polygon(path, comb_points(50000))
+    return path, None
+
+
+def gen_polygon_comb_crossing(d):
+    # Tooth 45000's tip pulled in to (900, 90003), inside the next tooth: the edge from
+    # point 90000 to it crosses the edge from point 90002 to 90003, and nothing else does.
+    path = os.path.join(d, "polygon-comb-crossing.json")
+    pts = comb_points(50000)
+    pts[90001] = (900.0, 90003.0)
     write_polygon(path, pts)
+    return path, None
+
+
+def gen_polygon_spiral(d):
+    # A strip wound 250 times: out along r = 10 + t, back along r = 10 + pi + t (half way
+    # between the turns), 5*10^4 vertices each way. The sweep line crosses ~1000 edges at
+    # once and every vertical line crosses ~500 turns.
+    path = os.path.join(d, "polygon-spiral.json")
+    m = 50000
+    step = 2 * math.pi / 200
+    out = [((10 + i * step) * math.cos(i * step), (10 + i * step) * math.sin(i * step)) for i in range(m)]
+    back = [((10 + math.pi + i * step) * math.cos(i * step), (10 + math.pi + i * step) * math.sin(i * step))
+            for i in reversed(range(m))]
+    write_polygon(path, out + back)
     return path, None
 
 
@@ -318,9 +348,16 @@ HOSTILE = {
         gen=gen_bom_valid, args=["validate", "FILE"], status=0, bound=lambda size: 64 * MiB, limit=(10, 30)),
     "polygon-comb-1e5-valid": dict(
         gen=gen_polygon_comb, args=["validate", "FILE"], status=0,
-        bound=lambda size: 640 * 10**5 + 2.5 * size + 64 * MiB, limit=(10, 120),
-        pending="the simple-polygon check sorts edges by x only, so edges spanning the whole width are "
-                "compared pairwise: O(n^2), hours for 10^6 teeth"),
+        bound=lambda size: 640 * 10**5 + 2.5 * size + 64 * MiB, limit=(10, 120)),
+    "polygon-comb-1e5-one-crossing": dict(
+        gen=gen_polygon_comb_crossing, args=["validate", "FILE"], status=2,
+        exp={"path": "/shapes/0/points", "line": 1, "column": 56,
+             "message_contains": "the polygon intersects itself: the edge from point 90000 to point 90001 and the "
+                                 "edge from point 90002 to point 90003 meet"},
+        bound=lambda size: 640 * 10**5 + 2.5 * size + 64 * MiB, limit=(10, 120)),
+    "polygon-spiral-1e5-valid": dict(
+        gen=gen_polygon_spiral, args=["validate", "FILE"], status=0,
+        bound=lambda size: 640 * 10**5 + 2.5 * size + 64 * MiB, limit=(10, 120)),
     "object-1e5-unknown-keys": dict(
         gen=gen_many_keys, args=["validate", "FILE"], status=2,
         exp={"path": "/shapes/0/k0", "message_contains": "unknown key 'k0'"},

@@ -309,3 +309,52 @@ TEST_CASE("exact arithmetic") {
         CHECK(squarings == 52);
     }
 }
+
+TEST_CASE("Scaled: doubles with an exponent of their own") {
+    using collide::detail::Scaled;
+    auto value = [](Scaled s) { return std::ldexp(s.m, static_cast<int>(s.e)); };  // for e in range
+    SUBCASE("Exact::to_scaled rounds to 53 bits, nearest, ties to even, at any magnitude") {
+        const Scaled big = (Exact(DBL_MAX) * Exact(DBL_MAX)).to_scaled();
+        // DBL_MAX^2 = (2^1024 - 2^971)^2 = 2^2048 (1 - 2^-52 + 2^-106): rounds to 2^2048 (1 - 2^-52).
+        CHECK(big.m == 1 - 0x1p-52);
+        CHECK(big.e == 2048);
+        const Scaled tiny = (Exact(DBL_TRUE_MIN) * Exact(-11.7)).to_scaled();
+        CHECK(tiny.m == -11.7 / 16);  // -11.7 * 2^-1074 = (-11.7 / 16) * 2^-1070, no bits lost
+        CHECK(tiny.e == -1070);
+        const Exact one(1.0);
+        CHECK(value((one + Exact(0x1p-53)).to_scaled()) == 1.0);                 // tie, 1 is even
+        CHECK(value((one + Exact(0x1p-53) + Exact(0x1p-90)).to_scaled()) == 1 + 0x1p-52);
+        CHECK(Exact(0.0).to_scaled().m == 0.0);
+    }
+    SUBCASE("products and quotients neither overflow nor underflow") {
+        const Scaled d = Scaled::of(DBL_TRUE_MIN) * Scaled::of(DBL_TRUE_MIN);  // 2^-2148
+        CHECK(d.m == 0.5);
+        CHECK(d.e == -2147);
+        const Scaled q = Scaled::of(3.0) / d;  // 3 * 2^2148
+        CHECK(q.m == 0.75);
+        CHECK(q.e == 2150);
+        CHECK(value((q * d) / Scaled::of(3.0)) == 1.0);
+    }
+    SUBCASE("square roots halve the exponent") {
+        CHECK(value(sqrt(Scaled::of(DBL_TRUE_MIN))) == 0x1p-537);
+        CHECK(value(sqrt(Scaled::of(0x1p-1073)) / Scaled::of(0x1p-537)) == std::sqrt(2.0));
+        CHECK(sqrt(Scaled::of(-4.0)).m == 0.0);  // max(a, 0)
+    }
+    SUBCASE("sums align the exponents, and ignore what lies 2^-64 below the larger operand") {
+        CHECK(value(Scaled::of(1.0) + Scaled::of(0x1p-52)) == 1 + 0x1p-52);
+        CHECK(value(Scaled::of(1.0) - Scaled::of(1.0)) == 0.0);
+        CHECK(value(Scaled::of(1e300) * Scaled::of(1e300) - Scaled::of(1e300) * Scaled::of(1e300)) == 0.0);
+        const Scaled huge = Scaled::of(DBL_MAX) * Scaled::of(DBL_MAX);
+        CHECK((huge + Scaled::of(1.0)).m == huge.m);
+    }
+    SUBCASE("to_double: exact for normal values, rounded below, nothing beyond the range") {
+        CHECK(*Scaled::of(0.1).to_double() == 0.1);
+        CHECK(*(Scaled::of(DBL_MIN) * Scaled::of(0.75)).to_double() == DBL_MIN * 0.75);  // subnormal
+        CHECK(*(Scaled::of(DBL_TRUE_MIN) * Scaled::of(0.25)).to_double() == 0.0);
+        CHECK(*(Scaled::of(DBL_MAX / 2) * Scaled::of(2.0)).to_double() == DBL_MAX);
+        // 2^1024 is beyond DBL_MAX by 2^-53 relative, within the 2^-40 slack: DBL_MAX.
+        CHECK(*(Scaled::of(-0x1p1023) * Scaled::of(2.0)).to_double() == -DBL_MAX);
+        CHECK_FALSE((Scaled::of(0x1p1023) * Scaled::of(2.0 + 0x1p-30)).to_double());
+        CHECK_FALSE((Scaled::of(DBL_MAX) * Scaled::of(DBL_MAX)).to_double());
+    }
+}

@@ -1277,6 +1277,93 @@ TEST_CASE("coordinates near 1e9") {
     }
 }
 
+// Found by fuzz_pairs (tests/fuzz/regressions/fuzz_pairs/): the intermediate values of a
+// computed point (a squared direction, a cross product of two directions) left the double
+// range although the point itself is an ordinary number, or the point itself lies beyond it.
+TEST_CASE("intersection points at the ends of the double range") {
+    constexpr double kTiny = 0x1p-1074;  // the smallest subnormal
+    constexpr double kMax = 0x1.fffffffffffffp1023;
+    SUBCASE("a line with a subnormal direction crosses a segment where it should") {
+        // The vertical line x = 0 (given by two points 5e-324 apart) crosses y = -8 at x = 0;
+        // cross(dir a, dir b) is 11.7 * 5e-324, a subnormal that kept 4 bits: (0, -7.83).
+        const auto c = collide_both_ways(Line{{0, kTiny}, {0, 0}}, Segment{{3.7, -8}, {-8, -8}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{0, -8}});
+        near(collide_both_ways(Line{{0, 2 * kTiny}, {0, 0}}, Segment{{7.4, -16}, {-16, -16}}), {{0, -16}});
+    }
+    SUBCASE("a ray with a subnormal direction component leaves a subnormal-wide rect") {
+        // From (0, 0) inside, the ray moves left by 5e-324 per 0.8 up, so it reaches the left
+        // edge x = -5e-324 at origin + direction = (-5e-324, 0.8), below the top edge.
+        const Ray ray{{0, 0}, {-kTiny, 0.8}};
+        const auto c = collide_both_ways(ray, Rect{{-kTiny, -8}, {kTiny, 0.8000000000000002}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{-kTiny, 0.8}});
+        CHECK(c->points[0].x == -kTiny);  // not 0, which would not lie on the rect's edge
+    }
+    SUBCASE("two lines crossing beyond the double range: the crossing is left out") {
+        // Through (0, -5e-324) and (2.6, 0), the line meets y = -8 at x = -8 * 2.6 / 5e-324,
+        // about -4e324: no double. The lines still cross (overlap); no point is written.
+        const auto c = collide_both_ways(Line{{0, -kTiny}, {2.6, 0}}, Line{{-4, -8}, {-8, -8}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        CHECK(c->points.empty());
+    }
+    SUBCASE("lines crossing at exactly DBL_MAX keep the point; at 2^1025 it is left out") {
+        // y = 0 against the line through (0, 1) and (DBL_MAX * 2^-53, 1 - 2^-53), which falls
+        // 2^-53 over that run and so reaches y = 0 at x = DBL_MAX exactly.
+        const Line axis{{0, 0}, {1, 0}};
+        const double below_one = 1 - 0x1p-53;
+        const auto at_max = collide_both_ways(axis, Line{{0, 1}, {kMax * 0x1p-53, below_one}});
+        REQUIRE(at_max);
+        CHECK(at_max->relation == Relation::Overlap);
+        CHECK(at_max->points == Points{{kMax, 0}});
+        // 2^1024 is beyond DBL_MAX by 2^-53 relative, less than the computation's error:
+        // it is written as DBL_MAX (geometry.hpp, Limits).
+        const auto at_2_1024 = collide_both_ways(axis, Line{{0, 1}, {0x1p971, below_one}});
+        REQUIRE(at_2_1024);
+        CHECK(at_2_1024->points == Points{{kMax, 0}});
+        const auto beyond = collide_both_ways(axis, Line{{0, 1}, {0x1p972, below_one}});
+        REQUIRE(beyond);
+        CHECK(beyond->relation == Relation::Overlap);
+        CHECK(beyond->points.empty());
+    }
+    SUBCASE("a segment from -DBL_MAX into a circle of radius 1e9 crosses it at x = -1e9") {
+        // y = -8 meets the circle at x = -sqrt(1e18 - 64) = -1e9 + 3.2e-8, which rounds to
+        // -1e9. The segment's direction squared (DBL_MAX^2) overflowed into a NaN point.
+        const auto c = collide_both_ways(Circle{{0, 0}, 1e9}, Segment{{-kMax, -8}, {-8, -8}});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{-1e9, -8}});
+    }
+    SUBCASE("a ray with a huge direction touches a circle where it should, not at its origin") {
+        // x = 0 is tangent to the circle at (-8, -8) of radius 8, at (0, -8), below the
+        // origin (0, 2). The direction squared (4.4e612) overflowed.
+        const auto c = collide_both_ways(Ray{{0, 2}, {0, -2.095065524414247e306}}, Circle{{-8, -8}, 8});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        near(c, {{0, -8}});
+    }
+    SUBCASE("a ray with a subnormal direction touches a circle where it should") {
+        // The same tangent from (0, 0) with direction (0, -5e-324): the direction squared
+        // underflowed to 0, and the point came out as (NaN, -inf).
+        const auto c = collide_both_ways(Ray{{0, 0}, {0, -kTiny}}, Circle{{-8, -8}, 8});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Touch);
+        near(c, {{0, -8}});
+    }
+    SUBCASE("circles near DBL_MAX: points in range are kept, those beyond are left out") {
+        // Centres (0.75 DBL_MAX, +-DBL_MAX / 4), radius DBL_MAX / 2: the outlines cross on
+        // y = 0 at x = (0.75 -+ sqrt(1/4 - 1/16)) DBL_MAX; the crossing at + (1.18 DBL_MAX) is
+        // beyond the range, the one at - (0.32 DBL_MAX) is written.
+        const auto c = collide_both_ways(Circle{{0.75 * kMax, kMax / 4}, kMax / 2}, Circle{{0.75 * kMax, -kMax / 4}, kMax / 2});
+        REQUIRE(c);
+        CHECK(c->relation == Relation::Overlap);
+        near(c, {{kMax * (0.75 - std::sqrt(3.0 / 16)), 0}});
+    }
+}
+
 TEST_CASE("bounds_of") {
     SUBCASE("point, rect, segment: their coordinates") {
         const Bounds p = bounds_of(Point{{1, 2}});

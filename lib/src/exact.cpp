@@ -221,21 +221,37 @@ double Exact::to_double() const {
     // |value| lies in [2^-1075, 2^-1074), where it rounds to 0 or to 2^-1074).
     const std::int64_t precision = top >= -1022 ? 53 : top + 1075;
     std::uint64_t keep = 0;
-    std::int64_t keep_exp = exp_;
-    if (nbits <= precision) {
-        for (std::int64_t i = nbits; i-- > 0;) keep = (keep << 1) | (bit_at(mag_, i) ? 1u : 0u);
-    } else {
-        const std::int64_t drop = nbits - precision;
-        for (std::int64_t i = nbits; i-- > drop;) keep = (keep << 1) | (bit_at(mag_, i) ? 1u : 0u);
-        keep_exp = top + 1 - precision;
-        // mag_ is odd, so bit 0 is set: anything lies below the round bit iff drop > 1.
-        const bool round = bit_at(mag_, drop - 1);
-        const bool sticky = drop > 1;
-        if (round && (sticky || (keep & 1u) != 0)) ++keep;  // ties to even
-    }
+    std::int64_t keep_exp = 0;
+    round_to(precision, keep, keep_exp);
     // keep <= 2^53 converts exactly; ldexp is exact or overflows to inf.
     const double r = std::ldexp(static_cast<double>(keep), static_cast<int>(keep_exp));
     return neg_ ? -r : r;
+}
+
+Scaled Exact::to_scaled() const {
+    if (mag_.empty()) return Scaled{};
+    std::uint64_t keep = 0;
+    std::int64_t keep_exp = 0;
+    round_to(53, keep, keep_exp);
+    const double m = static_cast<double>(keep);  // keep <= 2^53 converts exactly
+    return Scaled::make(neg_ ? -m : m, keep_exp);
+}
+
+void Exact::round_to(std::int64_t precision, std::uint64_t& keep, std::int64_t& keep_exp) const {
+    const std::int64_t nbits = bit_length(mag_);
+    keep = 0;
+    keep_exp = exp_;
+    if (nbits <= precision) {
+        for (std::int64_t i = nbits; i-- > 0;) keep = (keep << 1) | (bit_at(mag_, i) ? 1u : 0u);
+        return;
+    }
+    const std::int64_t drop = nbits - precision;
+    for (std::int64_t i = nbits; i-- > drop;) keep = (keep << 1) | (bit_at(mag_, i) ? 1u : 0u);
+    keep_exp = exp_ + drop;
+    // mag_ is odd, so bit 0 is set: anything lies below the round bit iff drop > 1.
+    const bool round = bit_at(mag_, drop - 1);
+    const bool sticky = drop > 1;
+    if (round && (sticky || (keep & 1u) != 0)) ++keep;  // ties to even
 }
 
 }  // namespace collide::detail

@@ -21,6 +21,8 @@
 // flush-to-zero, no x87 extended precision. FMA contraction is harmless (see exact.cpp).
 #pragma once
 
+#include "scaled.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -52,10 +54,14 @@ public:
     int sign() const { return neg_ ? -1 : (mag_.empty() ? 0 : 1); }
     /// The exact value rounded to nearest, ties to even (±inf when out of range).
     double to_double() const;
+    /// The exact value rounded to 53 bits, nearest, ties to even, at any magnitude.
+    Scaled to_scaled() const;
 
 private:
     using Limbs = std::vector<std::uint32_t>;
     static Exact make(bool neg, Limbs mag, std::int64_t exp);
+    // The top `precision` bits of mag_ rounded to nearest, ties to even, as keep * 2^keep_exp.
+    void round_to(std::int64_t precision, std::uint64_t& keep, std::int64_t& keep_exp) const;
 
     // Canonical form: mag_ odd (trailing zero bits moved into exp_), no leading zero
     // limbs; zero is {false, {}, 0}. Equal values therefore have equal members.

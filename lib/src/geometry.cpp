@@ -247,7 +247,7 @@ Topo linear_linear(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
             if (h.kind == PieceHit::None) continue;
             t.intersects = true;
             if (h.kind == PieceHit::Point) {
-                if (pts) pts->push_back(h.point);
+                if (pts && h.representable) pts->push_back(h.point);
                 if (!t.interiors) {
                     // The meeting point is a boundary point of a or b exactly when one of
                     // those lies on both pieces.
@@ -343,7 +343,7 @@ void rect_outline_points(const Geo& a, const Geo& b, std::vector<Vec2>& pts) {
     for (std::size_t i = 0; i < 4; ++i) {
         for (std::size_t j = 0; j < 4; ++j) {
             const PieceHit h = intersect(a.ring().edge(i), b.ring().edge(j));
-            if (h.kind == PieceHit::Point) pts.push_back(h.point);
+            if (h.kind == PieceHit::Point && h.representable) pts.push_back(h.point);
             if (h.kind == PieceHit::Overlap) {
                 pts.push_back(h.lo);
                 pts.push_back(h.hi);

@@ -42,9 +42,22 @@ bool holds_crossing(const Piece& s, const Piece& o, int cross_os) {
     return false;
 }
 
-// The crossing of two non-parallel lines, rounded from its exact rational value:
-// X = a.p + t dir(a) with t = cross(b.p - a.p, dir b) / cross(dir a, dir b).
-Vec2 crossing_point(const Piece& a, const Piece& b) {
+// A computed point as doubles, or nothing when it lies beyond the double range.
+std::optional<Vec2> representable(Scaled x, Scaled y) {
+    const std::optional<double> px = x.to_double();
+    const std::optional<double> py = y.to_double();
+    if (!px || !py) return std::nullopt;
+    return Vec2{*px, *py};
+}
+
+// The crossing of two non-parallel lines, from its exact rational value:
+// X = a.p + t dir(a) with t = cross(b.p - a.p, dir b) / cross(dir a, dir b), that is
+// X = (a.p den + num dir(a)) / den. The numerators and den (degree 3 and 2 in the inputs)
+// are rounded from their exact values, then divided. In plain doubles while they are normal
+// doubles; otherwise (a subnormal direction component makes den subnormal, huge coordinates
+// make it overflow, nearly parallel lines cross beyond every coordinate) with Scaled.
+// Nothing when the crossing lies beyond the double range.
+std::optional<Vec2> crossing_point(const Piece& a, const Piece& b) {
     auto num = [&](auto zero) {
         using T = decltype(zero);
         return (T(b.p.x) - T(a.p.x)) * dir_y<T>(b) - (T(b.p.y) - T(a.p.y)) * dir_x<T>(b);
@@ -53,10 +66,15 @@ Vec2 crossing_point(const Piece& a, const Piece& b) {
         using T = decltype(zero);
         return dir_x<T>(a) * dir_y<T>(b) - dir_y<T>(a) * dir_x<T>(b);
     };
-    const double d = value_of(den);
-    const double x = value_of([&](auto zero) { return decltype(zero)(a.p.x) * den(zero) + num(zero) * dir_x<decltype(zero)>(a); });
-    const double y = value_of([&](auto zero) { return decltype(zero)(a.p.y) * den(zero) + num(zero) * dir_y<decltype(zero)>(a); });
-    return Vec2{x / d, y / d};
+    const Scaled d = scaled_of(den);  // not 0: the pieces are not parallel
+    const Scaled x = scaled_of([&](auto zero) { return decltype(zero)(a.p.x) * den(zero) + num(zero) * dir_x<decltype(zero)>(a); });
+    const Scaled y = scaled_of([&](auto zero) { return decltype(zero)(a.p.y) * den(zero) + num(zero) * dir_y<decltype(zero)>(a); });
+    if (d.is_normal_double() && x.is_normal_double() && y.is_normal_double()) {
+        const double dd = *d.to_double();
+        const Vec2 p{*x.to_double() / dd, *y.to_double() / dd};
+        if (std::isfinite(p.x) && std::isfinite(p.y)) return p;
+    }
+    return representable(x / d, y / d);
 }
 
 // Shared part of two pieces on the same line, ordered along a's direction.
@@ -111,6 +129,66 @@ PieceHit collinear_overlap(const Piece& a, const Piece& b) {
     return h;
 }
 
+// Where the line of a piece meets a circle: for k = -1, 0, +1 (the first root along d, the
+// foot of the perpendicular from c, the second root),
+//     X = c + (cross(d, p - c) perp(d) + k sqrt(q) d) / |d|^2,  perp(d) = (-d.y, d.x),
+// with q = r^2 |d|^2 - cross(d, p - c)^2. Both terms are at most r long, so the error is
+// relative to the circle's own magnitude, however far p lies (a segment from -1e308 into
+// a circle of radius 1e9). In plain doubles while |d|^2, the cross product and q are
+// normal doubles and nothing overflows; otherwise with Scaled (|d|^2 of a direction of
+// 1e200 overflows, of 1e-200 underflows; a segment's q - p can overflow).
+class LineCircle {
+public:
+    LineCircle(const Piece& s, const Circle& c) : s_(s), c_(c) {
+        dd_ = scaled_of([&](auto z) {
+            using T = decltype(z);
+            return dir_x<T>(s) * dir_x<T>(s) + dir_y<T>(s) * dir_y<T>(s);
+        });
+        auto cross = [&](auto z) {
+            using T = decltype(z);
+            return dir_x<T>(s) * (T(s.p.y) - T(c.center.y)) - dir_y<T>(s) * (T(s.p.x) - T(c.center.x));
+        };
+        cross_ = scaled_of(cross);
+        q_ = scaled_of([&](auto z) {
+            using T = decltype(z);
+            const T cr = cross(z);
+            return T(c.radius) * T(c.radius) * (dir_x<T>(s) * dir_x<T>(s) + dir_y<T>(s) * dir_y<T>(s)) - cr * cr;
+        });
+        dx_ = s.kind == PieceKind::Ray ? s.q.x : s.q.x - s.p.x;
+        dy_ = s.kind == PieceKind::Ray ? s.q.y : s.q.y - s.p.y;
+        plain_ = dd_.is_normal_double() && cross_.is_normal_double() && q_.is_normal_double() && std::isfinite(dx_) &&
+                 std::isfinite(dy_);
+        if (plain_) {
+            const double dd = *dd_.to_double();
+            foot_ = *cross_.to_double() / dd;
+            h_ = std::sqrt(std::max(0.0, *q_.to_double())) / dd;
+        }
+    }
+
+    // The point for root k; nothing when it lies beyond the double range.
+    std::optional<Vec2> point(int k) const {
+        if (plain_) {
+            const double h = k * h_;
+            const Vec2 x{c_.center.x + (h * dx_ - foot_ * dy_), c_.center.y + (h * dy_ + foot_ * dx_)};
+            if (std::isfinite(x.x) && std::isfinite(x.y)) return x;
+        }
+        const bool ray = s_.kind == PieceKind::Ray;
+        const Scaled dx = ray ? Scaled::of(s_.q.x) : Scaled::of(s_.q.x) - Scaled::of(s_.p.x);
+        const Scaled dy = ray ? Scaled::of(s_.q.y) : Scaled::of(s_.q.y) - Scaled::of(s_.p.y);
+        const Scaled foot = cross_ / dd_;
+        const Scaled h = Scaled::of(k) * sqrt(q_) / dd_;
+        return representable(Scaled::of(c_.center.x) + (h * dx - foot * dy), Scaled::of(c_.center.y) + (h * dy + foot * dx));
+    }
+
+private:
+    const Piece& s_;
+    const Circle& c_;
+    Scaled dd_, cross_, q_;
+    double dx_ = 0.0, dy_ = 0.0;
+    bool plain_ = false;
+    double foot_ = 0.0, h_ = 0.0;
+};
+
 }  // namespace
 
 PieceHit intersect(const Piece& a, const Piece& b) {
@@ -137,7 +215,10 @@ PieceHit intersect(const Piece& a, const Piece& b) {
     if (at_end) return h;
     const bool known = (a.kind == PieceKind::Line && (try_point(a.p, b) || try_point(a.q, b))) ||
                        (b.kind == PieceKind::Line && (try_point(b.p, a) || try_point(b.q, a)));
-    if (!known) h.point = crossing_point(a, b);
+    if (known) return h;
+    const std::optional<Vec2> x = crossing_point(a, b);
+    if (x) h.point = *x;
+    h.representable = x.has_value();
     return h;
 }
 
@@ -155,7 +236,7 @@ PieceClass classify(const Piece& s, Ring poly, std::vector<Vec2>* points) {
         if (h.kind == PieceHit::Point) {
             if (h.proper) {
                 c.inside = c.boundary = c.outside = true;
-                if (points) points->push_back(h.point);
+                if (points && h.representable) points->push_back(h.point);
             } else {
                 events.push_back(h.point);
             }
@@ -201,53 +282,31 @@ PieceClass classify(const Piece& s, const Circle& c, std::vector<Vec2>* points) 
     const int disc = line_distance_vs_radius(s, c);
     const int tp = s.kind != PieceKind::Line ? along(s, s.p, c.center) : 1;
     const int tq = bounded ? along(s, s.q, c.center) : -1;
-    auto coeffs = [&](double* tm, double* h) {
-        const double dd = value_of([&](auto z) {
-            using T = decltype(z);
-            return dir_x<T>(s) * dir_x<T>(s) + dir_y<T>(s) * dir_y<T>(s);
-        });
-        const double dot = value_of([&](auto z) {
-            using T = decltype(z);
-            return dir_x<T>(s) * (T(c.center.x) - T(s.p.x)) + dir_y<T>(s) * (T(c.center.y) - T(s.p.y));
-        });
-        const double quarter_disc = value_of([&](auto z) {
-            using T = decltype(z);
-            const T cr = dir_x<T>(s) * (T(c.center.y) - T(s.p.y)) - dir_y<T>(s) * (T(c.center.x) - T(s.p.x));
-            return T(c.radius) * T(c.radius) * (dir_x<T>(s) * dir_x<T>(s) + dir_y<T>(s) * dir_y<T>(s)) - cr * cr;
-        });
-        *tm = dot / dd;
-        *h = std::sqrt(std::max(0.0, quarter_disc)) / dd;
+    std::optional<LineCircle> roots;  // computed when a root is not an end point
+    auto push = [&](int k) {
+        if (!roots) roots.emplace(s, c);
+        if (const std::optional<Vec2> x = roots->point(k)) points->push_back(*x);
     };
-    const double dx = s.kind == PieceKind::Ray ? s.q.x : s.q.x - s.p.x;
-    const double dy = s.kind == PieceKind::Ray ? s.q.y : s.q.y - s.p.y;
-    auto at = [&](double t) { return Vec2{s.p.x + t * dx, s.p.y + t * dy}; };
-    double tm = 0.0;
-    double h = 0.0;
     if (disc == 0) {
         if (tp >= 0 && tq <= 0) {
             if (pp == 0) points->push_back(s.p);
             else if (pq == 0) points->push_back(s.q);
-            else {
-                coeffs(&tm, &h);
-                points->push_back(at(tm));
-            }
+            else push(0);
         }
         return r;
     }
     const bool line = s.kind == PieceKind::Line;
     const bool t1_in = line || ((pp >= 0 && tp > 0) && (!bounded || pq <= 0 || tq < 0));
     const bool t2_in = line || ((pp <= 0 || tp > 0) && (!bounded || (pq >= 0 && tq < 0)));
-    if (!t1_in && !t2_in) return r;
-    coeffs(&tm, &h);
     if (t1_in) {
         if (pp == 0 && tp > 0) points->push_back(s.p);
         else if (pq == 0 && tq >= 0) points->push_back(s.q);
-        else points->push_back(at(tm - h));
+        else push(-1);
     }
     if (t2_in) {
         if (pp == 0 && tp <= 0) points->push_back(s.p);
         else if (pq == 0 && tq < 0) points->push_back(s.q);
-        else points->push_back(at(tm + h));
+        else push(1);
     }
     return r;
 }
@@ -269,12 +328,30 @@ void circle_circle_points(const Circle& a, const Circle& b, std::vector<Vec2>& p
         return dx * dx + dy * dy - rd * rd;
     });
     if (ext > 0 || in < 0) return;
+    // The points in plain doubles while every intermediate value is a finite normal
+    // double, else with Scaled (centres or radii near 1e308 overflow d^2 and ra + rb, tiny
+    // distances underflow).
     const double dx = b.center.x - a.center.x;
     const double dy = b.center.y - a.center.y;
+    const bool finite_d = std::isfinite(dx) && std::isfinite(dy);
+    auto finite = [](const Vec2& x) { return std::isfinite(x.x) && std::isfinite(x.y); };
+    auto push_scaled = [&](Scaled x, Scaled y) {
+        if (const std::optional<Vec2> r = representable(x, y)) points.push_back(*r);
+    };
+    const Scaled ax = Scaled::of(a.center.x);
+    const Scaled ay = Scaled::of(a.center.y);
     if (ext == 0 || in == 0) {
         // Tangent: the point lies on the line of centres at ra / (ra +- rb) of the way.
         const double f = a.radius / (ext == 0 ? a.radius + b.radius : a.radius - b.radius);
-        points.push_back(Vec2{a.center.x + f * dx, a.center.y + f * dy});
+        const Vec2 x{a.center.x + f * dx, a.center.y + f * dy};
+        if (finite_d && std::isfinite(f) && finite(x)) {
+            points.push_back(x);
+            return;
+        }
+        const Scaled ra = Scaled::of(a.radius);
+        const Scaled rb = Scaled::of(b.radius);
+        const Scaled sf = ra / (ext == 0 ? ra + rb : ra - rb);
+        push_scaled(ax + sf * (Scaled::of(b.center.x) - ax), ay + sf * (Scaled::of(b.center.y) - ay));
         return;
     }
     // Crossing: the chord is at distance l from a's centre, half-length h, with
@@ -285,25 +362,43 @@ void circle_circle_points(const Circle& a, const Circle& b, std::vector<Vec2>& p
         const T ey = T(b.center.y) - T(a.center.y);
         return ex * ex + ey * ey + T(a.radius) * T(a.radius) - T(b.radius) * T(b.radius);
     };
-    const double d2 = value_of([&](auto z) {
+    const Scaled d2 = scaled_of([&](auto z) {
         using T = decltype(z);
         const T ex = T(b.center.x) - T(a.center.x);
         const T ey = T(b.center.y) - T(a.center.y);
         return ex * ex + ey * ey;
     });
-    const double k = value_of(k_expr);
-    const double h2x4d2 = value_of([&](auto z) {
+    const Scaled k = scaled_of(k_expr);
+    const Scaled h2x4d2 = scaled_of([&](auto z) {
         using T = decltype(z);
         const T ex = T(b.center.x) - T(a.center.x);
         const T ey = T(b.center.y) - T(a.center.y);
         const T kk = k_expr(z);
         return T(4) * (ex * ex + ey * ey) * T(a.radius) * T(a.radius) - kk * kk;
     });
-    const double l_over_d = k / (2.0 * d2);                           // l / d
-    const double h_over_d = std::sqrt(std::max(0.0, h2x4d2)) / (2.0 * d2);  // h / d
-    const Vec2 base{a.center.x + l_over_d * dx, a.center.y + l_over_d * dy};
-    points.push_back(Vec2{base.x - h_over_d * dy, base.y + h_over_d * dx});
-    points.push_back(Vec2{base.x + h_over_d * dy, base.y - h_over_d * dx});
+    // d2.e < 1024: 2 d^2 does not overflow.
+    if (finite_d && d2.is_normal_double() && d2.e < 1024 && k.is_normal_double() && h2x4d2.is_normal_double()) {
+        const double two_d2 = 2.0 * *d2.to_double();
+        const double l_over_d = *k.to_double() / two_d2;                                // l / d
+        const double h_over_d = std::sqrt(std::max(0.0, *h2x4d2.to_double())) / two_d2;  // h / d
+        const Vec2 base{a.center.x + l_over_d * dx, a.center.y + l_over_d * dy};
+        const Vec2 x1{base.x - h_over_d * dy, base.y + h_over_d * dx};
+        const Vec2 x2{base.x + h_over_d * dy, base.y - h_over_d * dx};
+        if (finite(x1) && finite(x2)) {
+            points.push_back(x1);
+            points.push_back(x2);
+            return;
+        }
+    }
+    const Scaled sdx = Scaled::of(b.center.x) - ax;
+    const Scaled sdy = Scaled::of(b.center.y) - ay;
+    const Scaled two_d2 = Scaled::of(2.0) * d2;
+    const Scaled sl = k / two_d2;             // l / d
+    const Scaled sh = sqrt(h2x4d2) / two_d2;  // h / d
+    const Scaled bx = ax + sl * sdx;
+    const Scaled by = ay + sl * sdy;
+    push_scaled(bx - sh * sdy, by + sh * sdx);
+    push_scaled(bx + sh * sdy, by - sh * sdx);
 }
 
 }  // namespace collide::detail

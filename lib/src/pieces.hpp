@@ -4,6 +4,7 @@
 
 #include "predicates.hpp"
 
+#include <optional>
 #include <vector>
 
 namespace collide::detail {
@@ -15,6 +16,9 @@ struct PieceHit {
     Vec2 point;
     /// Point: the crossing lies in the interior of both pieces (and is computed).
     bool proper = false;
+    /// Point: false when a proper crossing lies beyond the double range (nearly parallel
+    /// pieces): the pieces meet, but `point` has no value to hold and is not set.
+    bool representable = true;
     /// Overlap: the shared piece from lo to hi along the first piece's direction; a missing
     /// end (has_lo / has_hi false) is unbounded. Ends are input points, exactly.
     bool has_lo = false;
@@ -36,6 +40,7 @@ struct PieceClass {
 
 /// Classify a piece against a simple polygon; when `points` is given, append the points
 /// where the piece meets the polygon's boundary (crossings, and shared pieces' ends).
+/// Here and below, a computed point beyond the double range is left out (see scaled.hpp).
 PieceClass classify(const Piece& s, Ring poly, std::vector<Vec2>* points);
 
 /// Classify a piece against a disk (radius > 0); when `points` is given, append the

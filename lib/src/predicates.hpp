@@ -124,4 +124,13 @@ double value_of(F&& f) {
     return f(Exact{}).to_double();
 }
 
+/// The same value at any magnitude: value_of's double when it is accurate, else the exact
+/// value rounded to 53 bits with its own exponent (see scaled.hpp).
+template <class F>
+Scaled scaled_of(F&& f) {
+    const Filtered r = f(Filtered{});
+    if (std::isfinite(r.v) && std::isfinite(r.e) && r.e <= 1e-15 * std::fabs(r.v)) return Scaled::of(r.v);
+    return f(Exact{}).to_scaled();
+}
+
 }  // namespace collide::detail

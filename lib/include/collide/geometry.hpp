@@ -13,8 +13,13 @@
 //   a == b is a point, a rect of zero width is a segment, a polyline whose points are all
 //   equal is a point.
 //
-// Limits: coordinates are finite doubles; magnitudes up to 1e9 are tested, larger ones
-// work but intersection points lose relative accuracy past ~1e15. Shapes are validated by
+// Limits: coordinates are finite doubles of any magnitude (the unit tests dwell on 1e9, the
+// fuzzer covers the whole range, subnormals and values near 1e308 included). A computed
+// intersection point whose true coordinates lie beyond the double range (two nearly
+// parallel lines crossing at 1e400, a circle of radius 1e308 centred at 1e308) has no
+// double to be written as and is left out of `points`; the relation still counts it. One
+// beyond +-DBL_MAX by less than 2^-40 relative (less than the error of its computation) is
+// given as +-DBL_MAX. Shapes are validated by
 // the scene reader (collide/scene.hpp); calling collide() on an invalid polygon
 // (self-intersecting, fewer than three vertices) gives an unspecified relation, never UB.
 #pragma once
@@ -117,6 +122,7 @@ struct Contact {
     /// Intersection of the outlines (boundary curve of circle, rect, polygon; the shape itself
     /// for the others), sorted by x then y, without duplicates. A shared straight piece of
     /// positive length contributes its two end points. Empty when points were not asked for.
+    /// A point beyond the double range is left out (see Limits above).
     std::vector<Vec2> points;
 };
 

@@ -1,0 +1,475 @@
+// Moves on tile grids (SPEC §1.3, §2.4): whether a body may move, and where it stops.
+//
+// A body hits a cell when it meets the cell's open interior (a point body: when the cell
+// holds it by the floor rule). Along a path, the body's centre moves on the segment from ->
+// to, and it hits cell c at the first time the centre enters c grown by the body (a box for
+// a rect; a box grown by the radius with rounded corners for a circle). For point and rect
+// bodies that time is a ratio of exact sums, compared exactly; a circle's corner times are
+// irrational and computed in floating point, and only ordering within 1e-12 is rounded.
+// Candidate cells are found row by row with exact searches (lattice.hpp) and clipped to the
+// grid plus one ring of outside cells: a body that starts clear lies within the grid's
+// closed extent (or the outside is empty), so it meets the outside there first.
+#include "grid_ops.hpp"
+
+#include "lattice.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace collide::detail {
+
+namespace {
+
+// A fraction of the path: t = (o + k w + s - f) / (g - f), the time an axis coordinate
+// moving from f to g meets the exact value o + k w + s; or a constant.
+struct TVal {
+    bool is_const = true;
+    double c = 0.0;
+    double o = 0, k = 0, w = 0, f = 0, g = 0;
+    Shift s;
+    bool open = false;  // as an interval end: excluded
+
+    template <class T> T num() const { return is_const ? T(c) : T(o) + T(k) * T(w) + s.template get<T>() - T(f); }
+    template <class T> T den() const { return is_const ? T(1.0) : T(g) - T(f); }
+    int den_sign() const { return is_const ? 1 : (g > f ? 1 : -1); }
+    double value() const {
+        if (is_const) return c;
+        // g - f (and o + k w) may leave the double range: scale both by a power of two first.
+        const double mag = std::max({std::fabs(o), std::fabs(k) * std::fabs(w), std::fabs(s.v), std::fabs(f), std::fabs(g)});
+        const double scale = mag <= 0x1p1000 ? 1.0 : 0x1p-80;
+        const double n = value_of([&](auto z) { return num<decltype(z)>() * decltype(z)(scale); });
+        const double d = value_of([&](auto z) { return den<decltype(z)>() * decltype(z)(scale); });
+        return n / d;
+    }
+};
+
+int compare(const TVal& a, const TVal& b) {
+    if (a.is_const && b.is_const) return a.c < b.c ? -1 : (a.c > b.c ? 1 : 0);
+    return a.den_sign() * b.den_sign() * sign_of([&](auto z) {
+               using T = decltype(z);
+               return a.num<T>() * b.den<T>() - b.num<T>() * a.den<T>();
+           });
+}
+
+TVal constant(double c) {
+    TVal t;
+    t.c = c;
+    return t;
+}
+
+// The time a coordinate moving from f to g meets the exact value o + k w + s.
+TVal edge_time(const Axis& ax, std::int64_t k, Shift s, double f, double g) {
+    TVal t;
+    t.is_const = false;
+    t.o = ax.o;
+    t.k = static_cast<double>(k);
+    t.w = ax.w;
+    t.s = s;
+    t.f = f;
+    t.g = g;
+    return t;
+}
+
+// The times a coordinate moving from f to g lies in the cell-k interval of an axis widened
+// by s on both sides, lo end included when `closed_lo` (the half-open point rule).
+struct TInterval {
+    TVal lo;
+    TVal hi;
+    bool empty = false;
+    bool unbounded = false;  // the coordinate does not move and lies inside
+};
+
+TInterval axis_times(const Axis& ax, std::int64_t k, Shift s, double f, double g, bool closed_lo) {
+    TInterval r;
+    if (f == g) {
+        const int a = cmp_edge(ax, f, s, k);        // f + s vs lo edge: f >= edge - s
+        const int b = cmp_edge(ax, f, s.neg(), k + 1);  // f - s vs hi edge: f < edge + s
+        r.unbounded = (closed_lo ? a >= 0 : a > 0) && b < 0;
+        r.empty = !r.unbounded;
+        return r;
+    }
+    TVal lo_edge = edge_time(ax, k, s.neg(), f, g);
+    TVal hi_edge = edge_time(ax, k + 1, s, f, g);
+    lo_edge.open = !closed_lo;
+    hi_edge.open = true;
+    if (g > f) {
+        r.lo = lo_edge;
+        r.hi = hi_edge;
+    } else {
+        r.lo = hi_edge;
+        r.hi = lo_edge;
+    }
+    return r;
+}
+
+// The first time (infimum) the body centre lies in the box product of the two axis
+// intervals, within [0, 1]; nothing when it never does.
+std::optional<TVal> box_entry(const TInterval& x, const TInterval& y) {
+    if (x.empty || y.empty) return std::nullopt;
+    TVal lo = constant(0.0);
+    TVal hi = constant(1.0);
+    auto raise = [&](const TVal& v) {
+        const int c = compare(v, lo);
+        if (c > 0) lo = v;
+        else if (c == 0 && v.open) lo.open = true;
+    };
+    auto lower = [&](const TVal& v) {
+        const int c = compare(v, hi);
+        if (c < 0) hi = v;
+        else if (c == 0 && v.open) hi.open = true;
+    };
+    for (const TInterval* iv : {&x, &y}) {
+        if (iv->unbounded) continue;
+        raise(iv->lo);
+        lower(iv->hi);
+    }
+    const int c = compare(lo, hi);
+    if (c > 0 || (c == 0 && (lo.open || hi.open))) return std::nullopt;
+    return lo;
+}
+
+// A cell corner (o_x + kx w_x, o_y + ky w_y), exactly, against a disk's path.
+struct Corner {
+    const Lattice& L;
+    double kx;
+    double ky;
+    template <class T> T x() const { return T(L.x.o) + T(kx) * T(L.x.w); }
+    template <class T> T y() const { return T(L.y.o) + T(ky) * T(L.y.w); }
+};
+
+// Whether the segment from -> to passes within distance < r of the corner, exactly.
+bool path_near_corner(const Corner& c, Vec2 from, Vec2 to, double r) {
+    auto dist2_minus_r2 = [&](Vec2 p) {
+        return sign_of([&](auto z) {
+            using T = decltype(z);
+            const T vx = c.x<T>() - T(p.x);
+            const T vy = c.y<T>() - T(p.y);
+            return vx * vx + vy * vy - T(r) * T(r);
+        });
+    };
+    auto along = [&](Vec2 p) {  // sign of (to - from) . (corner - p)
+        return sign_of([&](auto z) {
+            using T = decltype(z);
+            return (T(to.x) - T(from.x)) * (c.x<T>() - T(p.x)) + (T(to.y) - T(from.y)) * (c.y<T>() - T(p.y));
+        });
+    };
+    if (along(from) <= 0) return dist2_minus_r2(from) < 0;
+    if (along(to) >= 0) return dist2_minus_r2(to) < 0;
+    return sign_of([&](auto z) {
+               using T = decltype(z);
+               const T dx = T(to.x) - T(from.x);
+               const T dy = T(to.y) - T(from.y);
+               const T cr = dx * (c.y<T>() - T(from.y)) - dy * (c.x<T>() - T(from.x));
+               return cr * cr - T(r) * T(r) * (dx * dx + dy * dy);
+           }) < 0;
+}
+
+// The time the disk's centre, moving from `from` (at distance >= r) to `to`, first comes
+// within r of the corner, given that it does. With p = |c - from|^2 - r^2, d = to - from:
+// t = p / (d.(c - from) + sqrt(r^2 |d|^2 - (d x (c - from))^2)), the smaller root of
+// |from + t d - c|^2 = r^2 written without cancellation. Every length is first scaled by a
+// power of two so that nothing overflows or underflows needlessly.
+double corner_time(const Corner& c, Vec2 from, Vec2 to, double r) {
+    const double inf = std::numeric_limits<double>::infinity();
+    double m = std::max({std::fabs(to.x - from.x), std::fabs(to.y - from.y), r});
+    if (m == inf) m = std::max({std::fabs(to.x), std::fabs(to.y), std::fabs(from.x), std::fabs(from.y)});
+    // 2^-e with e clamped so that the factor itself stays a finite double.
+    const double sc = std::ldexp(1.0, -std::clamp(std::ilogb(m), -1020, 1020));
+    auto scaled = [&](auto z, auto v) { return v * decltype(z)(sc); };
+    const double p = value_of([&](auto z) {
+        using T = decltype(z);
+        const T vx = scaled(z, c.x<T>() - T(from.x));
+        const T vy = scaled(z, c.y<T>() - T(from.y));
+        const T rs = scaled(z, T(r));
+        return vx * vx + vy * vy - rs * rs;
+    });
+    const double dot = value_of([&](auto z) {
+        using T = decltype(z);
+        return scaled(z, T(to.x) - T(from.x)) * scaled(z, c.x<T>() - T(from.x)) +
+               scaled(z, T(to.y) - T(from.y)) * scaled(z, c.y<T>() - T(from.y));
+    });
+    const double disc = value_of([&](auto z) {
+        using T = decltype(z);
+        const T dx = scaled(z, T(to.x) - T(from.x));
+        const T dy = scaled(z, T(to.y) - T(from.y));
+        const T cr = dx * scaled(z, c.y<T>() - T(from.y)) - dy * scaled(z, c.x<T>() - T(from.x));
+        const T rs = scaled(z, T(r));
+        return rs * rs * (dx * dx + dy * dy) - cr * cr;
+    });
+    const double den = dot + std::sqrt(std::max(0.0, disc));
+    const double t = p / den;
+    if (!(den > 0) || !(t >= 0)) return 0.0;  // only in extreme underflow: err early, never late
+    return std::min(t, 1.0);
+}
+
+// The cell edge o + k w when it is exactly a double.
+std::optional<double> exact_edge(const Axis& ax, std::int64_t k) {
+    const double v = ax.o + static_cast<double>(k) * ax.w;
+    if (!std::isfinite(v) || cmp_edge(ax, v, {}, k) != 0) return std::nullopt;
+    return v;
+}
+
+// First time a disk of radius r moving from `from` to `to` comes within < r of the closed
+// cell: the earliest entry into the cell grown by r (two boxes and four corner disks).
+std::optional<double> circle_entry(const Lattice& L, std::int64_t ix, std::int64_t iy, Vec2 from, Vec2 to, double r) {
+    std::optional<double> best;
+    auto take = [&](double t) {
+        if (!best || t < *best) best = t;
+    };
+    const Shift sr{r};
+    if (auto t = box_entry(axis_times(L.x, ix, sr, from.x, to.x, false), axis_times(L.y, iy, {}, from.y, to.y, false)))
+        take(t->value());
+    if (auto t = box_entry(axis_times(L.x, ix, {}, from.x, to.x, false), axis_times(L.y, iy, sr, from.y, to.y, false)))
+        take(t->value());
+    for (std::int64_t kx : {ix, ix + 1}) {
+        for (std::int64_t ky : {iy, iy + 1}) {
+            const Corner corner{L, static_cast<double>(kx), static_cast<double>(ky)};
+            if (!path_near_corner(corner, from, to, r)) continue;
+            const bool inside = sign_of([&](auto z) {
+                                    using T = decltype(z);
+                                    const T vx = corner.x<T>() - T(from.x);
+                                    const T vy = corner.y<T>() - T(from.y);
+                                    return vx * vx + vy * vy - T(r) * T(r);
+                                }) < 0;
+            if (inside) {
+                take(0.0);
+                continue;
+            }
+            // Where the corner is a double and nothing overflows, the plain formula (kept so
+            // that reports stay as they were); else the scaled one.
+            const auto cx = exact_edge(L.x, kx);
+            const auto cy = exact_edge(L.y, ky);
+            const double dx = to.x - from.x;
+            const double dy = to.y - from.y;
+            const double dd = dx * dx + dy * dy;
+            if (cx && cy && std::isfinite(dd) && dd > 0) {
+                const double dot = dx * (*cx - from.x) + dy * (*cy - from.y);
+                const double disc = value_of([&](auto z) {
+                    using T = decltype(z);
+                    const T ex = T(to.x) - T(from.x);
+                    const T ey = T(to.y) - T(from.y);
+                    const T cr = ex * (T(*cy) - T(from.y)) - ey * (T(*cx) - T(from.x));
+                    return T(r) * T(r) * (ex * ex + ey * ey) - cr * cr;
+                });
+                const double t = std::max(0.0, (dot - std::sqrt(std::max(0.0, disc))) / dd);
+                if (std::isfinite(t) && std::isfinite(disc) && std::isfinite(dot)) {
+                    take(t);
+                    continue;
+                }
+            }
+            take(corner_time(corner, from, to, r));
+        }
+    }
+    return best;
+}
+
+struct BodyShape {
+    bool point = false;
+    bool circle = false;
+    Shift hx;  // half extents (circle: the radius)
+    Shift hy;
+};
+
+BodyShape body_of(const Body& b) {
+    BodyShape s;
+    if (b.kind == Body::Kind::Circle && b.radius > 0) {
+        s.circle = true;
+        s.hx = s.hy = Shift{b.radius};
+    } else if (b.kind == Body::Kind::Rect && (b.size.x > 0 || b.size.y > 0)) {
+        s.hx = Shift{b.size.x, true};
+        s.hy = Shift{b.size.y, true};
+    } else {
+        s.point = true;
+    }
+    return s;
+}
+
+// The first solid cell in row-then-column order among lattice rows [y0, y1], where
+// `columns(iy)` gives the (non-empty) range of columns the body meets in row iy. Rows and
+// columns beyond the grid are all solid or all free, so only the first of each run matters.
+template <class Columns>
+std::optional<Cell> first_solid(const Lattice& L, std::int64_t y0, std::int64_t y1, Columns&& columns) {
+    const bool out = L.g.outside_solid;
+    auto in_row = [&](std::int64_t iy) -> std::optional<Cell> {
+        const auto [a, b] = columns(iy);
+        if (iy < 0 || iy >= L.y.n) {
+            if (out) return L.cell(a, iy);
+            return std::nullopt;
+        }
+        if (out && a < 0) return L.cell(a, iy);
+        for (std::int64_t ix = std::max<std::int64_t>(a, 0); ix <= std::min(b, L.x.n - 1); ++ix)
+            if (L.solid(ix, iy)) return L.cell(ix, iy);
+        if (out && b >= L.x.n) return L.cell(std::max(a, L.x.n), iy);
+        return std::nullopt;
+    };
+    const std::int64_t g0 = std::max<std::int64_t>(y0, 0);
+    const std::int64_t g1 = std::min(y1, L.y.n - 1);
+    std::optional<Cell> c;
+    if (!L.g.y_up) {  // written rows ascend with iy
+        if (y0 < 0 && (c = in_row(y0))) return c;
+        for (std::int64_t iy = g0; iy <= g1; ++iy)
+            if ((c = in_row(iy))) return c;
+        if (y1 >= L.y.n && (c = in_row(std::max(y0, L.y.n)))) return c;
+    } else {  // written rows descend with iy
+        if (y1 >= L.y.n && (c = in_row(y1))) return c;
+        for (std::int64_t iy = g1; iy >= g0; --iy)
+            if ((c = in_row(iy))) return c;
+        if (y0 < 0 && (c = in_row(std::min<std::int64_t>(y1, -1)))) return c;
+    }
+    return std::nullopt;
+}
+
+// The first (row, then column) solid cell the body overlaps at position p.
+std::optional<Cell> first_overlap(const Lattice& L, const BodyShape& b, Vec2 p) {
+    if (b.point) {
+        const std::int64_t ix = floor_index(L.x, p.x);
+        const std::int64_t iy = floor_index(L.y, p.y);
+        if (L.solid(ix, iy)) return L.cell(ix, iy);
+        return std::nullopt;
+    }
+    // (Not structured bindings: C++17 lambdas cannot capture those.)
+    const std::pair<std::int64_t, std::int64_t> xr = open_cells(L.x, p.x, b.hx.neg(), p.x, b.hx);
+    const std::pair<std::int64_t, std::int64_t> yr = open_cells(L.y, p.y, b.hy.neg(), p.y, b.hy);
+    const std::int64_t x0 = xr.first, x1 = xr.second, y0 = yr.first, y1 = yr.second;
+    std::optional<Cell> best;
+    if (x0 <= x1 && y0 <= y1) {
+        if (!b.circle) {
+            best = first_solid(L, y0, y1, [&](std::int64_t) { return std::make_pair(x0, x1); });
+        } else {
+            // The columns a disk meets in a row are contiguous and include the centre's.
+            const Circle disk{p, b.hx.v};
+            const std::int64_t mid = std::clamp(floor_index(L.x, p.x), x0, x1);
+            best = first_solid(L, y0, y1, [&](std::int64_t iy) {
+                const std::int64_t a = first_true(x0, mid, static_cast<double>(x0),
+                                                  [&](std::int64_t ix) { return disk_meets_cell(disk, L, ix, iy); });
+                const std::int64_t z = first_true(mid, x1, static_cast<double>(x1),
+                                                  [&](std::int64_t ix) { return !disk_meets_cell(disk, L, ix, iy); });
+                // Empty only when the centre's column is clamped at +-2^52: the cells met lie
+                // beyond it, far outside the grid, and the clamped one stands for them.
+                return a <= z - 1 ? std::make_pair(a, z - 1) : std::make_pair(mid, mid);
+            });
+        }
+    }
+    // A rect body of zero width or height lying on a grid line beyond the border meets no
+    // open cell, yet reaches the solid outside: it is blocked in the outside cell that holds,
+    // by the floor rule, an end of it that lies beyond the border (the first such cell in
+    // row-then-column order when both do).
+    if (!best && L.g.outside_solid && !b.circle) {
+        for (const int sign : {-1, 1}) {
+            const Shift sx = sign < 0 ? b.hx.neg() : b.hx;
+            const Shift sy = sign < 0 ? b.hy.neg() : b.hy;
+            if (!beyond(L.x, p.x, sx) && !beyond(L.y, p.y, sy)) continue;
+            const Cell c = L.cell(floor_index(L.x, p.x, sx), floor_index(L.y, p.y, sy));
+            if (!best || cell_order(c, *best)) best = c;
+        }
+    }
+    return best;
+}
+
+// When a rect body of zero width or height, sliding along a grid line, first passes the
+// grid's border (its closed extent strictly beyond it just after), and the outside cell it
+// passes into (the other axis by the floor rule). Only a slide along one axis needs this:
+// a body whose other coordinate changes enters an open outside cell at that same time.
+std::optional<std::pair<TVal, Cell>> leaving_time(const Lattice& L, const BodyShape& b, Vec2 from, Vec2 to) {
+    std::optional<std::pair<TVal, Cell>> best;
+    auto side = [&](const Axis& ax, double f, double g, Shift h, bool x_axis) {
+        if (f == g || (x_axis ? from.y != to.y : from.x != to.x)) return;
+        const bool up = g > f;
+        const TVal t = edge_time(ax, up ? ax.n : 0, up ? h.neg() : h, f, g);
+        if (compare(t, constant(0.0)) < 0 || compare(t, constant(1.0)) >= 0) return;
+        if (best && compare(t, best->first) >= 0) return;
+        const std::int64_t out = up ? ax.n : -1;
+        const std::int64_t along = x_axis ? floor_index(L.y, from.y, b.hy.neg()) : floor_index(L.x, from.x, b.hx.neg());
+        best = std::make_pair(t, x_axis ? L.cell(out, along) : L.cell(along, out));
+    };
+    side(L.x, from.x, to.x, b.hx, true);
+    side(L.y, from.y, to.y, b.hy, false);
+    return best;
+}
+
+MoveResult blocked(double t, Vec2 stop, Cell cell) {
+    MoveResult r;
+    r.allowed = false;
+    r.t = t;
+    r.stop = stop;
+    r.cell = cell;
+    return r;
+}
+
+// from + t (to - from) on one axis; when to - from overflows, (1 - t) from + t to.
+double lerp(double f, double g, double t) {
+    const double d = g - f;
+    if (std::isfinite(d)) return f + t * d;
+    const double v = (1 - t) * f + t * g;
+    const double big = std::numeric_limits<double>::max();
+    return std::clamp(v, -big, big);
+}
+
+}  // namespace
+
+MoveResult run_move(const Move& m, const Grid& grid) {
+    const Lattice L(grid);
+    const BodyShape b = body_of(m.body);
+    if (!m.check_path) {
+        if (const auto c = first_overlap(L, b, m.to)) return blocked(1.0, m.to, *c);
+        return MoveResult{};
+    }
+    if (const auto c = first_overlap(L, b, m.from)) return blocked(0.0, m.from, *c);
+    if (m.from == m.to) return MoveResult{};
+
+    // Candidate cells, row by row: those whose closed cell grown by the body the path of the
+    // centre meets, within the grid and the ring of outside cells around it.
+    const Piece path{PieceKind::Segment, m.from, m.to};
+    const std::int64_t lo = L.lo_lim();
+    const std::int64_t y0 = std::max(lo, floor_index(L.y, std::min(m.from.y, m.to.y), b.hy.neg()));
+    const std::int64_t y1 = std::min(L.hi_lim(L.y), floor_index(L.y, std::max(m.from.y, m.to.y), b.hy));
+
+    std::optional<TVal> best_exact;
+    std::optional<double> best_t;
+    Cell best_cell;
+    for (std::int64_t iy = y0; iy <= y1; ++iy) {
+        const auto [c0, c1] = piece_columns(path, L, iy, b.hx, b.hy, lo, L.hi_lim(L.x));
+        for (std::int64_t ix = c0; ix <= c1; ++ix) {
+            if (!L.solid(ix, iy)) continue;
+            const Cell cell = L.cell(ix, iy);
+            if (b.circle) {
+                const auto t = circle_entry(L, ix, iy, m.from, m.to, b.hx.v);
+                if (!t) continue;
+                // Entry times of a circle are irrational in general: equal within 1e-12 is "at once".
+                const bool earlier = !best_t || *t < *best_t - 1e-12;
+                const bool tie = best_t && std::fabs(*t - *best_t) <= 1e-12;
+                if (earlier || (tie && cell_order(cell, best_cell))) {
+                    if (earlier || *t < *best_t) best_t = *t;
+                    best_cell = cell;
+                }
+                continue;
+            }
+            const auto t = box_entry(axis_times(L.x, ix, b.hx, m.from.x, m.to.x, b.point),
+                                     axis_times(L.y, iy, b.hy, m.from.y, m.to.y, b.point));
+            if (!t) continue;
+            const int c = best_exact ? compare(*t, *best_exact) : -1;
+            if (c < 0 || (c == 0 && cell_order(cell, best_cell))) {
+                best_exact = *t;
+                best_cell = cell;
+            }
+        }
+    }
+    // A rect body of zero width or height can slide along a grid line out of the grid
+    // without entering an open outside cell; it reaches the solid outside when its extent
+    // first passes the border.
+    if (!b.point && !b.circle && grid.outside_solid && (b.hx.zero() || b.hy.zero())) {
+        const auto exit = leaving_time(L, b, m.from, m.to);
+        if (exit && (!best_exact || compare(exit->first, *best_exact) < 0)) {
+            best_exact = exit->first;
+            best_cell = exit->second;
+        }
+    }
+    if (best_exact) best_t = best_exact->value();
+    if (!best_t) return MoveResult{};
+    const double t = std::clamp(*best_t, 0.0, 1.0);
+    const Vec2 stop = t == 0.0 ? m.from : t == 1.0 ? m.to : Vec2{lerp(m.from.x, m.to.x, t), lerp(m.from.y, m.to.y, t)};
+    return blocked(t, stop, best_cell);
+}
+
+}  // namespace collide::detail

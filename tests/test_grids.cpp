@@ -15,6 +15,7 @@
 #include <doctest/doctest.h>
 
 #include <charconv>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -693,5 +694,175 @@ TEST_CASE("grid rules: expect none, some and each through check()") {
         CHECK(res.moves[0].passed == false);
         CHECK(res.summary.blocked == 1);
         CHECK(res.summary.rules_failed == 3);  // two rules and the move
+    }
+}
+
+// ---- extreme inputs (fuzz_grid findings, tests/fuzz/regressions/fuzz_grid/) -----------------
+
+namespace {
+
+constexpr double kMin = 0x1p-1074;  // the smallest subnormal
+constexpr double kMax = 0x1.fffffffffffffp+1023;
+
+// A grid's fields with an exact origin and tile.
+std::string lattice(Vec2 origin, Vec2 tile, bool outside_solid, const std::string& rows) {
+    return R"("origin": [)" + num(origin.x) + ", " + num(origin.y) + R"(], "tile_size": [)" + num(tile.x) + ", " +
+           num(tile.y) + R"(], "outside": ")" + (outside_solid ? "solid" : "empty") + R"(", "rows": )" + rows;
+}
+std::string path(Vec2 from, Vec2 to) {
+    return R"("from": [)" + num(from.x) + ", " + num(from.y) + R"(], "to": [)" + num(to.x) + ", " + num(to.y) + "]";
+}
+std::string rect_body(double w, double h) { return R"(, "body": {"type": "rect", "size": [)" + num(w) + ", " + num(h) + "]}"; }
+std::string circle_body(double r) { return R"(, "body": {"type": "circle", "radius": )" + num(r) + "}"; }
+const char* const kDestination = R"(, "check": "destination")";
+
+}  // namespace
+
+TEST_CASE("grid: no hangs, whatever the body's size or the distance in cells") {
+    SUBCASE("a circle at y = 1e15 on a 1e-9 tile covers the whole grid (regression: floor_index walked ~10^7 cells)") {
+        // Grid x in [1, 1 + 4e-9], y from 1e15 up 1e-9; the disk of radius 0.7 centred 1.75e-9
+        // left of the grid's left edge, on its bottom edge, holds every cell.
+        const std::string g = lattice({1, 1e15}, {1e-9, 1e-9}, false, R"([".###"])");
+        CHECK(hit(circle(0x1.fffffff0f7b59p-1, 1e15, 0.7), g) == "[1,0] [2,0] [3,0]");
+    }
+    SUBCASE("a circle of radius 1e300 on a free grid whose outside is empty (regression: scanned every cell under it)") {
+        const std::string g = lattice({1e-300, 0}, {1, 1}, false, R"(["."])");
+        CHECK(outcome(g, path({-3, 4}, {-3, 4}) + circle_body(1e300), YAxis::Up) == "allowed");
+        CHECK(outcome(g, path({-3, 4}, {5, 4}) + circle_body(1e300), YAxis::Up) == "allowed");
+        CHECK(outcome(g, path({-3, 4}, {5, 4}) + rect_body(1, 1e300), YAxis::Up) == "allowed");
+    }
+    SUBCASE("with a solid outside, such a body is blocked in the first outside cell in row-then-column order") {
+        // A 1 x 1e300 rect at x = 0.5: its extent covers rows from about -5e299 up; the first row
+        // written (y down) is the lowest, and the body's column is 0.
+        const MoveResult r = move(lattice({0, 0}, {1, 1}, true, R"(["."])"), path({0.5, 0.5}, {0.5, 0.5}) + rect_body(0.5, 1e300));
+        REQUIRE_FALSE(r.allowed);
+        CHECK(r.cell.col == 0);
+        CHECK(r.cell.row < -1000000);
+    }
+}
+
+TEST_CASE("grid: straight pieces with huge coordinates or tiny directions") {
+    SUBCASE("a near-vertical line from y = 1e300 passes just left of x = 1 in the grid's row") {
+        // Through (1, 1e15 - 3) and (-5e-324, 1e300): x < 1 at every y > 1e15 - 3, and x > 0 in
+        // the row y in (1e15, 1e15 + 1), so it passes through the open cell [0,0] and no other.
+        const std::string g = lattice({0, 1e15}, {1, 1}, false, R"(["#.##"])");
+        CHECK(hit(R"("type": "line", "a": [)" + num(-kMin) + ", 1e300], \"b\": [1, 999999999999997]", g) == "[0,0]");
+    }
+    SUBCASE("a segment reaching y = DBL_MAX passes just left of x = 70 through cell [9,0]") {
+        // From (70, 2^52 - 21) up and to the left to (-21, DBL_MAX): in the row y in
+        // [2^52, 2^52 + 7] it lies about 1e-305 left of x = 70, inside column 9 = [63, 70).
+        const std::string g = lattice({0, 0x1p52}, {7, 7}, false, R"([".........#."])");
+        CHECK(hit(segment(-21, kMax, 70, 0x1.fffffffffffd6p+51), g) == "[9,0]");
+    }
+    SUBCASE("a line between huge points does not throw; it misses the grid by ~1e308") {
+        // Through (-5e-324, -DBL_MAX) and (-DBL_MAX, 1e300): slope about -1, so at y = 1e15 it lies
+        // near x = -1.8e308.
+        const std::string g = lattice({0, 1e15}, {1, 1}, false, R"(["#.##"])");
+        CHECK(hit(R"("type": "line", "a": [)" + num(-kMin) + ", " + num(-kMax) + R"(], "b": [)" + num(-kMax) + ", 1e300]", g) ==
+              "none");
+    }
+    SUBCASE("a vertical line given by a subnormal direction does not throw") {
+        // x = 0.925 lies in column 4 = [-0.3 + 4 * 0.25, -0.3 + 5 * 0.25), which is free; the
+        // line leaves the grid, whose outside is solid.
+        const std::string g = lattice({-0.3, 0}, {0.25, 0.25}, true, R"(["#.#..#"])");
+        CHECK(hit(R"("type": "line", "a": [0.925, )" + num(-kMin) + R"(], "b": [0.925, 0])", g) == "outside");
+    }
+    SUBCASE("a zero-width rect on a grid at y = 2^52 with 0.1 tiles crosses all four rows") {
+        // Rows start at the exact 2^52 + 0.1 k (not doubles: the spacing there is 1); the
+        // segment x = 0.4999999997 (column 1 = [0.25, 0.5)) spans y in [2^52, 2^52 + 1], the whole
+        // grid and beyond it.
+        const std::string g = lattice({0, 0x1p52}, {0.25, 0.1}, true, R"([".#.#", ".#.#", ".#.#", ".#.#"])");
+        CHECK(hit(rect(0x1.fffffffbb47dp-2, 0x1p52, 0x1.fffffffbb47dp-2, 0x1.0000000000001p+52), g) ==
+              "[1,0] [1,1] [1,2] [1,3] outside");
+    }
+}
+
+TEST_CASE("move: body sizes and positions at the limits of doubles") {
+    SUBCASE("a rect of width 5e-324 on the line between two solid cells enters both (its half width is not rounded to 0)") {
+        // At x = 1.5, the edge between columns 1 = [1.25, 1.5) and 2 = [1.5, 1.75); the body's
+        // extent [1.5 - 2^-1075, 1.5 + 2^-1075] enters both open cells; y in [-0.0625, 0.0625]
+        // enters row 0 = (0, 0.25).
+        const std::string g = lattice({1, 0}, {0.25, 0.25}, false, R"(["###"])");
+        CHECK(outcome(g, path({1.5, 0}, {1.5, 0}) + rect_body(kMin, 0.125) + kDestination, YAxis::Up) ==
+              "blocked t=1 stop=(1.5,0) cell=[1,0]");
+        CHECK(outcome(g, path({1.5, 0}, {0.5, 0}) + rect_body(kMin, 0.125), YAxis::Up) == "blocked t=0 stop=(1.5,0) cell=[1,0]");
+        // One cell further left it is wholly inside free space beyond the grid.
+        CHECK(outcome(g, path({1.5, 0}, {0.5, 0}) + rect_body(kMin, 0.125) + kDestination, YAxis::Up) == "allowed");
+    }
+    SUBCASE("a path from x = 1e18 on 20-unit tiles meets the wall its destination is in") {
+        // The rect [x - 5, x + 5] enters column 10 = [200, 220) once x < 225, at
+        // t = (1e18 - 225) / (1e18 - 220), which rounds to 1.
+        const std::string g = lattice({0, -1}, {20, 20}, false, R"(["..###.##.##"])");
+        CHECK(outcome(g, path({1e18, 1e-15}, {220, 1e-15}) + rect_body(10, 10) + kDestination) ==
+              "blocked t=1 stop=(220,1e-15) cell=[10,0]");
+        CHECK(outcome(g, path({1e18, 1e-15}, {220, 1e-15}) + rect_body(10, 10)) == "blocked t=1 stop=(220,1e-15) cell=[10,0]");
+        // Stopping short of the wall: the body ends at x in [225, 235], flush with it.
+        CHECK(outcome(g, path({1e18, 1e-15}, {230, 1e-15}) + rect_body(10, 10)) == "allowed");
+    }
+    SUBCASE("a move whose to - from overflows does not throw") {
+        // From (DBL_MAX, -4) to (-1e300, 5): over the grid's x in [0, 4] the path is at
+        // y = 5 - 9e300 / (DBL_MAX + 1e300) - ..., about 5 - 5e-8, above the grid's top y = 4.
+        const std::string g = lattice({0, 0}, {1, 1}, false, R"(["####", "..#.", "....", "####"])");
+        CHECK(outcome(g, path({kMax, -4}, {-1e300, 5}), YAxis::Up) == "allowed");
+        // Through the grid instead: from (DBL_MAX, 2.5) to (-1e300, 2.5) crosses written row 1
+        // (y in [2, 3)) and meets its wall [2, 3) at x = 3, t = (DBL_MAX - 3) / (DBL_MAX + 1e300).
+        const MoveResult r = move(g, path({kMax, 2.5}, {-1e300, 2.5}), YAxis::Up);
+        REQUIRE_FALSE(r.allowed);
+        CHECK(text(r.cell) == "[2,1]");
+        CHECK(r.t == near_t(1 / (1 + 1e300 / kMax)));  // 0.9999999944...
+        // stop.x is 3 up to t's rounding times the path's length (2e308 * 1.1e-16).
+        CHECK(std::fabs(r.stop.x - 3) <= 1e-15 * kMax);
+        CHECK(r.stop.y == 2.5);
+    }
+}
+
+TEST_CASE("move: circle bodies against corners that are not doubles") {
+    SUBCASE("a circle sliding down onto a corner at 1e-300 + 1 (not a double) is blocked on its path too") {
+        // The cell is [1e-300, 1 + 1e-300]^2. The centre moves down x = 1e-300 - 2^-1049 (a hair
+        // left of the corner's x) and comes within 3 of the corner (1e-300, 1 + 1e-300) just
+        // before y = 4 + 1e-300: the destination y = 4 is blocked, and the path at t ~ 1.
+        const std::string g = lattice({1e-300, 1e-300}, {1, 1}, false, R"(["#"])");
+        const double x = 0x1.56e1fc2f8f358p-997;
+        CHECK(outcome(g, path({x, 15}, {x, 4}) + circle_body(3) + kDestination) == "blocked t=1 stop=(" + num(x) + ",4) cell=[0,0]");
+        const MoveResult r = move(g, path({x, 15}, {x, 4}) + circle_body(3));
+        REQUIRE_FALSE(r.allowed);
+        CHECK(text(r.cell) == "[0,0]");
+        CHECK(r.t == near_t(1));
+    }
+    SUBCASE("subnormal tiles and radius: a circle touching a corner at from is blocked at t = 0 on both cells' corner") {
+        // Tiles of 2^-1074, radius 3 tiles, centre (3, -3) tiles moving up to (3, 2): at from it
+        // is exactly 3 from the corner (3, 0) that columns 2 and 3 share (a touch), and nearer
+        // at once after; column 2 comes first.
+        const std::string g = lattice({0, 0}, {kMin, kMin}, false, R"(["#.#####.#."])");
+        CHECK(outcome(g, path({3 * kMin, -3 * kMin}, {3 * kMin, 2 * kMin}) + circle_body(3 * kMin), YAxis::Up) ==
+              "blocked t=0 stop=(" + num(3 * kMin) + "," + num(-3 * kMin) + ") cell=[2,0]");
+    }
+    SUBCASE("a circle whose centre is ~6e322 tiles away meets no cell of a one-cell grid") {
+        // Cell [0, 2^-1074]^2; the disk at (0.3, 0.3) of radius 0.3 stays 0.3 (sqrt 2 - 1) away.
+        const std::string g = lattice({0, 0}, {kMin, kMin}, false, R"(["#"])");
+        const double c = 0.30000000000000004;
+        CHECK(outcome(g, path({c, c}, {c, c}) + circle_body(c) + kDestination) == "allowed");
+    }
+}
+
+TEST_CASE("move: a zero-width body reaching the solid outside along a grid line is blocked in an outside cell it reaches") {
+    // The cell is the floor-rule cell of an end of the body that lies beyond the border (the
+    // first in row-then-column order when both ends do).
+    SUBCASE("sticking out of the top of a one-row grid between two free cells") {
+        // x = 7 is the line between columns 3 and 4 (origin 3); y in [0.75, 1.25] passes the
+        // border y = 1 (y down: row 1 is the first row beyond it). The upper end's cell is [4,1].
+        const std::string g = lattice({3, 0}, {1, 1}, true, R"(["###......#"])");
+        CHECK(outcome(g, path({7, -2}, {7, 1.0000000000000002}) + rect_body(0, 0.5) + kDestination) ==
+              "blocked t=1 stop=(7,1.0000000000000002) cell=[4,1]");
+        // At from, y in [-2.25, -1.75], both ends are beyond: rows -3 and -2, -3 first.
+        CHECK(outcome(g, path({7, -2}, {7, 1.0000000000000002}) + rect_body(0, 0.5)) == "blocked t=0 stop=(7,-2) cell=[4,-3]");
+    }
+    SUBCASE("lying on the grid's left border line, reaching above it (y up)") {
+        // x = 0, y in [0, 1] on a one-cell grid [0, 0.25]^2: the upper end (0, 1) is in lattice
+        // row 4, written row 1 - 1 - 4 = -4; its column by the floor rule is 0, although the
+        // body enters no cell of column 0.
+        const std::string g = lattice({0, 0}, {0.25, 0.25}, true, R"(["#"])");
+        CHECK(outcome(g, path({-0.75, 0.5}, {0, 0.5}) + rect_body(0, 1) + kDestination, YAxis::Up) ==
+              "blocked t=1 stop=(0,0.5) cell=[0,-4]");
     }
 }

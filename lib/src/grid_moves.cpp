@@ -37,9 +37,10 @@ struct TVal {
         if (is_const) return c;
         // g - f (and o + k w) may leave the double range: scale both by a power of two first.
         const double mag = std::max({std::fabs(o), std::fabs(k) * std::fabs(w), std::fabs(s.v), std::fabs(f), std::fabs(g)});
-        const double scale = mag <= 0x1p1000 ? 1.0 : 0x1p-80;
-        const double n = value_of([&](auto z) { return num<decltype(z)>() * decltype(z)(scale); });
-        const double d = value_of([&](auto z) { return den<decltype(z)>() * decltype(z)(scale); });
+        if (mag <= 0x1p1000)  // (unscaled: a product by 1 would widen the filter's error bound)
+            return value_of([&](auto z) { return num<decltype(z)>(); }) / value_of([&](auto z) { return den<decltype(z)>(); });
+        const double n = value_of([&](auto z) { return num<decltype(z)>() * decltype(z)(0x1p-80); });
+        const double d = value_of([&](auto z) { return den<decltype(z)>() * decltype(z)(0x1p-80); });
         return n / d;
     }
 };

@@ -137,56 +137,6 @@ inline double magnitude(const collide::Shape& s) {
     return m;
 }
 
-// Known issues grid-hang-body and grid-hang-floor (README.md): a body spanning many cells
-// makes run_move scan all of them; a value a + b (a circle's centre and radius, a body's
-// position and half size, or the grid origin) whose rounding error spans many cells makes the
-// lattice's floor_index walk them one by one. `extent` is the body's width or height (0 for
-// shapes), `sum_mag` the largest |a| + |b| of such sums (0 when there are none).
-inline bool known_grid_hang(const collide::Grid& g, double sum_mag, double extent) {
-    const double tile = std::min(g.tile.x, g.tile.y);
-    const double mag = std::max({sum_mag, std::fabs(g.origin.x), std::fabs(g.origin.y)});
-    // The scan costs (extent / tile)^2 exact tests: 300 cells a side is ~0.1 s under ASan.
-    return !(extent / tile <= 300) || !(mag * 0x1p-52 / tile <= 1e3);
-}
-
-// Known issue grid-extreme-pieces (README.md): shape_vs_grid finds the candidate cells of a
-// straight piece in floating point; with coordinates whose rounding error is not small
-// against the tile, or a direction so tiny that dividing by it overflows, it misses cells
-// or throws std::domain_error.
-inline bool known_extreme_pieces(const collide::Grid& g, const collide::Shape& s) {
-    using namespace collide;
-    const ShapeType t = type_of(s);
-    if (t == ShapeType::Point || t == ShapeType::Circle) return false;
-    if (const auto* r = std::get_if<Rect>(&s))  // a zero-width or zero-height rect is a segment
-        if ((r->min.x == r->max.x) == (r->min.y == r->max.y)) return false;
-    double mag = magnitude(s);
-    double tiny = std::numeric_limits<double>::infinity();  // smallest non-zero direction component
-    auto dir = [&](double dx, double dy) {
-        for (double d : {std::fabs(dx), std::fabs(dy)})
-            if (d > 0) tiny = std::min(tiny, d);
-    };
-    if (const auto* r = std::get_if<Ray>(&s)) {
-        mag = std::max({mag, std::fabs(r->direction.x), std::fabs(r->direction.y)});
-        dir(r->direction.x, r->direction.y);
-    } else if (const auto* l = std::get_if<Line>(&s)) {
-        dir(l->b.x - l->a.x, l->b.y - l->a.y);
-    } else if (const auto* sg = std::get_if<Segment>(&s)) {
-        dir(sg->b.x - sg->a.x, sg->b.y - sg->a.y);
-    } else if (const auto* r = std::get_if<Rect>(&s)) {
-        dir(r->max.x - r->min.x, r->max.y - r->min.y);
-    } else {
-        const auto& p = t == ShapeType::Polygon ? std::get<Polygon>(s).points : std::get<Polyline>(s).points;
-        for (std::size_t i = 0; i + 1 < p.size(); ++i) dir(p[i + 1].x - p[i].x, p[i + 1].y - p[i].y);
-    }
-    return !(mag * 0x1p-52 / std::min(g.tile.x, g.tile.y) <= 0.01) || tiny < 1e-290;
-}
-
-// The largest |a| + |b| of the sums a shape's grid test forms (a circle's centre +- radius).
-inline double sum_magnitude(const collide::Shape& s) {
-    if (std::holds_alternative<collide::Circle>(s)) return magnitude(s);
-    return 0.0;
-}
-
 // ---- printing -----------------------------------------------------------------------------
 
 inline std::string num(double v) {

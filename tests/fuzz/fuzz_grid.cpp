@@ -448,16 +448,9 @@ void check_move(const Grid& g, Move m) {
     const MoveResult p = run(pm, g);
     const MoveResult f = run(fm, g);
 
-    // Known issue grid-degenerate-body-cell: a zero-width or zero-height rect body that
-    // reaches the outside only along a grid line is reported on the cell of its min corner,
-    // which may be a cell of the grid (free or solid) that it does not enter.
-    const bool degenerate_body = m.body.kind == Body::Kind::Rect && (m.body.size.x == 0) != (m.body.size.y == 0);
-    auto known_cell_issue = [&](const MoveResult& r) {
-        return fuzz::skip_known() && degenerate_body && g.outside_solid && !r.allowed && L.in_grid(r.cell);
-    };
     // M4
     for (const auto& [mv, r] : {std::pair{&dm, &d}, std::pair{&pm, &p}})
-        if (!r->allowed && !cell_solid(L, r->cell) && !known_cell_issue(*r))
+        if (!r->allowed && !cell_solid(L, r->cell))
             move_fail(g, *mv, "M4: the blocking cell is not solid", *r);
     // M2
     if (!d.allowed && (d.t != 1.0 || d.stop != m.to)) move_fail(g, dm, "M2: a blocked destination move has t != 1 or stop != to", d);
@@ -485,7 +478,7 @@ void check_move(const Grid& g, Move m) {
         const Expect e = expect_destination(L, m.body, mv->to);
         if (!e.known) continue;
         if (e.any_outside) {
-            if (r->allowed || (L.in_grid(r->cell) && !known_cell_issue(*r)))
+            if (r->allowed || L.in_grid(r->cell))
                 move_fail(g, *mv, "M5: the destination test disagrees with brute force, which says blocked on a cell "
                                   "outside the grid (the body reaches beyond the border along a grid line)", *r);
             continue;
@@ -619,43 +612,6 @@ void check_shape(const Grid& g, const Shape& s) {
     }
 }
 
-// Known issue grid-subnormal-half-size (README.md): run_move halves a body's size in
-// floating point, which rounds a subnormal size with an odd last bit.
-bool known_half_size(const Move& m) {
-    auto odd = [](double v) { return v * 0.5 * 2 != v; };
-    return m.body.kind == Body::Kind::Rect && (odd(m.body.size.x) || odd(m.body.size.y));
-}
-
-// Known issue grid-extreme-moves (README.md): a path move from or to a point more than
-// ~2^52 cells away, or whose to - from overflows, misses walls or throws std::domain_error.
-bool known_extreme_move(const Grid& g, const Move& m) {
-    const double mag = std::max({std::fabs(m.from.x), std::fabs(m.from.y), std::fabs(m.to.x), std::fabs(m.to.y)});
-    return !(mag / std::min(g.tile.x, g.tile.y) <= 0x1p50) || !(mag <= 1e300);
-}
-
-// Known issue grid-circle-corner (README.md): a circle body's sweep tests the cell corners
-// rounded to doubles, so where a cell edge origin + k * tile is not a double, a circle
-// grazing a corner can be missed (or caught) by the path test.
-bool known_circle_corner(const Grid& g, const Move& m) {
-    if (m.body.kind != Body::Kind::Circle || !(m.body.radius > 0)) return false;
-    const Lat L{g};
-    for (bool y : {false, true})
-        for (std::int64_t k = -2; k <= L.n(y) + 2; ++k) {
-            const double kd = static_cast<double>(k);
-            const auto c = L.cmp(ExactSum().add(L.o(y) + kd * L.w(y)), y, kd);
-            if (!c || *c != 0) return true;
-        }
-    return false;
-}
-
-bool known_move_hang(const Grid& g, const Move& m) {
-    const double extent = m.body.kind == Body::Kind::Circle ? 2 * m.body.radius
-                          : m.body.kind == Body::Kind::Rect ? std::max(m.body.size.x, m.body.size.y)
-                                                            : 0.0;
-    const double mag = extent > 0 ? std::max({std::fabs(m.from.x), std::fabs(m.from.y), std::fabs(m.to.x), std::fabs(m.to.y)}) + extent : 0.0;
-    return fuzz::known_grid_hang(g, mag, extent);
-}
-
 // Run a check; an exception out of the library is a finding.
 template <class F> void guarded(const Grid& g, const std::string& query, F&& f) {
     try {
@@ -678,15 +634,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (fdp.ConsumeBool()) {
             const Move m = gen.move(g);
             if (verbose) std::fprintf(stderr, "query: %s\n", move_text(m).c_str());
-            if (fuzz::skip_known() &&
-                (known_move_hang(g, m) || known_half_size(m) || known_extreme_move(g, m) || known_circle_corner(g, m)))
-                continue;
             guarded(g, move_text(m), [&] { check_move(g, m); });
         } else if (const auto s = gen.shape(g)) {
             if (verbose) std::fprintf(stderr, "query: shape %s\n", fuzz::shape_text(*s).c_str());
-            if (fuzz::skip_known() &&
-                (fuzz::known_grid_hang(g, fuzz::sum_magnitude(*s), 0.0) || fuzz::known_extreme_pieces(g, *s)))
-                continue;
             guarded(g, "shape " + fuzz::shape_text(*s), [&] { check_shape(g, *s); });
         }
     }

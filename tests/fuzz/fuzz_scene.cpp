@@ -163,32 +163,7 @@ void check_csv(const SceneResult& r, const std::string& text) {
         fuzz::fail("CSV: wrong number of records\n" + text.substr(0, 4000));
 }
 
-// Known issues grid-hang-body, grid-hang-floor and grid-extreme-pieces (README.md), for
-// FUZZ_SKIP_KNOWN=1.
-bool known_hang(const Scene& scene) {
-    double mag = 0;
-    for (const SceneShape& s : scene.shapes) mag = std::max(mag, fuzz::sum_magnitude(s.shape));
-    for (std::size_t gi = 0; gi < scene.grids.size(); ++gi) {
-        const Grid& g = scene.grids[gi];
-        if (!scene.shapes.empty() && fuzz::known_grid_hang(g, mag, 0.0)) return true;
-        for (const SceneShape& s : scene.shapes)
-            if (fuzz::known_extreme_pieces(g, s.shape)) return true;
-        for (const Move& m : scene.moves) {
-            if (m.grid != gi) continue;
-            const double extent = m.body.kind == Body::Kind::Circle ? 2 * m.body.radius
-                                  : m.body.kind == Body::Kind::Rect ? std::max(m.body.size.x, m.body.size.y)
-                                                                    : 0.0;
-            const double at = std::max({std::fabs(m.from.x), std::fabs(m.from.y), std::fabs(m.to.x), std::fabs(m.to.y)});
-            if (fuzz::known_grid_hang(g, extent > 0 ? at + extent : 0.0, extent)) return true;
-            // grid-extreme-moves: far beyond 2^52 cells, or to - from overflowing
-            if (!(at / std::min(g.tile.x, g.tile.y) <= 0x1p50) || !(at <= 1e300)) return true;
-        }
-    }
-    return false;
-}
-
 void run(const Scene& scene) {
-    if (fuzz::skip_known() && known_hang(scene)) return;
     CheckOptions opt;
     opt.points = true;
     const SceneResult r = check(scene, opt);

@@ -33,7 +33,6 @@ namespace {
 
 static_assert(std::numeric_limits<double>::is_iec559, "Exact and Filtered need IEEE doubles");
 
-using Limbs = std::vector<std::uint32_t>;
 
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
@@ -112,7 +111,7 @@ Limbs shift_left(const Limbs& m, std::int64_t bits) {
     Limbs r(static_cast<std::size_t>(whole), 0);
     r.reserve(r.size() + m.size() + 1);
     if (part == 0) {  // a shift by 32 - 0 below would be undefined
-        r.insert(r.end(), m.begin(), m.end());
+        r.append(m);
         return r;
     }
     std::uint32_t carry = 0;
@@ -150,7 +149,7 @@ Exact Exact::make(bool neg, Limbs mag, std::int64_t exp) {
     while (((mag[zero_limbs] >> zero_bits) & 1u) == 0) ++zero_bits;
     exp = checked_add(exp, static_cast<std::int64_t>(zero_limbs) * 32 + zero_bits);
 
-    mag.erase(mag.begin(), mag.begin() + static_cast<std::ptrdiff_t>(zero_limbs));
+    mag.erase_front(zero_limbs);
     if (zero_bits != 0) {  // a shift by 32 - 0 would be undefined
         for (std::size_t i = 0; i < mag.size(); ++i) {
             const std::uint32_t next = i + 1 < mag.size() ? mag[i + 1] : 0u;
@@ -185,11 +184,11 @@ Exact operator+(const Exact& a, const Exact& b) {
     if (b.mag_.empty()) return a;
     // Shift the operand with the larger exponent left so both share the smaller one.
     const std::int64_t diff = checked_sub(a.exp_, b.exp_);
-    Exact::Limbs shifted;
+    Limbs shifted;
     if (diff > 0) shifted = shift_left(a.mag_, diff);
     if (diff < 0) shifted = shift_left(b.mag_, checked_sub(0, diff));
-    const Exact::Limbs& ma = diff > 0 ? shifted : a.mag_;
-    const Exact::Limbs& mb = diff < 0 ? shifted : b.mag_;
+    const Limbs& ma = diff > 0 ? shifted : a.mag_;
+    const Limbs& mb = diff < 0 ? shifted : b.mag_;
     const std::int64_t exp = diff > 0 ? b.exp_ : a.exp_;
     if (a.neg_ == b.neg_) return Exact::make(a.neg_, add_mag(ma, mb), exp);
     if (compare_mag(ma, mb) >= 0) return Exact::make(a.neg_, sub_mag(ma, mb), exp);

@@ -300,7 +300,7 @@ Topo disk_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
     const Circle& ca = a.disk;
     const Circle& cb = b.disk;
     auto dist_vs = [&](double ra, double rb) {  // sign of d^2 - (ra + rb)^2
-        return sign_of([&](auto z) {
+        return sign_of_low_degree([&](auto z) {
             using T = decltype(z);
             const T dx = T(cb.center.x) - T(ca.center.x);
             const T dy = T(cb.center.y) - T(ca.center.y);

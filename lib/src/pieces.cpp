@@ -9,7 +9,7 @@ namespace {
 
 // Sign of cross(dir(a), dir(b)): 0 when the pieces are parallel.
 int cross_dirs(const Piece& a, const Piece& b) {
-    return sign_of([&](auto zero) {
+    return sign_of_low_degree([&](auto zero) {
         using T = decltype(zero);
         return dir_x<T>(a) * dir_y<T>(b) - dir_y<T>(a) * dir_x<T>(b);
     });
@@ -17,7 +17,7 @@ int cross_dirs(const Piece& a, const Piece& b) {
 
 // Sign of dot(dir(a), dir(b)).
 int dot_dirs(const Piece& a, const Piece& b) {
-    return sign_of([&](auto zero) {
+    return sign_of_low_degree([&](auto zero) {
         using T = decltype(zero);
         return dir_x<T>(a) * dir_x<T>(b) + dir_y<T>(a) * dir_y<T>(b);
     });
@@ -313,14 +313,14 @@ PieceClass classify(const Piece& s, const Circle& c, std::vector<Vec2>* points) 
 
 void circle_circle_points(const Circle& a, const Circle& b, std::vector<Vec2>& points) {
     if (a.center == b.center) return;  // equal or concentric: the outlines do not cross
-    const int ext = sign_of([&](auto z) {
+    const int ext = sign_of_low_degree([&](auto z) {
         using T = decltype(z);
         const T dx = T(b.center.x) - T(a.center.x);
         const T dy = T(b.center.y) - T(a.center.y);
         const T rs = T(a.radius) + T(b.radius);
         return dx * dx + dy * dy - rs * rs;
     });
-    const int in = sign_of([&](auto z) {
+    const int in = sign_of_low_degree([&](auto z) {
         using T = decltype(z);
         const T dx = T(b.center.x) - T(a.center.x);
         const T dy = T(b.center.y) - T(a.center.y);

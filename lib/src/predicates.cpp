@@ -3,14 +3,14 @@
 namespace collide::detail {
 
 int orient(Vec2 a, Vec2 b, Vec2 c) {
-    return sign_of([&](auto zero) {
+    return sign_of_low_degree([&](auto zero) {
         using T = decltype(zero);
         return (T(b.x) - T(a.x)) * (T(c.y) - T(a.y)) - (T(b.y) - T(a.y)) * (T(c.x) - T(a.x));
     });
 }
 
 int power(const Circle& c, Vec2 x) {
-    return sign_of([&](auto zero) {
+    return sign_of_low_degree([&](auto zero) {
         using T = decltype(zero);
         const T dx = T(x.x) - T(c.center.x);
         const T dy = T(x.y) - T(c.center.y);
@@ -20,7 +20,7 @@ int power(const Circle& c, Vec2 x) {
 
 // As cross(d, c - p)^2 - r^2 |d|^2, which has the sign of dist^2 - r^2.
 int line_distance_vs_radius(const Piece& s, const Circle& c) {
-    return sign_of([&](auto zero) {
+    return sign_of_low_degree([&](auto zero) {
         using T = decltype(zero);
         const T dx = dir_x<T>(s);
         const T dy = dir_y<T>(s);
@@ -38,7 +38,7 @@ int piece_distance_vs_radius(const Piece& s, const Circle& c) {
 }
 
 int sign_diff3(double a, double b, double c) {
-    return sign_of([&](auto zero) {
+    return sign_of_low_degree([&](auto zero) {
         using T = decltype(zero);
         return T(a) - T(b) - T(c);
     });
@@ -49,7 +49,7 @@ namespace {
 // Sign of (query y) - (vertex y), with the query scaled as in predicates.hpp.
 int compare_y(const Vec2& x, const Vec2& v) { return x.y < v.y ? -1 : (x.y > v.y ? 1 : 0); }
 int compare_y(const Mid& x, const Vec2& v) {
-    return sign_of([&](auto zero) {
+    return sign_of_low_degree([&](auto zero) {
         using T = decltype(zero);
         return T(x.u.y) + T(x.v.y) - T(v.y) - T(v.y);
     });

@@ -51,7 +51,7 @@ template <class T> T dir_y(const Piece& s) { return s.kind == PieceKind::Ray ? T
 template <class Q>
 int side(const Piece& s, const Q& x) {
     constexpr int S = scale_of<Q>();
-    return sign_of([&](auto zero) {
+    return sign_of_low_degree([&](auto zero) {
         using T = decltype(zero);
         return dir_x<T>(s) * (qy<T>(x) - scaled<T, S>(s.p.y)) - dir_y<T>(s) * (qx<T>(x) - scaled<T, S>(s.p.x));
     });
@@ -61,7 +61,7 @@ int side(const Piece& s, const Q& x) {
 template <class Q>
 int along(const Piece& s, const Vec2& from, const Q& x) {
     constexpr int S = scale_of<Q>();
-    return sign_of([&](auto zero) {
+    return sign_of_low_degree([&](auto zero) {
         using T = decltype(zero);
         return dir_x<T>(s) * (qx<T>(x) - scaled<T, S>(from.x)) + dir_y<T>(s) * (qy<T>(x) - scaled<T, S>(from.y));
     });

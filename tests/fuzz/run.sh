@@ -14,7 +14,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${FUZZ_BUILD_DIR:-$here/build}
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-fuzz_scene fuzz_pairs fuzz_grid}
+targets=${FUZZ_TARGETS:-fuzz_scene fuzz_pairs fuzz_grid fuzz_polygon}
 conformance=${COLLIDE_CONFORMANCE:-$root/../shared/conformance/cases}
 
 max_len() {
@@ -22,6 +22,7 @@ max_len() {
         fuzz_scene) echo 16384 ;;  # the samples are up to 30 kB; longer inputs only slow it down
         fuzz_pairs) echo 256 ;;    # two shapes of up to 7 points
         fuzz_grid) echo 512 ;;     # a 12 x 12 grid and six queries
+        fuzz_polygon) echo 2048 ;; # a ring of up to 80 free points or a comb of 100 teeth
     esac
 }
 
@@ -32,7 +33,7 @@ cmake -S "$here" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="${CXX:-clang++}" >"$
 cmake --build "$build" >"$build/build.log" 2>&1 || { cat "$build/build.log" >&2; echo "fuzz: build failed" >&2; exit 2; }
 
 # Seed corpora (git-ignored; libFuzzer adds what it finds to the same folders).
-mkdir -p "$here/corpus/fuzz_scene" "$here/corpus/fuzz_pairs" "$here/corpus/fuzz_grid"
+mkdir -p "$here/corpus/fuzz_scene" "$here/corpus/fuzz_pairs" "$here/corpus/fuzz_grid" "$here/corpus/fuzz_polygon"
 cp -n "$root"/samples/*.json "$here/corpus/fuzz_scene/" 2>/dev/null
 if [ -d "$conformance" ]; then
     for f in "$conformance"/*.scene.json "$conformance"/*.invalid.json; do

@@ -1481,6 +1481,34 @@ TEST_CASE("a rect collides exactly as the polygon of its corners") {
     CHECK(compared > 200);
 }
 
+TEST_CASE("circle against rect: the fast path decides as the general polygon code") {
+    // Centres and radii on a 0.25 grid around the rect [1, 3] x [1, 2] make every case common:
+    // tangent to an edge or through a corner, inside touching, containing the rect.
+    std::mt19937_64 rng(11);
+    std::uniform_int_distribution<int> coord(-4, 20);
+    std::uniform_int_distribution<int> radius(1, 12);
+    const Rect rect{{1, 1}, {3, 2}};
+    const Polygon as_polygon{{rect.min, {rect.max.x, rect.min.y}, rect.max, {rect.min.x, rect.max.y}}};
+    int relations[5] = {};
+    for (int round = 0; round < 4000; ++round) {
+        const Circle c{{coord(rng) * 0.25, coord(rng) * 0.25}, radius(rng) * 0.25};
+        const auto fast = collide_both_ways(c, rect);
+        const auto general = collide::collide(c, as_polygon);
+        CAPTURE(round);
+        REQUIRE(fast.has_value() == general.has_value());
+        if (!fast) continue;
+        CHECK(fast->relation == general->relation);
+        CHECK(fast->points == general->points);  // the same edge-by-edge computation
+        ++relations[static_cast<int>(fast->relation)];
+    }
+    // Every relation a circle and a rect can have occurred (they are never equal).
+    CHECK(relations[static_cast<int>(Relation::Touch)] > 0);
+    CHECK(relations[static_cast<int>(Relation::Overlap)] > 0);
+    CHECK(relations[static_cast<int>(Relation::Contains)] > 0);
+    CHECK(relations[static_cast<int>(Relation::Within)] > 0);
+    CHECK(relations[static_cast<int>(Relation::Equal)] == 0);
+}
+
 TEST_CASE("random lattice pairs: symmetric, and a segment is a two-point polyline") {
     std::mt19937_64 rng(11);
     for (int round = 0; round < 3000; ++round) {

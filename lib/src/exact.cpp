@@ -64,6 +64,24 @@ bool bit_at(const Limbs& m, std::int64_t pos) {
     return ((m[limb] >> (pos % 32)) & 1u) != 0;
 }
 
+// The n <= 64 bits of m from bit `from` up, as an integer (bits beyond m are 0).
+std::uint64_t bits_from(const Limbs& m, std::int64_t from, std::int64_t n) {
+    if (n <= 0) return 0;
+    const auto limb = static_cast<std::size_t>(from / 32);
+    const auto shift = static_cast<unsigned>(from % 32);
+    // Three limbs hold any 64 bits starting inside the first.
+    std::uint64_t lo = 0;
+    std::uint64_t hi = 0;
+    for (std::size_t k = 0; k < 3; ++k) {
+        const std::uint64_t w = limb + k < m.size() ? m[limb + k] : 0u;
+        if (k < 2) lo |= w << (32 * k);
+        else hi = w;
+    }
+    std::uint64_t r = lo >> shift;
+    if (shift != 0) r |= hi << (64 - shift);
+    return n == 64 ? r : r & ((std::uint64_t{1} << n) - 1);
+}
+
 // -1, 0, +1 as |a| compares with |b|; both without leading zero limbs.
 int compare_mag(const Limbs& a, const Limbs& b) {
     if (a.size() != b.size()) return a.size() < b.size() ? -1 : 1;
@@ -145,8 +163,7 @@ Exact Exact::make(bool neg, Limbs mag, std::int64_t exp) {
     if (mag.empty()) return Exact{};
     std::size_t zero_limbs = 0;
     while (mag[zero_limbs] == 0) ++zero_limbs;
-    unsigned zero_bits = 0;
-    while (((mag[zero_limbs] >> zero_bits) & 1u) == 0) ++zero_bits;
+    const auto zero_bits = static_cast<unsigned>(__builtin_ctz(mag[zero_limbs]));  // the limb is not 0
     exp = checked_add(exp, static_cast<std::int64_t>(zero_limbs) * 32 + zero_bits);
 
     mag.erase_front(zero_limbs);
@@ -175,8 +192,14 @@ Exact::Exact(double d) {
         m |= std::uint64_t{1} << 52;
         e = biased - 1075;
     }
-    *this = make((bits >> 63) != 0,
-                 {static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(m >> 32)}, e);
+    if (m == 0) return;  // +-0 is the canonical zero
+    // Canonical at once: the trailing zero bits of the mantissa go into the exponent.
+    const int tz = __builtin_ctzll(m);
+    m >>= tz;
+    neg_ = (bits >> 63) != 0;
+    exp_ = e + tz;
+    mag_.push_back(static_cast<std::uint32_t>(m));
+    if ((m >> 32) != 0) mag_.push_back(static_cast<std::uint32_t>(m >> 32));
 }
 
 Exact operator+(const Exact& a, const Exact& b) {
@@ -241,11 +264,11 @@ void Exact::round_to(std::int64_t precision, std::uint64_t& keep, std::int64_t& 
     keep = 0;
     keep_exp = exp_;
     if (nbits <= precision) {
-        for (std::int64_t i = nbits; i-- > 0;) keep = (keep << 1) | (bit_at(mag_, i) ? 1u : 0u);
+        keep = bits_from(mag_, 0, nbits);
         return;
     }
     const std::int64_t drop = nbits - precision;
-    for (std::int64_t i = nbits; i-- > drop;) keep = (keep << 1) | (bit_at(mag_, i) ? 1u : 0u);
+    keep = bits_from(mag_, drop, precision);
     keep_exp = exp_ + drop;
     // mag_ is odd, so bit 0 is set: anything lies below the round bit iff drop > 1.
     const bool round = bit_at(mag_, drop - 1);

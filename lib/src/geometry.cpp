@@ -312,16 +312,39 @@ Topo disk_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
     if (ext > 0) return t;
     t.intersects = true;
     t.interiors = ext < 0;
+    int in = 1;  // d^2 - (ra - rb)^2, needed when ext < 0
     if (t.interiors) {
-        const int in = dist_vs(ca.radius, -cb.radius);  // d^2 - (ra - rb)^2
+        in = dist_vs(ca.radius, -cb.radius);
         t.b_in_a = ca.radius >= cb.radius && in <= 0;
         t.a_in_b = cb.radius >= ca.radius && in <= 0;
     }
-    if (pts) circle_circle_points(ca, cb, *pts);
+    if (pts) circle_circle_points(ca, cb, ext, in, *pts);
+    return t;
+}
+
+// The hot circle-rect pair (STYLE.md): the rect's nearest point to the centre is the centre
+// clamped to it, an input point, so one power test decides meeting and interiors, and the
+// containments are exact three-term sums. The points are the general code's, edge by edge.
+Topo disk_rect(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+    const Circle& c = a.disk;
+    const Rect& r = b.rect;
+    const Vec2 nearest{std::clamp(c.center.x, r.min.x, r.max.x), std::clamp(c.center.y, r.min.y, r.max.y)};
+    const int near = power(c, nearest);  // sign of dist(centre, rect)^2 - radius^2
+    Topo t;
+    if (near > 0) return t;
+    t.intersects = true;
+    t.interiors = near < 0;  // the open disk meets the closed rect, hence its interior
+    t.a_in_b = sign_diff3(c.center.x, c.radius, r.min.x) >= 0 && sign_diff3(r.max.x, c.radius, c.center.x) >= 0 &&
+               sign_diff3(c.center.y, c.radius, r.min.y) >= 0 && sign_diff3(r.max.y, c.radius, c.center.y) >= 0;
+    t.b_in_a = true;
+    for (std::size_t i = 0; i < 4 && t.b_in_a; ++i) t.b_in_a = power(c, b.corners[i]) <= 0;
+    if (pts)
+        for (std::size_t i = 0; i < 4; ++i) classify(b.ring().edge(i), c, pts);
     return t;
 }
 
 Topo disk_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+    if (b.is_rect) return disk_rect(a, b, pts);
     Topo t;
     const Ring ring = b.ring();
     const int loc = locate_in_polygon(ring, a.disk.center);

@@ -192,6 +192,12 @@ private:
 }  // namespace
 
 PieceHit intersect(const Piece& a, const Piece& b) {
+    // Two segments whose bounding boxes (exact: input coordinates) are apart cannot meet; most
+    // edge pairs of two polygons are rejected here, before any predicate.
+    if (a.kind == PieceKind::Segment && b.kind == PieceKind::Segment &&
+        (std::max(a.p.x, a.q.x) < std::min(b.p.x, b.q.x) || std::max(b.p.x, b.q.x) < std::min(a.p.x, a.q.x) ||
+         std::max(a.p.y, a.q.y) < std::min(b.p.y, b.q.y) || std::max(b.p.y, b.q.y) < std::min(a.p.y, a.q.y)))
+        return PieceHit{};
     const int cr = cross_dirs(a, b);
     if (cr == 0) {
         if (side(a, b.p) != 0) return PieceHit{};
@@ -311,22 +317,9 @@ PieceClass classify(const Piece& s, const Circle& c, std::vector<Vec2>* points) 
     return r;
 }
 
-void circle_circle_points(const Circle& a, const Circle& b, std::vector<Vec2>& points) {
+void circle_circle_points(const Circle& a, const Circle& b, int ext, int in, std::vector<Vec2>& points) {
     if (a.center == b.center) return;  // equal or concentric: the outlines do not cross
-    const int ext = sign_of_low_degree([&](auto z) {
-        using T = decltype(z);
-        const T dx = T(b.center.x) - T(a.center.x);
-        const T dy = T(b.center.y) - T(a.center.y);
-        const T rs = T(a.radius) + T(b.radius);
-        return dx * dx + dy * dy - rs * rs;
-    });
-    const int in = sign_of_low_degree([&](auto z) {
-        using T = decltype(z);
-        const T dx = T(b.center.x) - T(a.center.x);
-        const T dy = T(b.center.y) - T(a.center.y);
-        const T rd = T(a.radius) - T(b.radius);
-        return dx * dx + dy * dy - rd * rd;
-    });
+    if (ext == 0) in = 1;               // d = ra + rb > |ra - rb|
     if (ext > 0 || in < 0) return;
     // The points in plain doubles while every intermediate value is a finite normal
     // double, else with Scaled (centres or radii near 1e308 overflow d^2 and ra + rb, tiny

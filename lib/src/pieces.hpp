@@ -47,7 +47,9 @@ PieceClass classify(const Piece& s, Ring poly, std::vector<Vec2>* points);
 /// points where the piece meets the circle.
 PieceClass classify(const Piece& s, const Circle& c, std::vector<Vec2>* points);
 
-/// Append the points where two circles' outlines meet (none when they are equal).
-void circle_circle_points(const Circle& a, const Circle& b, std::vector<Vec2>& points);
+/// Append the points where two circles' outlines meet (none when they are equal), given
+/// ext and in, the signs of d^2 - (ra + rb)^2 and d^2 - (ra - rb)^2 for the distance d of
+/// the centres (`in` is only read when ext < 0).
+void circle_circle_points(const Circle& a, const Circle& b, int ext, int in, std::vector<Vec2>& points);
 
 }  // namespace collide::detail

@@ -49,6 +49,9 @@ namespace {
 // Sign of (query y) - (vertex y), with the query scaled as in predicates.hpp.
 int compare_y(const Vec2& x, const Vec2& v) { return x.y < v.y ? -1 : (x.y > v.y ? 1 : 0); }
 int compare_y(const Mid& x, const Vec2& v) {
+    // Both ends on one side of v (or on it) decide without arithmetic.
+    if (x.u.y >= v.y && x.v.y >= v.y) return x.u.y > v.y || x.v.y > v.y ? 1 : 0;
+    if (x.u.y <= v.y && x.v.y <= v.y) return -1;  // not both equal: that was the case above
     return sign_of_low_degree([&](auto zero) {
         using T = decltype(zero);
         return T(x.u.y) + T(x.v.y) - T(v.y) - T(v.y);

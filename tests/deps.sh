@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing collide needs, when it is missing (Debian; run as root).
+# With --fuzz, also clang, libFuzzer and ninja for the fuzz targets (tests/fuzz).
 set -euo pipefail
 need=(cmake g++ make python3 libcli11-dev nlohmann-json3-dev libspdlog-dev doctest-dev python3-jsonschema)
+[ "${1:-}" = --fuzz ] && need+=(clang libclang-rt-14-dev ninja-build)
 missing=()
 for p in "${need[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,10 +2,11 @@
 # Every test: installs what is missing, builds from scratch (Release with warnings as
 # errors, then Debug with AddressSanitizer + UBSan) and runs the whole CTest suite on both:
 # unit tests, CLI tests, the conformance corpus in ../shared/conformance, schema
-# validation and the find_package consumer.
+# validation and the find_package consumer; then replays every saved fuzz finding and runs
+# each libFuzzer target for FUZZ_SECONDS (default 45) seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash tests/deps.sh
+bash tests/deps.sh --fuzz
 jobs=$(nproc)
 for cfg in "build-test:-DCMAKE_BUILD_TYPE=Release -DCOLLIDE_WERROR=ON" \
            "build-asan:-DCMAKE_BUILD_TYPE=Debug -DCOLLIDE_WERROR=ON -DCOLLIDE_SANITIZE=ON"; do
@@ -18,3 +19,6 @@ for cfg in "build-test:-DCMAKE_BUILD_TYPE=Release -DCOLLIDE_WERROR=ON" \
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir "$dir" --output-on-failure -j"$jobs"
 done
+echo "== fuzz (${FUZZ_SECONDS:-45} s a target)"
+rm -rf build-fuzz
+FUZZ_SECONDS=${FUZZ_SECONDS:-45} FUZZ_BUILD_DIR=$PWD/build-fuzz bash tests/fuzz/run.sh

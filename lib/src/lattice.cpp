@@ -125,15 +125,21 @@ std::pair<std::int64_t, std::int64_t> piece_columns(const Piece& s, const Lattic
     const double g_first = std::floor((std::min(xa, xb) - grow_x.approx() - L.x.o) / L.x.w);
     const double g_last = std::floor((std::max(xa, xb) + grow_x.approx() - L.x.o) / L.x.w);
 
+    // The guesses widened by a cell, when two exact tests show nothing lies beyond them
+    // (the common case: callers then test one or two cells more, which is cheaper).
+    auto left_of = [&](std::int64_t k) { return meets_half_strip(s, L, iy, grow_y, k + 1, grow_x, true); };
+    auto right_of = [&](std::int64_t k) { return meets_half_strip(s, L, iy, grow_y, k, grow_x, false); };
+    if (t0 <= t1 && std::isfinite(g_first) && std::isfinite(g_last) && g_first >= static_cast<double>(lo) - 1 &&
+        g_last <= static_cast<double>(hi) + 1 && g_first <= g_last) {
+        const std::int64_t a = std::max(lo, static_cast<std::int64_t>(g_first) - 1);
+        const std::int64_t b = std::min(hi, static_cast<std::int64_t>(g_last) + 1);
+        if (a <= b && (a == lo || !left_of(a - 1)) && (b == hi || !right_of(b + 1))) return {a, b};
+    }
     // first: the smallest k whose left half-strip up to edge k + 1 the piece meets.
-    const std::int64_t first = first_true(lo, hi, g_first, [&](std::int64_t k) {
-        return meets_half_strip(s, L, iy, grow_y, k + 1, grow_x, true);
-    });
+    const std::int64_t first = first_true(lo, hi, g_first, left_of);
     if (first > hi) return {first, hi};
     // last: the largest k whose right half-strip from edge k the piece meets.
-    const std::int64_t after = first_true(first, hi, g_last + 1, [&](std::int64_t k) {
-        return !meets_half_strip(s, L, iy, grow_y, k, grow_x, false);
-    });
+    const std::int64_t after = first_true(first, hi, g_last + 1, [&](std::int64_t k) { return !right_of(k); });
     return {first, after - 1};
 }
 

@@ -127,9 +127,11 @@ inline int dir_sign_y(const Piece& s) {
     return s.q.y > a ? 1 : (s.q.y < a ? -1 : 0);
 }
 
-/// The columns [first, last] (first > last when none) within [lo, hi] whose closed cell in
-/// lattice row iy, grown by `grow_x` on both sides in x and `grow_y` in y, the closed piece
-/// meets. The cells a piece meets in a row are contiguous, so two exact searches find them.
+/// A range of columns [first, last] within [lo, hi] (first > last when empty) that holds
+/// every column whose closed cell in lattice row iy, grown by `grow_x` on both sides in x and
+/// `grow_y` in y, the closed piece meets, and at most one more on each side. The cells a
+/// piece meets in a row are contiguous: a rounded guess checked by two exact tests, or else
+/// two exact searches, find them.
 std::pair<std::int64_t, std::int64_t> piece_columns(const Piece& s, const Lattice& L, std::int64_t iy, Shift grow_x,
                                                     Shift grow_y, std::int64_t lo, std::int64_t hi);
 

@@ -11,7 +11,8 @@
 //      bodies by exact comparisons with the cell edges origin + k * tile (floor rule for a
 //      point; a rect's extent, position +- size / 2 exactly, against open cells), for circle
 //      bodies with collide() against each cell as a Rect; the reported cell is the first
-//      solid one in row-then-column order;
+//      solid one in row-then-column order (a zero-width rect reaching the solid outside only
+//      along a grid line: the floor-rule cell of its first end beyond the border);
 //   M6 a point of the path at a dyadic fraction f that is exactly representable, and
 //      blocked there, blocks the path move at some t <= f.
 // Shapes:
@@ -270,6 +271,16 @@ struct Lat {
         if (!k) return std::nullopt;
         return *k - 1;
     }
+    // Floor rule for half a sum: the largest k with edge_k <= v2 / 2.
+    std::optional<std::int64_t> floor_cell2(const ExactSum& v2, bool y) const {
+        const auto k = first_true([&](double kk) -> std::optional<bool> {
+            const auto c = cmp(v2, y, kk, 2.0);
+            if (!c) return std::nullopt;
+            return *c < 0;
+        });
+        if (!k) return std::nullopt;
+        return *k - 1;
+    }
     // Cells k whose open interval (edge_k, edge_k+1) meets the closed [lo2/2, hi2/2], where
     // lo2 and hi2 are exact sums of twice the bounds.
     std::optional<std::pair<std::int64_t, std::int64_t>> open_range(const ExactSum& lo2, const ExactSum& hi2, bool y) const {
@@ -353,7 +364,8 @@ BodyKind body_kind(const Body& b) {  // as the contract reads a body (README: si
 struct Expect {
     bool known = false;
     std::optional<Cell> cell;
-    bool any_outside = false;  // blocked, on some cell outside the grid
+    bool any_outside = false;  // blocked, on a cell outside the grid
+    std::optional<Cell> outside_cell;  // which one, when any_outside
 };
 
 Expect expect_destination(const Lat& L, const Body& body, Vec2 p) {
@@ -409,6 +421,22 @@ Expect expect_destination(const Lat& L, const Body& body, Vec2 p) {
         const auto d = L.cmp(ExactSum().add(py2).add(body.size.y), true, static_cast<double>(L.n(true)), 2.0);
         if (!a || !b || !c || !d) return Expect{};
         e.any_outside = *a < 0 || *b > 0 || *c < 0 || *d > 0;
+        // Which cell (README): the floor-rule cell of an end of the body beyond the border,
+        // the first in row-then-column order when both ends are.
+        for (const double sign : {-1.0, 1.0}) {
+            if (!e.any_outside) break;
+            const ExactSum x2 = ExactSum().add(px2).add(sign * body.size.x);
+            const ExactSum y2 = ExactSum().add(py2).add(sign * body.size.y);
+            const auto x_lo = L.cmp(x2, false, 0.0, 2.0), x_hi = L.cmp(x2, false, static_cast<double>(L.n(false)), 2.0);
+            const auto y_lo = L.cmp(y2, true, 0.0, 2.0), y_hi = L.cmp(y2, true, static_cast<double>(L.n(true)), 2.0);
+            const auto ix = L.floor_cell2(x2, false);
+            const auto iy = L.floor_cell2(y2, true);
+            if (!x_lo || !x_hi || !y_lo || !y_hi || !ix || !iy) return Expect{};
+            if (!(*x_lo < 0 || *x_hi > 0 || *y_lo < 0 || *y_hi > 0)) continue;
+            const Cell c2{*ix, L.row(*iy)};
+            if (!e.outside_cell || c2.row < e.outside_cell->row || (c2.row == e.outside_cell->row && c2.col < e.outside_cell->col))
+                e.outside_cell = c2;
+        }
     }
     return e;
 }
@@ -478,9 +506,10 @@ void check_move(const Grid& g, Move m) {
         const Expect e = expect_destination(L, m.body, mv->to);
         if (!e.known) continue;
         if (e.any_outside) {
-            if (r->allowed || L.in_grid(r->cell))
-                move_fail(g, *mv, "M5: the destination test disagrees with brute force, which says blocked on a cell "
-                                  "outside the grid (the body reaches beyond the border along a grid line)", *r);
+            if (r->allowed || L.in_grid(r->cell) || !(r->cell == *e.outside_cell))
+                move_fail(g, *mv, "M5: the destination test disagrees with brute force, which says blocked on the "
+                                  "outside cell " + cell_text(*e.outside_cell) +
+                                  " (the body reaches beyond the border along a grid line)", *r);
             continue;
         }
         if (e.cell.has_value() == r->allowed || (e.cell && !(*e.cell == r->cell)))

@@ -233,6 +233,37 @@ def gen_all_pairs(d):
     return path, None
 
 
+def gen_big_lattices(d):
+    # A 1000 x 1000 grid (a fifth solid) crossed by 200 long moves and covered by a rect and a
+    # diagonal segment; and a one-cell grid on a 1e-9 tile that bodies a million units wide
+    # sweep across: 10^15 lattice cells a side, which must cost no more than the one cell.
+    rng = random.Random(11)
+    rows = ["".join("#" if rng.random() < 0.2 else "." for _ in range(1000)) for _ in range(1000)]
+    moves = []
+    for i in range(200):
+        body = [{"type": "circle", "radius": 0.3}, {"type": "rect", "size": [0.5, 0.4]}, {"type": "point"}][i % 3]
+        moves.append({"id": "m%d" % i, "grid": "big", "body": body,
+                      "from": [rng.uniform(0, 1000), rng.uniform(0, 1000)],
+                      "to": [rng.uniform(0, 1000), rng.uniform(0, 1000)]})
+    moves.append({"id": "wide-rect", "grid": "tiny", "from": [-1e6, -1e6], "to": [1e6, 1e6],
+                  "body": {"type": "rect", "size": [1e6, 1e6]}})
+    moves.append({"id": "wide-circle", "grid": "tiny", "from": [1e6, -1e6], "to": [-1e6, 1e6],
+                  "body": {"type": "circle", "radius": 1e5}})
+    scene = {
+        "shapes": [{"id": "cover", "type": "rect", "min": [-1, -1], "max": [1001, 1001]},
+                   {"id": "diagonal", "type": "segment", "a": [0.5, 0.25], "b": [999.5, 999.75]},
+                   {"id": "huge", "type": "circle", "center": [0, 0], "radius": 1e12}],
+        "grids": [{"id": "big", "tile_size": 1, "rows": rows},
+                  {"id": "tiny", "tile_size": 1e-9, "outside": "empty", "rows": ["."]}],
+        "moves": moves,
+        "pairs": ["*:big", "*:tiny"],
+    }
+    path = os.path.join(d, "big-lattices.json")
+    with open(path, "w") as f:
+        json.dump(scene, f)
+    return path, None
+
+
 def gen_long_string(d):
     path = os.path.join(d, "long-string.json")
     with open(path, "w") as f:
@@ -334,6 +365,10 @@ HOSTILE = {
         gen=gen_all_pairs, args=["check", "FILE", "-f", "jsonl"], status=0,
         out_lines=719401, out_contains=['"relation": "overlap"', '"collisions": 719400'],
         bound=lambda size: 48 * MiB, limit=(30, 300)),
+    "grid-1e6-cells-and-1e15-cell-bodies": dict(
+        gen=gen_big_lattices, args=["check", "FILE", "-f", "jsonl"], status=0,
+        out_lines=3 + 202 + 1, out_contains=['"id": "wide-rect", "allowed": true', '"shapes": 3, "grids": 2'],
+        bound=lambda size: 4 * size + 64 * MiB, limit=(10, 120)),
     "string-50MB-unknown-key": dict(
         gen=gen_long_string, args=["validate", "FILE"], status=2,
         exp={"path": "/notes", "line": 1, "column": 25, "message_contains": "unknown key 'notes'"},

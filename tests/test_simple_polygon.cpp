@@ -246,6 +246,18 @@ TEST_CASE("simple_polygon: named degenerate rings through both checks") {
         r[7].y = 0;
         both_give(r, RingDefect{2, 7, false});
     }
+    SUBCASE("neighbouring edges folding back: a subnormal turn is fine, an exact fold overlaps") {
+        // Edges 0 and 1 share (4, 0). Turning back to (2, tiny) they meet only there (the
+        // quick orientation test of neighbours must not round the turn away); back to (2, 0)
+        // edge 1 runs along edge 0 from x = 2 to 4.
+        const double tiny = std::nextafter(0.0, 1.0);
+        auto r = pts({{0, 0}, {4, 0}, {2, tiny}, {2, 3}});
+        both_give(r, std::nullopt);
+        r[2].y = 0;
+        both_give(r, RingDefect{0, 1, true});
+        // Straight on through (4, 0) to (6, 0): collinear neighbours that only touch.
+        both_give(pts({{0, 0}, {4, 0}, {6, 0}, {3, 3}}), std::nullopt);
+    }
     SUBCASE("a comb: edges spanning the whole width, a tip moved into or onto the next tooth") {
         std::vector<Vec2> r;
         for (int i = 0; i < 200; ++i) {

@@ -20,7 +20,19 @@ bool consecutive(std::size_t i, std::size_t j, std::size_t n) { return next(i, n
 
 // How edges i and j meet where a simple ring's edges must not (kind None when they do not):
 // anywhere at all, except consecutive edges at the vertex they share.
+//
+// Consecutive edges a -> b -> c share b, so the general test meets exact zeros there (b
+// lies on both lines), and every zero is decided by exact arithmetic, not by the float
+// filter: that was a quarter of reading a scene of small polygons. Two segments on
+// distinct lines meet in at most one point, here b: so when orient(a, b, c) != 0 (decided
+// by the filter unless the three points are nearly collinear) they meet only at b, which
+// is no contact. Collinear neighbours (overlapping or not) take the general test.
 PieceHit contact(Ring r, std::size_t i, std::size_t j) {
+    if (consecutive(i, j, r.n)) {
+        const std::size_t first = next(i, r.n) == j ? i : j;  // edge first ends where the other starts
+        const std::size_t mid = next(first, r.n);
+        if (orient(r[first], r[mid], r[next(mid, r.n)]) != 0) return PieceHit{};
+    }
     PieceHit h = intersect(r.edge(i), r.edge(j));
     if (h.kind == PieceHit::Point && consecutive(i, j, r.n)) h.kind = PieceHit::None;
     return h;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <thread>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,6 +18,7 @@
 #include <new>
 #include <sstream>
 
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,6 +31,23 @@ void on_signal(int sig) {
     if (g_pending_tmp[0] != '\0') unlink(g_pending_tmp);
     std::signal(sig, SIG_DFL);
     std::raise(sig);
+}
+
+// Storage about to be filled by reads: backed by 2 MiB pages where the system allows it
+// (transparent huge pages in "madvise" mode). A 121 MB scene otherwise takes ~30,000 page
+// faults of several microseconds each on a virtual machine. Only whole huge pages inside the
+// block are advised; failure just leaves small pages.
+void advise_huge(char* p, std::size_t n) {
+#ifdef MADV_HUGEPAGE
+    constexpr std::uintptr_t k2M = std::uintptr_t{1} << 21;
+    if (n < 2 * k2M) return;
+    const std::uintptr_t from = (reinterpret_cast<std::uintptr_t>(p) + k2M - 1) / k2M * k2M;
+    const std::uintptr_t to = (reinterpret_cast<std::uintptr_t>(p) + n) / k2M * k2M;
+    if (from < to) (void)madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)n;
+#endif
 }
 }  // namespace
 
@@ -68,8 +87,12 @@ InputText read_input(const std::string& path) {
     InputText text;
     struct stat st {};
     std::size_t chunk = std::size_t{1} << 16;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
         chunk = static_cast<std::size_t>(st.st_size) + 1;  // + 1: the read that sees the end
+        // Not for storage that grows: a block moved by mremap that holds huge pages came out
+        // 40% over its size in resident memory (256 MiB through a pipe: 383 MB against 267).
+        advise_huge(text.reserve_tail(chunk), chunk);
+    }
     for (;;) {
         const std::size_t got = std::fread(text.reserve_tail(chunk), 1, chunk, f);
         text.commit(got);

@@ -1,6 +1,7 @@
 // Broad phases as an index queried one item at a time: the check walks the shapes in
 // index order and asks for each one's overlapping partners, so reports stream out in their
 // final order without a list of every pair. Every method answers every query identically.
+#include "big_alloc.hpp"
 #include "broadphase.hpp"
 
 #include <algorithm>
@@ -40,7 +41,9 @@ void radix_sort(std::vector<std::uint64_t>& keys) {
         std::sort(keys.begin(), keys.end());
         return;
     }
-    std::vector<std::uint64_t> tmp(keys.size());
+    std::vector<std::uint64_t> tmp;
+    reserve_huge(tmp, keys.size());
+    tmp.resize(keys.size());
     std::vector<std::size_t> count(std::size_t{1} << 16);
     for (int shift = 0; shift < 64; shift += 16) {
         std::fill(count.begin(), count.end(), 0);
@@ -160,7 +163,9 @@ void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vect
         std::size_t buckets = 1;
         while (buckets < counts[k]) buckets *= 2;
         level.mask = buckets - 1;
+        reserve_huge(level.start, buckets + 1);
         level.start.assign(buckets + 1, 0);
+        reserve_huge(level.entries, counts[k]);
         level.entries.resize(counts[k]);
     }
     for (std::uint32_t i : bounded)

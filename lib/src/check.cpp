@@ -2,6 +2,7 @@
 // the broad phase lets through, the exact test of each, then the rules.
 #include "collide/check.hpp"
 
+#include "big_alloc.hpp"
 #include "broadphase.hpp"
 #include "grid_ops.hpp"
 
@@ -146,7 +147,9 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
         for (const RuleState& r : rules) used = used || r.sel.left[i] || r.sel.right[i];
         if (used) items.push_back(static_cast<std::uint32_t>(i));
     }
-    std::vector<detail::FBounds> bounds(ns);
+    std::vector<detail::FBounds> bounds;
+    detail::reserve_huge(bounds, ns);
+    bounds.resize(ns);
     for (std::uint32_t i : items) bounds[i] = detail::outward(bounds_of(scene.shapes[i].shape));
     const detail::BroadIndex index(std::move(bounds), items, options.broadphase);
 
@@ -182,6 +185,7 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
     std::vector<std::uint64_t> buffered;
     bool use_buffer = options.pair_buffer > 0;
     if (use_buffer) {
+        detail::reserve_huge(buffered, std::min(options.pair_buffer, items.size() + items.size() / 2));
         // Each candidate pair once, oriented as it is tested: (a, b) of the first report
         // spec that selects it, else (lower, higher) when only rules ask about it.
         auto keep = [&](std::uint32_t i, std::uint32_t j) {

@@ -3,6 +3,10 @@
 
 #include <doctest/doctest.h>
 
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <random>
 #include <string>
 
 using collide::detail::JsonDoc;
@@ -75,4 +79,100 @@ TEST_CASE("JsonDoc: values are kept until reset, and packed ones too") {
     CHECK(second[0].number() == 3);
     doc.reset();
     CHECK(doc.at_end());
+}
+
+namespace {
+// The double JsonDoc reads for a number token, and its integer flag.
+double read_number(const std::string& token, bool* integer = nullptr) {
+    JsonDoc d(token);
+    const JsonValue v = d.parse_value();
+    REQUIRE(v.is_number());
+    if (integer) *integer = v.is_integer();
+    return v.number();
+}
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+}  // namespace
+
+TEST_CASE("JsonDoc: numbers are the correctly rounded doubles, on the fast path and off it") {
+    SUBCASE("named cases: signs, zeros, limits of the fast path") {
+        CHECK(same_bits(read_number("-0"), -0.0));
+        CHECK(same_bits(read_number("-0.0e7"), -0.0));
+        CHECK(read_number("0.1") == 0.1);
+        CHECK(read_number("6587.57") == 6587.57);
+        CHECK(read_number("1e22") == 1e22);                                // 10^22: the largest exact power
+        CHECK(read_number("1e23") == 1e23);                                // beyond it: from_chars
+        CHECK(read_number("9007199254740993") == 9007199254740992.0);      // 2^53 + 1: ties to even
+        CHECK(read_number("12345678901234567890123") == 12345678901234567890123.0);  // 23 digits
+        CHECK(read_number("1e-400") == 0.0);                               // underflow: strtod
+        CHECK(read_number("5e-324") == std::nextafter(0.0, 1.0));          // the least subnormal
+        CHECK(read_number("1.5e0000000000000001") == 15.0);                // a long exponent
+        bool integer = true;
+        CHECK(read_number("-17", &integer) == -17.0);
+        CHECK(integer);
+        CHECK(read_number("2e1", &integer) == 20.0);
+        CHECK_FALSE(integer);
+    }
+    SUBCASE("random tokens agree bit for bit with std::from_chars") {
+        std::mt19937_64 rng(4);
+        auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+        for (int k = 0; k < 200000; ++k) {
+            std::string t = uni(0, 3) == 0 ? "-" : "";
+            const int int_digits = uni(1, 12);
+            t += static_cast<char>('1' + uni(0, 8));
+            for (int i = 1; i < int_digits; ++i) t += static_cast<char>('0' + uni(0, 9));
+            if (uni(0, 3) > 0) {
+                t += '.';
+                for (int i = 0, n = uni(1, 12); i < n; ++i) t += static_cast<char>('0' + uni(0, 9));
+            }
+            if (uni(0, 2) == 0) t += "e" + std::to_string(uni(-30, 30));
+            double want = 0.0;
+            std::from_chars(t.data(), t.data() + t.size(), want);
+            const double got = read_number(t);
+            if (!same_bits(got, want)) FAIL_CHECK(t);
+        }
+    }
+}
+
+TEST_CASE("JsonDoc: strings scanned eight bytes at a time stop at the right byte") {
+    // Every special byte at every place of strings longer and shorter than a word. (A
+    // JsonDoc keeps a view of its text: each text is a named local.)
+    for (std::size_t len = 0; len < 20; ++len) {
+        for (std::size_t at = 0; at < len; ++at) {
+            const std::string head(at, 'a');
+            const std::string tail(len - at - 1, 'b');
+            CAPTURE(len);
+            CAPTURE(at);
+            {
+                const std::string d_text = "\"" + head + "\\n" + tail + "\"";
+                JsonDoc d(d_text);
+                CHECK(d.parse_value().string() == head + "\n" + tail);
+            }
+            {
+                const std::string d_text = "\"" + head + "\xC3\xA9" + tail + "\"";
+                JsonDoc d(d_text);  // é: two bytes of UTF-8
+                CHECK(d.parse_value().string() == head + "\xC3\xA9" + tail);
+            }
+            {
+                const std::string d_text = "\"" + head + "\x7F\x1F" + tail + "\"";
+                JsonDoc d(d_text);  // DEL is fine, U+001F must be escaped
+                try {
+                    d.parse_value();
+                    FAIL("a raw control character was accepted");
+                } catch (const JsonSyntax& e) {
+                    CHECK(e.offset == at + 2);
+                }
+            }
+            {
+                const std::string d_text = "\"" + head + "\xFF" + tail + "\"";
+                JsonDoc d(d_text);  // never a UTF-8 byte
+                CHECK_THROWS_AS(d.parse_value(), JsonSyntax);
+            }
+        }
+        const std::string d_text = "\"" + std::string(len, 'z') + "\"  ";
+        JsonDoc d(d_text);
+        CHECK(d.parse_value().string() == std::string(len, 'z'));
+        const std::string open_text = "\"" + std::string(len, 'z');
+        JsonDoc open(open_text);  // no closing quote
+        CHECK_THROWS_AS(open.parse_value(), JsonSyntax);
+    }
 }

@@ -1,5 +1,6 @@
 #include "json_doc.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -75,6 +76,30 @@ void append_utf8(std::string& out, unsigned cp) {
     }
 }
 
+// The first byte at or after p (<= t.size() + 1) that is not plain printable ASCII in a string ('"', '\\', a
+// control character or a byte >= 0x80), or where fewer than 8 bytes are left: eight bytes
+// at a time, each byte tested in parallel (SWAR: the zero-byte tests of H. S. Warren,
+// "Hacker's Delight", 2nd ed., 6-1, exact per byte so that the lowest flag is the first).
+std::size_t plain_ascii_end(std::string_view t, std::size_t p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    constexpr std::uint64_t ones = 0x0101010101010101u;
+    constexpr std::uint64_t high = 0x8080808080808080u;
+    constexpr std::uint64_t low7 = 0x7F7F7F7F7F7F7F7Fu;
+    // 0x80 in each byte of x that is zero, and nothing else.
+    auto zero_bytes = [](std::uint64_t x) { return ~(((x & low7) + low7) | x | low7); };
+    while (p + 8 <= t.size()) {
+        std::uint64_t w;
+        std::memcpy(&w, t.data() + p, 8);
+        const std::uint64_t special = (w & high) | zero_bytes(w ^ (ones * 0x22u)) | zero_bytes(w ^ (ones * 0x5Cu)) |
+                                      (~(((w & low7) + ones * 0x60) | w) & high);  // bytes below 0x20
+        if (special != 0) return p + static_cast<std::size_t>(__builtin_ctzll(special)) / 8;
+        p += 8;
+    }
+#endif
+    (void)t;
+    return p;
+}
+
 }  // namespace
 
 std::string_view JsonDoc::string_token() {
@@ -83,6 +108,7 @@ std::string_view JsonDoc::string_token() {
     // Fast path: no escapes, all printable ASCII or valid UTF-8.
     bool escaped = false;
     while (true) {
+        p_ = plain_ascii_end(t_, p_);
         if (p_ >= t_.size()) fail();
         const auto c = static_cast<unsigned char>(t_[p_]);
         if (c == '"') break;
@@ -164,25 +190,59 @@ std::string_view JsonDoc::string_token() {
 
 double JsonDoc::number_token(bool* integer) {
     const std::size_t start = p_;
+    const char* s = t_.data();
+    const std::size_t n = t_.size();
+    // While checking the grammar, collect the digits as an integer m and the decimal
+    // exponent e, so that the value is m * 10^e.
+    std::uint64_t m = 0;
+    int significant = 0;  // digits folded into m (m wraps past 19; then it is not used)
     auto digits = [&] {
-        const std::size_t s = p_;
-        while (p_ < t_.size() && t_[p_] >= '0' && t_[p_] <= '9') ++p_;
-        return p_ - s;
+        const std::size_t b = p_;
+        while (p_ < n && s[p_] >= '0' && s[p_] <= '9') {
+            m = m * 10 + static_cast<unsigned>(s[p_] - '0');
+            ++p_;
+        }
+        significant += static_cast<int>(std::min<std::size_t>(p_ - b, 1000));
+        return p_ - b;
     };
-    if (p_ < t_.size() && t_[p_] == '-') ++p_;
-    if (p_ < t_.size() && t_[p_] == '0') ++p_;
+    const bool negative = p_ < n && s[p_] == '-';
+    if (negative) ++p_;
+    if (p_ < n && s[p_] == '0') ++p_;
     else if (digits() == 0) fail();
     *integer = true;
-    if (p_ < t_.size() && t_[p_] == '.') {
+    long e = 0;
+    bool exponent_small = true;
+    if (p_ < n && s[p_] == '.') {
         ++p_;
         *integer = false;
-        if (digits() == 0) fail();
+        const std::size_t f = digits();
+        if (f == 0) fail();
+        e = -static_cast<long>(std::min<std::size_t>(f, 1000));
     }
-    if (p_ < t_.size() && (t_[p_] == 'e' || t_[p_] == 'E')) {
+    if (p_ < n && (s[p_] == 'e' || s[p_] == 'E')) {
         ++p_;
         *integer = false;
-        if (p_ < t_.size() && (t_[p_] == '+' || t_[p_] == '-')) ++p_;
-        if (digits() == 0) fail();
+        const bool minus = p_ < n && s[p_] == '-';
+        if (p_ < n && (s[p_] == '+' || s[p_] == '-')) ++p_;
+        const std::size_t b = p_;
+        long x = 0;
+        while (p_ < n && s[p_] >= '0' && s[p_] <= '9') {
+            if (p_ - b < 6) x = x * 10 + (s[p_] - '0');
+            ++p_;
+        }
+        if (p_ == b) fail();
+        exponent_small = p_ - b < 6;
+        e += minus ? -x : x;
+    }
+    // Clinger's fast path (W. D. Clinger, "How to read floating point numbers accurately",
+    // PLDI 1990): when m < 2^53 and |e| <= 22, m and 10^|e| are exact doubles, so one IEEE
+    // multiplication or division rounds m * 10^e correctly: the same double from_chars gives.
+    static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    if (significant <= 19 && m <= (std::uint64_t{1} << 53) && exponent_small && e >= -22 && e <= 22) {
+        const double mag = static_cast<double>(m);
+        const double v = e < 0 ? mag / kPow10[-e] : mag * kPow10[e];
+        return negative ? -v : v;
     }
     double v = 0.0;
     const auto r = std::from_chars(t_.data() + start, t_.data() + p_, v);

@@ -4,7 +4,8 @@
 // several microseconds in the kernel: a 1M-shape scene took ~125,000 page faults, about a fifth
 // of its run time. Linux backs a range advised with MADV_HUGEPAGE by 2 MiB pages when
 // transparent huge pages are in "madvise" mode (Debian's default), one fault per 2 MiB. The
-// advice changes no result; where it is not available it does nothing.
+// advice changes no result; where it is not available it does nothing. It stays with the
+// memory when malloc later hands it out again (harmless: that gets huge pages too).
 #pragma once
 
 #include <cstddef>

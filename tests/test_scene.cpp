@@ -473,6 +473,22 @@ TEST_CASE("read_scene: two threads read the same scene and the same first error"
         // left/top/right/bottom read with y up, although settings come after the shapes
         CHECK(same_shape(two.shapes[1].shape, Rect{Vec2{1, 0}, Vec2{1.5, 0.5}}));
     }
+    SUBCASE("shapes followed by a big grid: the count guessed from the first shapes is far off") {
+        // After 2,048 shapes the reader reserves room for as many more as the rest of the
+        // text would hold at their size: here ~100x too many (the grid's rows). Only room:
+        // the scene is the same, with either reader.
+        std::string text = big_scene(3000);
+        text.insert(text.rfind('}'), ", \"grids\": [{\"id\": \"g\", \"tile_size\": 1, \"rows\": [\"" +
+                                         std::string(3u << 20, '.') + "\"]}]");
+        for (unsigned threads : {1u, 2u}) {
+            const Scene s = read_scene(text, "big.json", collide::ReadOptions{threads});
+            REQUIRE(s.shapes.size() == 3000);
+            CHECK(s.shapes[2999].id == "2999");
+            CHECK(same_shape(s.shapes[2998].shape, Polygon{{Vec2{998, 2}, Vec2{998.5, 2}, Vec2{998, 2.5}}}));
+            REQUIRE(s.grids.size() == 1);
+            CHECK(s.grids[0].cols == (3u << 20));
+        }
+    }
     SUBCASE("a bad shape in a late batch") {
         const std::string text = big_scene(n, 17001, R"({"type": "circle", "center": [0, 0], "radius": -1})");
         CHECK(error_of(text, 2) == error_of(text, 1));

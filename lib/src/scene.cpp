@@ -214,38 +214,52 @@ Error syntax_error(std::string_view text, const std::string& file, const JsonSyn
                  pos.column);
 }
 
+// About how many elements an array holds in all, when its first `count` took the bytes
+// from `begin` to `now`: the rest of the text is taken to be more of the same. That
+// over-counts when other keys follow, which is harmless for a reservation hint.
+std::size_t estimate_count(std::size_t count, std::size_t begin, std::size_t now, std::size_t end) {
+    const std::size_t each = std::max<std::size_t>(1, (now - begin) / std::max<std::size_t>(1, count));
+    return count + (end - now) / each;
+}
+
+// Elements of "shapes" read before the builder is told how many to expect.
+constexpr std::size_t kEstimateAfter = 2048;
+
 // The elements of "shapes" in batches: this thread reads batch k + 1 while another builds
-// batch k (the JSON reader is about 40% of the work, building and validating the rest).
+// batch k (the JSON reader is about 40% of the work, building and validating the rest)
+// straight into the scene's storage, made room for before the batch is handed over.
 // Problems are reported in file order whatever finishes first: a bad shape in batch k
 // before a syntax error in batch k + 1, and a bad shape read before a syntax error in the
 // same batch before that error.
 void read_shapes_in_batches(JsonDoc& doc, SceneBuilder& builder) {
-    constexpr std::size_t kBatch = 2048;
+    constexpr std::size_t kBatch = kEstimateAfter;
     struct Batch {
-        std::vector<SceneBuilder::BuiltShape> shapes;
+        std::vector<SceneBuilder::ShapeNotes> notes;
         std::optional<Fail> fail;
     };
     const Path root;
     const Path list(root, "shapes");
-    auto build = [&list](const std::vector<JsonValue>& values, std::size_t first) {
+    auto build = [&list](const std::vector<JsonValue>& values, std::size_t first, SceneShape* out) {
         Batch b;
-        b.shapes.reserve(values.size());
+        b.notes.reserve(values.size());
         try {
             for (std::size_t k = 0; k < values.size(); ++k)
-                b.shapes.push_back(SceneBuilder::build_shape(first + k, values[k], Path(list, first + k)));
+                b.notes.push_back(SceneBuilder::build_shape(first + k, values[k], Path(list, first + k), out[k]));
         } catch (const Fail& f) {
             b.fail = f;
         }
         return b;
     };
-    auto merge = [&builder](Batch b) {
-        for (SceneBuilder::BuiltShape& s : b.shapes) builder.add_shape(std::move(s));
+    auto merge = [&builder](Batch b, std::size_t first) {
+        for (std::size_t k = 0; k < b.notes.size(); ++k) builder.note_shape(first + k, b.notes[k]);
         if (b.fail) throw *b.fail;
     };
     JsonDoc docs[2] = {JsonDoc(doc.text()), JsonDoc(doc.text())};
     std::future<Batch> pending;  // the batch being built, read into docs[1 - cur]
+    std::size_t pending_first = 0;
     int cur = 0;
     std::size_t index = 0;
+    const std::size_t begin = doc.pos();
     bool more = !doc.consume(']');
     while (more) {
         JsonDoc& d = docs[cur];
@@ -264,16 +278,20 @@ void read_shapes_in_batches(JsonDoc& doc, SceneBuilder& builder) {
                 }
             }
         } catch (const JsonSyntax&) {
-            if (pending.valid()) merge(pending.get());
-            merge(build(values, first));
+            if (pending.valid()) merge(pending.get(), pending_first);
+            merge(build(values, first, builder.make_room(values.size())), first);
             throw;
         }
         doc.seek(d.pos());
-        if (pending.valid()) merge(pending.get());  // also frees docs[1 - cur] for the next batch
-        pending = std::async(std::launch::async | std::launch::deferred, build, std::move(values), first);
+        // The builder's storage may move from here on: only once no batch is being built.
+        if (pending.valid()) merge(pending.get(), pending_first);  // also frees docs[1 - cur] for the next batch
+        if (first == 0 && more) builder.expect_shapes(estimate_count(index, begin, doc.pos(), doc.text().size()));
+        SceneShape* out = builder.make_room(values.size());
+        pending = std::async(std::launch::async | std::launch::deferred, build, std::move(values), first, out);
+        pending_first = first;
         cur = 1 - cur;
     }
-    if (pending.valid()) merge(pending.get());
+    if (pending.valid()) merge(pending.get(), pending_first);
     doc.expect(']');
 }
 
@@ -308,12 +326,15 @@ void read_document(JsonDoc& doc, SceneBuilder& builder, unsigned threads) {
                 doc.expect('[');
                 builder.begin_array(key);
                 std::size_t i = 0;
+                const std::size_t begin = doc.pos();
                 if (!doc.consume(']')) {
                     do {
                         doc.reset();
                         const JsonValue v = doc.parse_value();
                         builder.element(key, i, v);
                         ++i;
+                        if (i == kEstimateAfter && key == "shapes")
+                            builder.expect_shapes(estimate_count(i, begin, doc.pos(), doc.text().size()));
                     } while (doc.consume(','));
                     doc.expect(']');
                 }

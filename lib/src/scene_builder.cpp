@@ -1,11 +1,14 @@
 #include "scene_builder.hpp"
 
 #include "collide/report.hpp"
+#include "big_alloc.hpp"
 #include "json_locate.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <new>
+#include <stdexcept>
 #include <numeric>
 
 namespace collide {
@@ -274,18 +277,36 @@ void SceneBuilder::settings(const json& v, const Path& path) {
     scene_.y_up = o.choice("y_axis", {"down", "up"}, "down") == "up";
 }
 
-void SceneBuilder::shape(std::size_t index, const json& v, const Path& path) { add_shape(build_shape(index, v, path)); }
-
-void SceneBuilder::add_shape(BuiltShape&& b) {
-    if (b.pending) rects_.push_back(PendingRect{scene_.shapes.size(), b.left, b.top, b.right, b.bottom});
-    scene_.shapes.push_back(std::move(b.shape));
-    default_id_.push_back(b.default_id);
+void SceneBuilder::shape(std::size_t index, const json& v, const Path& path) {
+    scene_.shapes.emplace_back();
+    note_shape(index, build_shape(index, v, path, scene_.shapes.back()));
 }
 
-SceneBuilder::BuiltShape SceneBuilder::build_shape(std::size_t index, const json& v, const Path& path) {
+SceneShape* SceneBuilder::make_room(std::size_t count) {
+    const std::size_t first = scene_.shapes.size();
+    scene_.shapes.resize(first + count);
+    return scene_.shapes.data() + first;
+}
+
+void SceneBuilder::note_shape(std::size_t index, const ShapeNotes& n) {
+    if (n.pending) rects_.push_back(PendingRect{index, n.left, n.top, n.right, n.bottom});
+    default_id_.push_back(n.default_id);
+}
+
+void SceneBuilder::expect_shapes(std::size_t count) {
+    // Only a hint: reserved pages that are never written cost no memory, and an estimate
+    // the system will not reserve is dropped (the vector grows as it would have).
+    try {
+        reserve_huge(scene_.shapes, count);
+        default_id_.reserve(count);
+    } catch (const std::bad_alloc&) {
+    } catch (const std::length_error&) {
+    }
+}
+
+SceneBuilder::ShapeNotes SceneBuilder::build_shape(std::size_t index, const json& v, const Path& path, SceneShape& s) {
     const Obj o(v, path, "a shape");
-    BuiltShape out;
-    SceneShape& s = out.shape;
+    ShapeNotes out;
     s.id = id_or_default(o, index);
     s.groups = o.strings("groups");
     const std::string type = o.str("type");

@@ -53,16 +53,24 @@ public:
     /// Keys whose array values are streamed element by element.
     static bool streamed_key(const std::string& key);
 
-    /// One element of "shapes", validated and built without touching the builder, so that
-    /// several can be built at once on other threads; add_shape() then adds them in order.
-    struct BuiltShape {
-        SceneShape shape;
+    /// What build_shape learns about a shape besides the shape itself.
+    struct ShapeNotes {
         bool default_id = false;
         bool pending = false;  // a left/top/right/bottom rect, resolved once y_axis is known
         double left = 0, top = 0, right = 0, bottom = 0;
     };
-    static BuiltShape build_shape(std::size_t index, const JsonValue& v, const Path& path);
-    void add_shape(BuiltShape&& shape);
+    /// Element `index` of "shapes", validated and built into `out` (a default SceneShape)
+    /// without touching the builder, so that several can be built at once on other threads
+    /// straight into the scene's storage (make_room); note_shape() then takes the notes in
+    /// order.
+    static ShapeNotes build_shape(std::size_t index, const JsonValue& v, const Path& path, SceneShape& out);
+    /// Default shapes at the end of the scene for `count` more elements of "shapes"; the
+    /// first of them. Invalidates earlier pointers, as a vector's growth does.
+    SceneShape* make_room(std::size_t count);
+    void note_shape(std::size_t index, const ShapeNotes& notes);
+    /// About how many shapes the scene will hold in all (a hint: room is reserved, so that
+    /// a million shapes are not moved again each time the storage doubles).
+    void expect_shapes(std::size_t count);
 
 private:
     void shape(std::size_t index, const JsonValue& v, const Path& path);

@@ -294,6 +294,130 @@ private:
     }
 };
 
+/// A value as an unevaluated sum h + l of two doubles (a "double-word" number, about 106
+/// bits) with a rigorous bound e on its absolute error, for rounding a polynomial's exact
+/// value to a double without Exact: value_of and scaled_of (predicates.hpp) try it when the
+/// Filtered value is not accurate enough, and round_to_nearest() gives the correctly
+/// rounded value only when the whole error interval lies inside one double's rounding
+/// interval, which fails only within about 2^-50 relative of a rounding boundary.
+///
+/// Each operation adds exact terms with Knuth's TwoSum and the fma-based TwoProduct
+/// (Ogita, Rump and Oishi, "Accurate sum and dot product", SIAM J. Sci. Comput. 26(6),
+/// 2005) and rounds only the low-order parts; e gathers the propagated input errors and
+/// u|r| for every rounded r (plus the dropped product of two low parts). The bound is
+/// computed in doubles, at most 16 roundings deep, each shrinking it by at most (1 - u),
+/// and underflow in it loses at most 2^-1072 in all: multiplying by kInflate = 1 + 2^-45
+/// and adding kTiny = 2^-1040 covers both ((1 - u)^16 (1 + 2^-45) > 1 + 2^-46; below
+/// 2^-1000 kTiny is more than twice the ulp and the losses, above it 2^-46 of the bound is).
+///
+/// The values themselves must not underflow (TwoProduct and u|r| rely on it), so, as for
+/// Magnitude, every input must be 0 or in [2^-100, 2^100] and the expression of degree at
+/// most 5 (a constant factor such as 4 counts as an input); `deg` tracks the degree
+/// (kOutOfRange after an input outside the range) and round_to_nearest() refuses otherwise.
+/// Then every computed value is 0 or a multiple of 2^-760 (an input is a multiple of
+/// 2^-152, and a rounded multiple of 2^-k stays one), so at least 2^-760 in magnitude, and
+/// below 2^510: nothing underflows or overflows.
+struct DoubleWord {
+    double h = 0.0;
+    double l = 0.0;
+    double e = 0.0;
+    int deg = 0;
+
+    DoubleWord() = default;
+    explicit DoubleWord(double d) : h(d), deg(in_range(d) ? 1 : kOutOfRange) {}
+
+    friend DoubleWord operator+(const DoubleWord& a, const DoubleWord& b) {
+        DoubleWord r;
+        r.deg = std::max(a.deg, b.deg);
+        double t = 0.0;
+        const double s = two_sum(a.h, b.h, t);
+        if (a.l == 0.0 && b.l == 0.0 && a.e == 0.0 && b.e == 0.0) {  // two doubles: exact
+            r.h = s;
+            r.l = t;
+            return r;
+        }
+        const double w = a.l + b.l;
+        const double v = t + w;
+        r.h = two_sum(s, v, r.l);
+        // A sum with a zero operand does not round.
+        const double rounded = (a.l != 0.0 && b.l != 0.0 ? std::fabs(w) : 0.0) + (t != 0.0 && w != 0.0 ? std::fabs(v) : 0.0);
+        r.e = (a.e + b.e + kU * rounded) * kInflate + kTiny;
+        return r;
+    }
+    friend DoubleWord operator-(const DoubleWord& a, const DoubleWord& b) { return a + (-b); }
+    friend DoubleWord operator*(const DoubleWord& a, const DoubleWord& b) {
+        DoubleWord r;
+        r.deg = std::min(a.deg + b.deg, kOutOfRange);
+        const double p = a.h * b.h;
+        const double q = std::fma(a.h, b.h, -p);  // exactly a.h b.h - p: no underflow
+        if (a.l == 0.0 && b.l == 0.0 && a.e == 0.0 && b.e == 0.0) {  // two doubles: exact
+            r.h = p;
+            r.l = q;
+            return r;
+        }
+        const double c1 = a.h * b.l;
+        const double c2 = a.l * b.h;
+        const double c = c1 + c2;
+        const double v = q + c;
+        r.h = two_sum(p, v, r.l);
+        const double rounding = kU * (std::fabs(c1) + std::fabs(c2) + std::fabs(c) + std::fabs(v));
+        const double dropped = std::fabs(a.l) * std::fabs(b.l);
+        const double carried = (std::fabs(a.h) + std::fabs(a.l)) * b.e + (std::fabs(b.h) + std::fabs(b.l)) * a.e + a.e * b.e;
+        r.e = (rounding + dropped + carried) * kInflate + kTiny;
+        return r;
+    }
+    DoubleWord operator-() const {
+        DoubleWord r = *this;
+        r.h = -h;
+        r.l = -l;
+        return r;
+    }
+
+    /// Sets x to the exact value rounded to nearest and returns true when that is certain
+    /// and x is 0 or a normal double; false otherwise (then use Exact).
+    bool round_to_nearest(double& x) const {
+        if (deg > kMaxDegree || !std::isfinite(h) || !std::isfinite(l) || !std::isfinite(e)) return false;
+        if (h == 0.0) return false;  // the sign of a value near 0 is Exact's to tell
+        // h is the double nearest h + l, and |l| <= ulp(h) / 2. The exact value rounds to h
+        // when h + l +- e stays strictly inside h's rounding interval: up to half an ulp
+        // above |h|, and half the smaller ulp below when |h| is a power of two.
+        std::uint64_t bits = 0;
+        const double a = std::fabs(h);
+        std::memcpy(&bits, &a, sizeof bits);
+        const std::uint64_t biased = bits >> 52;  // >= 1023 - 760 by the range argument
+        const std::uint64_t half_ulp_bits = (biased - 53) << 52;
+        double half_up = 0.0;
+        std::memcpy(&half_up, &half_ulp_bits, sizeof half_up);
+        const double half_down = (bits & ((std::uint64_t{1} << 52) - 1)) == 0 ? 0.5 * half_up : half_up;
+        const double toward = h > 0.0 ? l : -l;  // l along |h|
+        // Each gap is >= 0 and rounds once; shrinking it by 2^-50 makes the test certain.
+        const double gap_up = (half_up - toward) * (1.0 - 0x1p-50);
+        const double gap_down = (half_down + toward) * (1.0 - 0x1p-50);
+        if (!(e < gap_up && e < gap_down)) return false;
+        x = h;
+        return true;
+    }
+
+private:
+    static constexpr double kU = 0x1p-53;
+    static constexpr double kInflate = 1.0 + 0x1p-45;
+    static constexpr double kTiny = 0x1p-1040;
+    static constexpr int kMaxDegree = 5;
+    static constexpr int kOutOfRange = 1000;
+
+    static bool in_range(double d) {
+        const double a = std::fabs(d);
+        return a == 0.0 || (a >= 0x1p-100 && a <= 0x1p100);
+    }
+    // Knuth's TwoSum: s + err == a + b exactly (no overflow here).
+    static double two_sum(double a, double b, double& err) {
+        const double s = a + b;
+        const double bv = s - a;
+        err = (a - (s - bv)) + (b - bv);
+        return s;
+    }
+};
+
 /// sign_of for a predicate of degree at most 4 (at most two levels of products) with at most
 /// 16 rounded operations on any path: Magnitude decides the clear cases first.
 template <class F>

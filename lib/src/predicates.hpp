@@ -51,6 +51,10 @@ template <class T> T dir_y(const Piece& s) { return s.kind == PieceKind::Ray ? T
 template <class Q>
 int side(const Piece& s, const Q& x) {
     constexpr int S = scale_of<Q>();
+    // A piece's own defining points lie on its line, and x == s.q (the next edge's start
+    // in a ring) is common and costly otherwise: dir x dir cancels only in Exact.
+    if constexpr (S == 1)
+        if (x == s.p || (s.kind != PieceKind::Ray && x == s.q)) return 0;
     return sign_of_low_degree([&](auto zero) {
         using T = decltype(zero);
         return dir_x<T>(s) * (qy<T>(x) - scaled<T, S>(s.p.y)) - dir_y<T>(s) * (qx<T>(x) - scaled<T, S>(s.p.x));
@@ -116,11 +120,14 @@ int locate_in_polygon(Ring poly, const Mid& x);
 int ring_orientation(Ring ring);
 
 /// A value computed to about 1e-15 relative accuracy: the filtered double when its error
-/// bound is small enough, else the exact value rounded.
+/// bound is small enough, else the exact value rounded (found with DoubleWord when it can
+/// vouch for the rounding, else with Exact).
 template <class F>
 double value_of(F&& f) {
     const Filtered r = f(Filtered{});
     if (std::isfinite(r.v) && std::isfinite(r.e) && r.e <= 1e-15 * std::fabs(r.v)) return r.v;
+    double x = 0.0;
+    if (f(DoubleWord{}).round_to_nearest(x)) return x;  // the same value as Exact's, cheaper
     return f(Exact{}).to_double();
 }
 
@@ -130,6 +137,8 @@ template <class F>
 Scaled scaled_of(F&& f) {
     const Filtered r = f(Filtered{});
     if (std::isfinite(r.v) && std::isfinite(r.e) && r.e <= 1e-15 * std::fabs(r.v)) return Scaled::of(r.v);
+    double x = 0.0;
+    if (f(DoubleWord{}).round_to_nearest(x)) return Scaled::of(x);  // a normal double or 0: as Exact's
     return f(Exact{}).to_scaled();
 }
 

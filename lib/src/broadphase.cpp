@@ -74,6 +74,8 @@ BroadIndex::BroadIndex(std::vector<FBounds> bounds, const std::vector<std::uint3
     // Unbounded items meet every other item by a plain test.
     std::vector<std::uint32_t> bounded;
     std::vector<double> extents;
+    reserve_huge(bounded, items.size());
+    reserve_huge(extents, items.size());
     for (std::uint32_t i : items) {
         const FBounds& q = fb_[i];
         const double ext = std::max(static_cast<double>(q.x1) - q.x0, static_cast<double>(q.y1) - q.y0);
@@ -146,8 +148,11 @@ void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vect
     levels_.resize(cells.size());
     for (std::size_t k = 0; k < cells.size(); ++k) levels_[k].inv_cell = 1.0 / cells[k];
 
-    // Counting sort of each level's entries by a hash of their cell: count, then place.
-    // Items are visited in ascending order both times, so each bucket lists them ascending.
+    // Counting sort of each level's entries by a hash of their cell, in two stable passes so
+    // that no pass writes all over a big array (items come in file order, random in space):
+    // first into up to 256 runs by the top bits of the bucket, each filled front to back, then
+    // each run (a few hundred KB, in cache) by bucket in place. Items are visited in ascending
+    // order, so each bucket lists them ascending.
     auto for_each_cell = [&](std::uint32_t i, auto&& f) {
         const Level& level = levels_[level_of_[i]];
         const Range r = range(fb_[i], level);
@@ -157,32 +162,56 @@ void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vect
     std::vector<std::size_t> counts(levels_.size(), 0);
     for (std::uint32_t i : bounded)
         for_each_cell(i, [&](const Level&, std::int32_t, std::int32_t, std::uint32_t) { ++counts[level_of_[i]]; });
+    constexpr unsigned kRunBits = 8;
+    std::vector<unsigned> run_shift(levels_.size(), 0);
+    std::vector<std::vector<std::uint32_t>> run_fill(levels_.size());  // next free entry of each run
     for (std::size_t k = 0; k < levels_.size(); ++k) {
         Level& level = levels_[k];
         if (counts[k] >= kItem) return build_sweep(bounded);  // the 32-bit bucket offsets would overflow
-        std::size_t buckets = 1;
-        while (buckets < counts[k]) buckets *= 2;
-        level.mask = buckets - 1;
-        reserve_huge(level.start, buckets + 1);
-        level.start.assign(buckets + 1, 0);
+        unsigned bits = 0;
+        while ((std::size_t{1} << bits) < counts[k]) ++bits;
+        level.mask = (std::size_t{1} << bits) - 1;
+        run_shift[k] = bits > kRunBits ? bits - kRunBits : 0;
+        run_fill[k].assign((level.mask >> run_shift[k]) + 2, 0);
+        reserve_huge(level.start, level.mask + 2);
+        level.start.assign(level.mask + 2, 0);
         reserve_huge(level.entries, counts[k]);
         level.entries.resize(counts[k]);
     }
+    // Pass 1: entries into their runs.
     for (std::uint32_t i : bounded)
         for_each_cell(i, [&](const Level& level, std::int32_t x, std::int32_t y, std::uint32_t) {
-            ++levels_[level_of_[i]].start[bucket(x, y, level.mask) + 1];
+            const std::size_t k = level_of_[i];
+            ++run_fill[k][(bucket(x, y, level.mask) >> run_shift[k]) + 1];
         });
-    std::vector<std::vector<std::uint32_t>> fill(levels_.size());
-    for (std::size_t k = 0; k < levels_.size(); ++k) {
-        Level& level = levels_[k];
-        for (std::size_t b = 0; b + 1 < level.start.size(); ++b) level.start[b + 1] += level.start[b];
-        fill[k].assign(level.start.begin(), level.start.end() - 1);
-    }
+    for (std::vector<std::uint32_t>& fill : run_fill)
+        for (std::size_t r = 0; r + 1 < fill.size(); ++r) fill[r + 1] += fill[r];
+    std::vector<std::vector<std::uint32_t>> run_start = run_fill;
     for (std::uint32_t i : bounded)
         for_each_cell(i, [&](const Level& level, std::int32_t x, std::int32_t y, std::uint32_t f) {
             const std::size_t k = level_of_[i];
-            levels_[k].entries[fill[k][bucket(x, y, level.mask)]++] = Entry{fb_[i], i | f, x, y};
+            levels_[k].entries[run_fill[k][bucket(x, y, level.mask) >> run_shift[k]]++] = Entry{fb_[i], i | f, x, y};
         });
+    // Pass 2: each run by bucket (stable), through a copy of the run.
+    std::vector<Entry> run;
+    std::vector<std::uint32_t> at;  // offset in the run of each of its buckets
+    for (std::size_t k = 0; k < levels_.size(); ++k) {
+        Level& level = levels_[k];
+        const std::vector<std::uint32_t>& runs = run_start[k];
+        for (std::size_t r = 0; r + 1 < runs.size(); ++r) {
+            const std::uint32_t from = runs[r], to = runs[r + 1];
+            const std::size_t b0 = r << run_shift[k];
+            const std::size_t b1 = std::min(level.mask + 1, (r + 1) << run_shift[k]);
+            if (b0 >= b1) break;
+            run.assign(level.entries.begin() + from, level.entries.begin() + to);
+            at.assign(b1 - b0 + 1, 0);
+            for (const Entry& e : run) ++at[bucket(e.cx, e.cy, level.mask) - b0 + 1];
+            for (std::size_t j = 0; j + 1 < at.size(); ++j) at[j + 1] += at[j];
+            for (std::size_t b = b0; b < b1; ++b) level.start[b] = from + at[b - b0];
+            for (const Entry& e : run) level.entries[from + at[bucket(e.cx, e.cy, level.mask) - b0]++] = e;
+        }
+        level.start[level.mask + 1] = static_cast<std::uint32_t>(level.entries.size());
+    }
 }
 
 std::int32_t BroadIndex::coord(float v, double origin, double inv_cell) const {

@@ -459,7 +459,9 @@ std::optional<Contact> collide(const Shape& a, const Shape& b, bool want_points)
     using namespace detail;
     const Geo ga = make_geo(a);
     const Geo gb = make_geo(b);
-    std::vector<Vec2> pts;
+    // The points gather in a buffer per thread, reused, and leave in one exact allocation.
+    thread_local std::vector<Vec2> pts;
+    pts.clear();
     std::vector<Vec2>* out = want_points ? &pts : nullptr;
     const auto ka = static_cast<int>(ga.kind);
     const auto kb = static_cast<int>(gb.kind);
@@ -469,7 +471,7 @@ std::optional<Contact> collide(const Shape& a, const Shape& b, bool want_points)
     c.relation = relation_of(t);
     if (want_points) {
         normalize_points(pts);
-        c.points = std::move(pts);
+        c.points.assign(pts.begin(), pts.end());
     }
     return c;
 }

@@ -23,21 +23,15 @@ int dot_dirs(const Piece& a, const Piece& b) {
     });
 }
 
-// Whether piece s holds the point where its line crosses the (non-parallel) line of o.
+// Whether piece s holds the point where its line crosses the (non-parallel) line of o,
+// given sp and sq, the sides of o's line its ends lie on (read only for the ends it has).
 // cross_os is the sign of cross(dir(o), dir(s)).
-bool holds_crossing(const Piece& s, const Piece& o, int cross_os) {
+bool holds_crossing(const Piece& s, int sp, int sq, int cross_os) {
     switch (s.kind) {
         case PieceKind::Line: return true;
-        case PieceKind::Ray: {
-            // side(o, p + t d) = side(o, p) + t cross(dir o, d): a root t >= 0 needs opposite signs.
-            const int sp = side(o, s.p);
-            return sp == 0 || sp != cross_os;
-        }
-        case PieceKind::Segment: {
-            const int sp = side(o, s.p);
-            const int sq = side(o, s.q);
-            return sp == 0 || sq == 0 || sp != sq;
-        }
+        // side(o, p + t d) = side(o, p) + t cross(dir o, d): a root t >= 0 needs opposite signs.
+        case PieceKind::Ray: return sp == 0 || sp != cross_os;
+        case PieceKind::Segment: return sp == 0 || sq == 0 || sp != sq;
     }
     return false;
 }
@@ -203,22 +197,29 @@ PieceHit intersect(const Piece& a, const Piece& b) {
         if (side(a, b.p) != 0) return PieceHit{};
         return collinear_overlap(a, b);
     }
-    if (!holds_crossing(a, b, -cr) || !holds_crossing(b, a, cr)) return PieceHit{};
+    // The sides of each piece's ends relative to the other's line, each computed once: they
+    // decide whether the crossing lies on the pieces, and whether it is an end point.
+    const int ap = a.kind != PieceKind::Line ? side(b, a.p) : 1;
+    const int aq = a.kind == PieceKind::Segment ? side(b, a.q) : 1;
+    if (!holds_crossing(a, ap, aq, -cr)) return PieceHit{};
+    const int bp = b.kind != PieceKind::Line ? side(a, b.p) : 1;
+    const int bq = b.kind == PieceKind::Segment ? side(a, b.q) : 1;
+    if (!holds_crossing(b, bp, bq, cr)) return PieceHit{};
     PieceHit h;
     h.kind = PieceHit::Point;
     // The crossing is exactly an input point when one lies on both lines: first the pieces'
     // end points (then it is no proper crossing), then a line's defining points.
+    const bool at_end = ap == 0 || aq == 0 || bp == 0 || bq == 0;
+    h.proper = !at_end;
+    if (at_end) {
+        h.point = ap == 0 ? a.p : aq == 0 ? a.q : bp == 0 ? b.p : b.q;
+        return h;
+    }
     auto try_point = [&](const Vec2& v, const Piece& other) {
         if (side(other, v) != 0) return false;
         h.point = v;
         return true;
     };
-    const bool at_end = (a.kind != PieceKind::Line && try_point(a.p, b)) ||
-                        (a.kind == PieceKind::Segment && try_point(a.q, b)) ||
-                        (b.kind != PieceKind::Line && try_point(b.p, a)) ||
-                        (b.kind == PieceKind::Segment && try_point(b.q, a));
-    h.proper = !at_end;
-    if (at_end) return h;
     const bool known = (a.kind == PieceKind::Line && (try_point(a.p, b) || try_point(a.q, b))) ||
                        (b.kind == PieceKind::Line && (try_point(b.p, a) || try_point(b.q, a)));
     if (known) return h;
@@ -234,7 +235,9 @@ PieceClass classify(const Piece& s, Ring poly, std::vector<Vec2>* points) {
     // Events: the points along s where its classification may change, all input points
     // exactly (its ends, polygon vertices on it, ends of shared pieces). Proper crossings
     // are not events: one alone proves that s has parts inside and outside.
-    std::vector<Vec2> events;
+    // One buffer per thread, reused: a polygon pair classifies every edge of both.
+    thread_local std::vector<Vec2> events;
+    events.clear();
     if (s.kind != PieceKind::Line) events.push_back(s.p);
     if (s.kind == PieceKind::Segment) events.push_back(s.q);
     for (std::size_t i = 0; i < poly.n; ++i) {

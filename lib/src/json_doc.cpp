@@ -190,50 +190,56 @@ std::string_view JsonDoc::string_token() {
 
 double JsonDoc::number_token(bool* integer) {
     const std::size_t start = p_;
-    const char* s = t_.data();
-    const std::size_t n = t_.size();
+    // A local cursor (q) rather than the member p_, so that it stays in a register.
+    const char* const text_end = t_.data() + t_.size();
+    const char* q = t_.data() + p_;
+    auto fail_at = [&](const char* at) {
+        p_ = static_cast<std::size_t>(at - t_.data());
+        fail();
+    };
     // While checking the grammar, collect the digits as an integer m and the decimal
     // exponent e, so that the value is m * 10^e.
     std::uint64_t m = 0;
-    int significant = 0;  // digits folded into m (m wraps past 19; then it is not used)
+    std::size_t significant = 0;  // digits folded into m (m wraps past 19; then it is not used)
     auto digits = [&] {
-        const std::size_t b = p_;
-        while (p_ < n && s[p_] >= '0' && s[p_] <= '9') {
-            m = m * 10 + static_cast<unsigned>(s[p_] - '0');
-            ++p_;
+        const char* const b = q;
+        while (q < text_end && static_cast<unsigned>(*q - '0') < 10u) {
+            m = m * 10 + static_cast<unsigned>(*q - '0');
+            ++q;
         }
-        significant += static_cast<int>(std::min<std::size_t>(p_ - b, 1000));
-        return p_ - b;
+        significant += static_cast<std::size_t>(q - b);
+        return static_cast<std::size_t>(q - b);
     };
-    const bool negative = p_ < n && s[p_] == '-';
-    if (negative) ++p_;
-    if (p_ < n && s[p_] == '0') ++p_;
-    else if (digits() == 0) fail();
+    const bool negative = q < text_end && *q == '-';
+    if (negative) ++q;
+    if (q < text_end && *q == '0') ++q;
+    else if (digits() == 0) fail_at(q);
     *integer = true;
     long e = 0;
     bool exponent_small = true;
-    if (p_ < n && s[p_] == '.') {
-        ++p_;
+    if (q < text_end && *q == '.') {
+        ++q;
         *integer = false;
         const std::size_t f = digits();
-        if (f == 0) fail();
+        if (f == 0) fail_at(q);
         e = -static_cast<long>(std::min<std::size_t>(f, 1000));
     }
-    if (p_ < n && (s[p_] == 'e' || s[p_] == 'E')) {
-        ++p_;
+    if (q < text_end && (*q == 'e' || *q == 'E')) {
+        ++q;
         *integer = false;
-        const bool minus = p_ < n && s[p_] == '-';
-        if (p_ < n && (s[p_] == '+' || s[p_] == '-')) ++p_;
-        const std::size_t b = p_;
+        const bool minus = q < text_end && *q == '-';
+        if (q < text_end && (*q == '+' || *q == '-')) ++q;
+        const char* const b = q;
         long x = 0;
-        while (p_ < n && s[p_] >= '0' && s[p_] <= '9') {
-            if (p_ - b < 6) x = x * 10 + (s[p_] - '0');
-            ++p_;
+        while (q < text_end && static_cast<unsigned>(*q - '0') < 10u) {
+            if (q - b < 6) x = x * 10 + (*q - '0');
+            ++q;
         }
-        if (p_ == b) fail();
-        exponent_small = p_ - b < 6;
+        if (q == b) fail_at(q);
+        exponent_small = q - b < 6;
         e += minus ? -x : x;
     }
+    p_ = static_cast<std::size_t>(q - t_.data());
     // Clinger's fast path (W. D. Clinger, "How to read floating point numbers accurately",
     // PLDI 1990): when m < 2^53 and |e| <= 22, m and 10^|e| are exact doubles, so one IEEE
     // multiplication or division rounds m * 10^e correctly: the same double from_chars gives.

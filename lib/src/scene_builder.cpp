@@ -61,10 +61,13 @@ double number(const json& v, const Path& path) {
     return v.number();
 }
 
-std::string text(const json& v, const Path& path) {
+// A string value, viewed in the reader's storage (valid while the element is read).
+std::string_view text_view(const json& v, const Path& path) {
     if (!v.is_string()) throw Fail{path, "expected a string, got " + describe(v)};
-    return std::string(v.string());
+    return v.string();
 }
+
+std::string text(const json& v, const Path& path) { return std::string(text_view(v, path)); }
 
 Vec2 position(const json& v, const Path& path) {
     if (!v.is_array() || v.size() != 2)
@@ -82,8 +85,9 @@ public:
 
     void only(std::initializer_list<std::string_view> allowed) const {
         for (std::size_t i = 0; i < j_.size(); ++i) {
-            const std::string k(j_.key(i));
-            if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
+            const std::string_view key = j_.key(i);
+            if (std::any_of(allowed.begin(), allowed.end(), [&](std::string_view a) { return same_key(a, key); })) continue;
+            const std::string k(key);
             std::string hint;
             for (std::string_view a : allowed)
                 if (edit_distance(k, a) <= 2) hint = " (did you mean '" + std::string(a) + "'?)";
@@ -102,6 +106,7 @@ public:
     double num(std::string_view k) const { return number(at(k), sub(k)); }
     Vec2 pos(std::string_view k) const { return position(at(k), sub(k)); }
     std::string str(std::string_view k) const { return text(at(k), sub(k)); }
+    std::string_view str_view(std::string_view k) const { return text_view(at(k), sub(k)); }
     // A string that must be one of `choices`; `fallback` when the key is absent.
     std::string choice(std::string_view k, std::initializer_list<std::string_view> choices, std::string fallback) const {
         if (!has(k)) return fallback;
@@ -116,7 +121,8 @@ public:
         const json a = at(k);
         if (!a.is_array()) throw Fail{sub(k), "expected an array of strings, got " + describe(a)};
         const Path list = sub(k);
-        for (std::size_t i = 0; i < a.size(); ++i) out.push_back(text(a[i], Path(list, i)));
+        out.reserve(a.size());
+        for (std::size_t i = 0; i < a.size(); ++i) out.emplace_back(text_view(a[i], Path(list, i)));
         return out;
     }
     std::vector<Vec2> positions(std::string_view k, std::size_t at_least) const {
@@ -166,9 +172,9 @@ private:
 
 std::string id_or_default(const Obj& o, std::size_t index) {
     if (!o.has("id")) return std::to_string(index);
-    std::string id = o.str("id");
+    const std::string_view id = o.str_view("id");
     if (id.empty()) throw Fail{o.sub("id"), "an id must not be empty"};
-    return id;
+    return std::string(id);
 }
 
 // The UTF-8 code points of a (valid UTF-8) string.
@@ -309,7 +315,7 @@ SceneBuilder::ShapeNotes SceneBuilder::build_shape(std::size_t index, const json
     ShapeNotes out;
     s.id = id_or_default(o, index);
     s.groups = o.strings("groups");
-    const std::string type = o.str("type");
+    const std::string_view type = o.str_view("type");
     auto fields = [&](std::initializer_list<std::string_view> extra) {
         static constexpr std::string_view common[] = {"id", "type", "groups"};
         for (std::size_t i = 0; i < v.size(); ++i) {
@@ -325,7 +331,7 @@ SceneBuilder::ShapeNotes SceneBuilder::build_shape(std::size_t index, const json
                 if (edit_distance(key, a) <= 2) hint = " (did you mean '" + std::string(a) + "'?)";
             std::string allowed;
             for (std::string_view a : all) allowed += (allowed.empty() ? "" : ", ") + std::string(a);
-            throw Fail{o.sub(key), "unknown key '" + key + "' for a " + type + hint + "; allowed here: " + allowed};
+            throw Fail{o.sub(key), "unknown key '" + key + "' for a " + std::string(type) + hint + "; allowed here: " + allowed};
         }
     };
     if (type == "point") {
@@ -371,7 +377,7 @@ SceneBuilder::ShapeNotes SceneBuilder::build_shape(std::size_t index, const json
         fields({"points"});
         s.shape = Polyline{o.positions("points", 2)};
     } else {
-        throw Fail{o.sub("type"), "unknown shape type '" + type +
+        throw Fail{o.sub("type"), "unknown shape type '" + std::string(type) +
                                       "'; expected point, circle, rect, segment, line, ray, polygon or polyline"};
     }
     out.default_id = !o.has("id");

@@ -59,9 +59,10 @@ Box box(Ring r, std::size_t i) {
 // before the exact test.
 std::optional<RingDefect> first_by_x(Ring r, std::vector<std::size_t>& edges) {
     std::vector<Box> boxes(edges.size());
+    auto lo_x = [&](std::size_t e) { return std::min(r[e].x, r[next(e, r.n)].x); };
     std::sort(edges.begin(), edges.end(), [&](std::size_t a, std::size_t b) {
-        const double xa = box(r, a).lo_x;
-        const double xb = box(r, b).lo_x;
+        const double xa = lo_x(a);
+        const double xb = lo_x(b);
         return xa < xb || (xa == xb && a < b);
     });
     for (std::size_t k = 0; k < edges.size(); ++k) boxes[k] = box(r, edges[k]);
@@ -214,6 +215,8 @@ std::optional<std::vector<Vec2>> simple_polygon(const std::vector<Vec2>& points,
     using namespace detail;
     std::vector<Vec2> ring;
     std::vector<std::size_t> input_index;  // for messages in the user's numbering
+    ring.reserve(points.size());
+    input_index.reserve(points.size());
     for (std::size_t i = 0; i < points.size(); ++i) {
         if (!ring.empty() && ring.back() == points[i]) continue;
         ring.push_back(points[i]);

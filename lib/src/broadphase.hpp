@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace collide::detail {
@@ -44,9 +45,11 @@ public:
 
     /// Calls emit(i, j), i < j, once for every pair of items whose outward-rounded bounds
     /// overlap (see FBounds), in no particular order; stops early, returning false, when
-    /// emit returns false.
+    /// emit returns false. With parts > 1, only the pairs of share `part` (0 <= part < parts):
+    /// the shares are disjoint and together give every pair, so that several threads can
+    /// each take one.
     template <class Emit>
-    bool for_each_pair(Emit&& emit) const;
+    bool for_each_pair(Emit&& emit, unsigned part = 0, unsigned parts = 1) const;
 
     /// The items other than i whose outward-rounded bounds overlap i's, sorted ascending.
     void query(std::uint32_t i, std::vector<std::uint32_t>& out) const;
@@ -88,7 +91,11 @@ private:
     template <class F>
     void scan(const Level& level, const FBounds& b, std::uint32_t self, F&& f) const;
     template <class Emit>
-    bool big_pairs(Emit& emit) const;
+    bool big_pairs(Emit& emit, unsigned part, unsigned parts) const;
+    // The share [first, last) of n things that part `part` of `parts` takes.
+    static std::pair<std::size_t, std::size_t> share(std::size_t n, unsigned part, unsigned parts) {
+        return {n * part / parts, n * (part + 1) / parts};
+    }
     float lo(std::uint32_t i) const { return sweep_y_ ? fb_[i].y0 : fb_[i].x0; }
     float hi(std::uint32_t i) const { return sweep_y_ ? fb_[i].y1 : fb_[i].x1; }
 
@@ -124,8 +131,9 @@ void BroadIndex::scan(const Level& level, const FBounds& b, std::uint32_t self, 
 }
 
 template <class Emit>
-bool BroadIndex::big_pairs(Emit& emit) const {
-    for (std::size_t k = 0; k < big_.size(); ++k) {
+bool BroadIndex::big_pairs(Emit& emit, unsigned part, unsigned parts) const {
+    const auto [k0, k1] = share(big_.size(), part, parts);
+    for (std::size_t k = k0; k < k1; ++k) {
         const std::uint32_t i = big_[k];
         const FBounds& bi = fb_[i];
         for (std::uint32_t j : items_) {
@@ -137,16 +145,16 @@ bool BroadIndex::big_pairs(Emit& emit) const {
 }
 
 template <class Emit>
-bool BroadIndex::for_each_pair(Emit&& emit) const {
+bool BroadIndex::for_each_pair(Emit&& emit, unsigned part, unsigned parts) const {
     if (method_ == Broadphase::Brute) {
-        for (std::size_t p = 0; p < items_.size(); ++p)
+        for (std::size_t p = part; p < items_.size(); p += parts)  // interleaved: rows shrink
             for (std::size_t q = p + 1; q < items_.size(); ++q)
                 if (overlap(fb_[items_[p]], fb_[items_[q]]) && !emit(items_[p], items_[q])) return false;
         return true;
     }
-    if (!big_pairs(emit)) return false;
+    if (!big_pairs(emit, part, parts)) return false;
     if (method_ == Broadphase::Sweep) {
-        for (std::size_t p = 0; p < by_lo_.size(); ++p) {
+        for (std::size_t p = part; p < by_lo_.size(); p += parts) {
             const std::uint32_t i = by_lo_[p];
             const FBounds& bi = fb_[i];
             const float end = hi(i);
@@ -159,7 +167,8 @@ bool BroadIndex::for_each_pair(Emit&& emit) const {
     }
     // Within each level, cell by cell: the pairs of entries in a bucket that share a cell.
     for (const Level& level : levels_) {
-        for (std::size_t k = 0; k + 1 < level.start.size(); ++k) {
+        const auto [k0, k1] = share(level.start.empty() ? 0 : level.start.size() - 1, part, parts);
+        for (std::size_t k = k0; k < k1; ++k) {
             const Entry* first = level.entries.data() + level.start[k];
             const Entry* last = level.entries.data() + level.start[k + 1];
             for (const Entry* p = first; p != last; ++p) {
@@ -173,7 +182,9 @@ bool BroadIndex::for_each_pair(Emit&& emit) const {
     }
     // Across levels: each item (at its first cell) looks itself up in every coarser level.
     for (std::size_t la = 0; la + 1 < levels_.size(); ++la) {
-        for (const Entry& a : levels_[la].entries) {
+        const auto [e0, e1] = share(levels_[la].entries.size(), part, parts);
+        for (std::size_t e = e0; e < e1; ++e) {
+            const Entry& a = levels_[la].entries[e];
             if ((a.tagged & kFirst) != kFirst) continue;
             const std::uint32_t i = a.tagged & kItem;
             for (std::size_t lb = la + 1; lb < levels_.size(); ++lb) {

@@ -9,6 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <random>
+#include <cstdint>
+#include <charconv>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -233,5 +236,39 @@ TEST_CASE("format_number: the shortest text that reads back to the same double")
             CAPTURE(d);
             CHECK(std::stod(format_number(d)) == d);
         }
+    }
+    SUBCASE("numbers with two decimals or fewer (written directly) match std::to_chars byte for byte") {
+        // The reference is the standard library's own shortest form; the cases cover every
+        // value n / 100 and n / 10 for |n| <= 2 * 10^6, integers with trailing zeros (where
+        // "1e+05" is shorter than "100000"), the edge of the direct range (2^33) and values
+        // that are not such decimals.
+        auto reference = [](double d) {
+            char buf[32];
+            return std::string(buf, std::to_chars(buf, buf + sizeof buf, d).ptr);
+        };
+        std::size_t mismatches = 0;
+        auto check = [&](double d) {
+            if (format_number(d) != reference(d) && ++mismatches <= 10) CHECK(format_number(d) == reference(d));
+        };
+        for (long n = -2000000; n <= 2000000; ++n) {
+            check(static_cast<double>(n) / 100.0);
+            check(static_cast<double>(n) / 10.0);
+        }
+        for (double base : {1.0, 12.0, 123.0, 9.0, 99.0, 1.5, 0.01, 0.05, 0.1, 2.25})
+            for (double scale = 1; scale < 1e12; scale *= 10) {
+                check(base * scale);
+                check(-base * scale);
+                check(base / scale);
+            }
+        for (double d : {0x1p33, 0x1p33 - 0.25, 0x1p33 - 0.01, 8589934591.99, 8589934592.01, 4294967296.5, 1e10 + 0.01,
+                         0.009, 0.001, 0.015, 1.0 / 3.0, 0.1 + 0.2, 2913.1600000000003, 1e300, 5e-324})
+            check(d);
+        std::mt19937_64 rng(3);
+        for (int i = 0; i < 200000; ++i) {
+            const double cents = static_cast<double>(static_cast<std::int64_t>(rng() % 2000000000000ull) - 1000000000000ll);
+            check(cents / 100.0);
+            check(cents / 100.0 + 1e-9);
+        }
+        CHECK(mismatches == 0);
     }
 }

@@ -272,14 +272,26 @@ PieceClass classify(const Piece& s, Ring poly, std::vector<Vec2>* points) {
 
 PieceClass classify(const Piece& s, const Circle& c, std::vector<Vec2>* points) {
     PieceClass r;
-    const int dist = piece_distance_vs_radius(s, c);
     const bool bounded = s.kind == PieceKind::Segment;
+    const bool has_p = s.kind != PieceKind::Line;
+    // The distance test (as piece_distance_vs_radius) and the points read the same few
+    // signs: each is computed once, when first needed. tp and tq: where the foot of the
+    // perpendicular from the centre lies along the piece relative to its ends.
+    constexpr int kUnset = 2;
+    int pp_ = kUnset, pq_ = kUnset, tq_ = kUnset, disc_ = kUnset;
+    auto power_p = [&] { return pp_ != kUnset ? pp_ : (pp_ = power(c, s.p)); };
+    auto power_q = [&] { return pq_ != kUnset ? pq_ : (pq_ = power(c, s.q)); };
+    auto along_q = [&] { return tq_ != kUnset ? tq_ : (tq_ = along(s, s.q, c.center)); };
+    auto line_dist = [&] { return disc_ != kUnset ? disc_ : (disc_ = line_distance_vs_radius(s, c)); };
+    const int tp = has_p ? along(s, s.p, c.center) : 1;
+    // Sign of dist(centre, piece)^2 - r^2: the nearest point is an end when the foot lies beyond it.
+    const int dist = has_p && tp <= 0 ? power_p() : (bounded && along_q() >= 0 ? power_q() : line_dist());
     if (dist > 0) {
         r.outside = true;
         return r;
     }
-    const int pp = s.kind != PieceKind::Line ? power(c, s.p) : 1;
-    const int pq = bounded ? power(c, s.q) : 1;
+    const int pp = has_p ? power_p() : 1;
+    const int pq = bounded ? power_q() : 1;
     r.inside = dist < 0;
     r.outside = !bounded || pp > 0 || pq > 0;  // a disk is convex: ends inside keep all inside
     r.boundary = dist == 0 || pp >= 0 || pq >= 0;
@@ -288,9 +300,8 @@ PieceClass classify(const Piece& s, const Circle& c, std::vector<Vec2>* points) 
     // Points: roots t1 <= t2 of f(t) = |p + t d - c|^2 - r^2 lying on the piece. Which roots
     // count is decided exactly from the signs of f at the ends (pp, pq) and of the vertex
     // tm of f relative to the ends (tp = sign(tm - 0), tq = sign(tm - 1)).
-    const int disc = line_distance_vs_radius(s, c);
-    const int tp = s.kind != PieceKind::Line ? along(s, s.p, c.center) : 1;
-    const int tq = bounded ? along(s, s.q, c.center) : -1;
+    const int disc = line_dist();
+    const int tq = bounded ? along_q() : -1;
     std::optional<LineCircle> roots;  // computed when a root is not an end point
     auto push = [&](int k) {
         if (!roots) roots.emplace(s, c);

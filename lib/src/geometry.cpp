@@ -395,15 +395,17 @@ Topo polygon_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
     // equal; a lies in b iff no part of a's boundary lies outside b.
     const Ring ra = a.ring();
     const Ring rb = b.ring();
+    // A side's classes are settled once all three are seen; only points need the rest.
+    auto settled = [](const PieceClass& c) { return c.inside && c.boundary && c.outside; };
     PieceClass ca;
-    for (std::size_t i = 0; i < ra.n; ++i) {
+    for (std::size_t i = 0; i < ra.n && !(pts == nullptr && settled(ca)); ++i) {
         const PieceClass c = classify(ra.edge(i), rb, pts);
         ca.inside |= c.inside;
         ca.boundary |= c.boundary;
         ca.outside |= c.outside;
     }
     PieceClass cb;
-    for (std::size_t i = 0; i < rb.n; ++i) {
+    for (std::size_t i = 0; i < rb.n && !settled(cb); ++i) {
         const PieceClass c = classify(rb.edge(i), ra, nullptr);
         cb.inside |= c.inside;
         cb.boundary |= c.boundary;

@@ -254,6 +254,10 @@ PieceClass classify(const Piece& s, Ring poly, std::vector<Vec2>* points) {
             events.push_back(h.hi);
         }
     }
+    // Without points to collect, a piece known to reach inside, outside and the boundary
+    // has nothing left to learn (a proper crossing alone shows all three).
+    auto settled = [&] { return !points && c.inside && c.boundary && c.outside; };
+    if (settled()) return c;
     std::sort(events.begin(), events.end(), [&](const Vec2& x, const Vec2& y) { return along(s, x, y) > 0; });
     events.erase(std::unique(events.begin(), events.end()), events.end());
     auto note = [&](int loc) {
@@ -261,7 +265,7 @@ PieceClass classify(const Piece& s, Ring poly, std::vector<Vec2>* points) {
         else if (loc < 0) c.outside = true;
         else c.boundary = true;
     };
-    for (std::size_t i = 0; i < events.size(); ++i) {
+    for (std::size_t i = 0; i < events.size() && !settled(); ++i) {
         const int loc = locate_in_polygon(poly, events[i]);
         note(loc);
         if (loc == 0 && points) points->push_back(events[i]);

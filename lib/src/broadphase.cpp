@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <exception>
 #include <numeric>
+#include <thread>
 
 namespace collide {
 
@@ -64,7 +66,8 @@ FBounds outward(const Bounds& b) {
     return FBounds{float_down(b.min.x), float_down(b.min.y), float_up(b.max.x), float_up(b.max.y)};
 }
 
-BroadIndex::BroadIndex(std::vector<FBounds> bounds, const std::vector<std::uint32_t>& items, Broadphase method)
+BroadIndex::BroadIndex(std::vector<FBounds> bounds, const std::vector<std::uint32_t>& items, Broadphase method,
+                       unsigned threads)
     : items_(items), fb_(std::move(bounds)), method_(method) {
     if (method_ == Broadphase::Auto) method_ = items.size() <= 32 ? Broadphase::Brute : Broadphase::Grid;
     // The grid tags item indices with two flags: more than 2^30 items take the sweep.
@@ -88,7 +91,7 @@ BroadIndex::BroadIndex(std::vector<FBounds> bounds, const std::vector<std::uint3
         }
     }
     if (method_ == Broadphase::Sweep) build_sweep(bounded);
-    else if (!bounded.empty()) build_grid(bounded, extents);
+    else if (!bounded.empty()) build_grid(bounded, extents, threads);
 }
 
 void BroadIndex::build_sweep(const std::vector<std::uint32_t>& bounded) {
@@ -115,7 +118,7 @@ void BroadIndex::build_sweep(const std::vector<std::uint32_t>& bounded) {
     }
 }
 
-void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vector<double>& extents) {
+void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vector<double>& extents, unsigned threads) {
     // The base cell is twice the median extent, but never so small that the scene spans
     // more than about 4n cells a side.
     std::nth_element(extents.begin(), extents.begin() + static_cast<std::ptrdiff_t>(extents.size() / 2), extents.end());
@@ -152,66 +155,112 @@ void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vect
     // that no pass writes all over a big array (items come in file order, random in space):
     // first into up to 256 runs by the top bits of the bucket, each filled front to back, then
     // each run (a few hundred KB, in cache) by bucket in place. Items are visited in ascending
-    // order, so each bucket lists them ascending.
+    // order, so each bucket lists them ascending. With two threads, each takes half of the
+    // items in the first pass (the first half's entries go first in every run, so the layout
+    // is the same) and half of the runs in the second.
+    const unsigned parts = threads > 1 && bounded.size() >= kTwoThreadBuild ? 2 : 1;
+    auto in_parts = [parts](auto&& f) {
+        if (parts == 1) return f(0u);
+        std::exception_ptr error;
+        std::thread other([&] {
+            try {
+                f(1u);
+            } catch (...) {
+                error = std::current_exception();
+            }
+        });
+        try {
+            f(0u);
+        } catch (...) {
+            other.join();
+            throw;
+        }
+        other.join();
+        if (error) std::rethrow_exception(error);
+    };
     auto for_each_cell = [&](std::uint32_t i, auto&& f) {
         const Level& level = levels_[level_of_[i]];
         const Range r = range(fb_[i], level);
         for (std::int32_t y = r.y0; y <= r.y1; ++y)
             for (std::int32_t x = r.x0; x <= r.x1; ++x) f(level, x, y, flags(r, x, y));
     };
-    std::vector<std::size_t> counts(levels_.size(), 0);
-    for (std::uint32_t i : bounded)
-        for_each_cell(i, [&](const Level&, std::int32_t, std::int32_t, std::uint32_t) { ++counts[level_of_[i]]; });
+    auto for_my_items = [&](unsigned part, auto&& f) {
+        const auto [p0, p1] = share(bounded.size(), part, parts);
+        for (std::size_t p = p0; p < p1; ++p) for_each_cell(bounded[p], [&](auto&&... a) { f(bounded[p], a...); });
+    };
+    const std::size_t nl = levels_.size();
+    std::vector<std::vector<std::size_t>> part_counts(parts, std::vector<std::size_t>(nl, 0));
+    in_parts([&](unsigned part) {
+        for_my_items(part, [&](std::uint32_t i, const Level&, std::int32_t, std::int32_t, std::uint32_t) { ++part_counts[part][level_of_[i]]; });
+    });
     constexpr unsigned kRunBits = 8;
-    std::vector<unsigned> run_shift(levels_.size(), 0);
-    std::vector<std::vector<std::uint32_t>> run_fill(levels_.size());  // next free entry of each run
-    for (std::size_t k = 0; k < levels_.size(); ++k) {
+    std::vector<unsigned> run_shift(nl, 0);
+    std::vector<std::size_t> runs(nl, 0);
+    for (std::size_t k = 0; k < nl; ++k) {
         Level& level = levels_[k];
-        if (counts[k] >= kItem) return build_sweep(bounded);  // the 32-bit bucket offsets would overflow
+        std::size_t count = 0;
+        for (const std::vector<std::size_t>& c : part_counts) count += c[k];
+        if (count >= kItem) return build_sweep(bounded);  // the 32-bit bucket offsets would overflow
         unsigned bits = 0;
-        while ((std::size_t{1} << bits) < counts[k]) ++bits;
+        while ((std::size_t{1} << bits) < count) ++bits;
         level.mask = (std::size_t{1} << bits) - 1;
         run_shift[k] = bits > kRunBits ? bits - kRunBits : 0;
-        run_fill[k].assign((level.mask >> run_shift[k]) + 2, 0);
+        runs[k] = (level.mask >> run_shift[k]) + 1;
         reserve_huge(level.start, level.mask + 2);
         level.start.assign(level.mask + 2, 0);
-        reserve_huge(level.entries, counts[k]);
-        level.entries.resize(counts[k]);
+        reserve_huge(level.entries, count);
+        level.entries.resize(count);
     }
-    // Pass 1: entries into their runs.
-    for (std::uint32_t i : bounded)
-        for_each_cell(i, [&](const Level& level, std::int32_t x, std::int32_t y, std::uint32_t) {
+    // Pass 1: entries into their runs; fill[part][k][r]: where part's next entry of run r goes.
+    std::vector<std::vector<std::vector<std::uint32_t>>> fill(parts, std::vector<std::vector<std::uint32_t>>(nl));
+    in_parts([&](unsigned part) {
+        for (std::size_t k = 0; k < nl; ++k) fill[part][k].assign(runs[k], 0);
+        for_my_items(part, [&](std::uint32_t i, const Level& level, std::int32_t x, std::int32_t y, std::uint32_t) {
             const std::size_t k = level_of_[i];
-            ++run_fill[k][(bucket(x, y, level.mask) >> run_shift[k]) + 1];
+            ++fill[part][k][bucket(x, y, level.mask) >> run_shift[k]];
         });
-    for (std::vector<std::uint32_t>& fill : run_fill)
-        for (std::size_t r = 0; r + 1 < fill.size(); ++r) fill[r + 1] += fill[r];
-    std::vector<std::vector<std::uint32_t>> run_start = run_fill;
-    for (std::uint32_t i : bounded)
-        for_each_cell(i, [&](const Level& level, std::int32_t x, std::int32_t y, std::uint32_t f) {
-            const std::size_t k = level_of_[i];
-            levels_[k].entries[run_fill[k][bucket(x, y, level.mask) >> run_shift[k]]++] = Entry{fb_[i], i | f, x, y};
-        });
-    // Pass 2: each run by bucket (stable), through a copy of the run.
-    std::vector<Entry> run;
-    std::vector<std::uint32_t> at;  // offset in the run of each of its buckets
-    for (std::size_t k = 0; k < levels_.size(); ++k) {
-        Level& level = levels_[k];
-        const std::vector<std::uint32_t>& runs = run_start[k];
-        for (std::size_t r = 0; r + 1 < runs.size(); ++r) {
-            const std::uint32_t from = runs[r], to = runs[r + 1];
-            const std::size_t b0 = r << run_shift[k];
-            const std::size_t b1 = std::min(level.mask + 1, (r + 1) << run_shift[k]);
-            if (b0 >= b1) break;
-            run.assign(level.entries.begin() + from, level.entries.begin() + to);
-            at.assign(b1 - b0 + 1, 0);
-            for (const Entry& e : run) ++at[bucket(e.cx, e.cy, level.mask) - b0 + 1];
-            for (std::size_t j = 0; j + 1 < at.size(); ++j) at[j + 1] += at[j];
-            for (std::size_t b = b0; b < b1; ++b) level.start[b] = from + at[b - b0];
-            for (const Entry& e : run) level.entries[from + at[bucket(e.cx, e.cy, level.mask) - b0]++] = e;
+    });
+    std::vector<std::vector<std::uint32_t>> run_start(nl);
+    for (std::size_t k = 0; k < nl; ++k) {
+        run_start[k].assign(runs[k] + 1, 0);
+        std::uint32_t at = 0;
+        for (std::size_t r = 0; r < runs[k]; ++r) {
+            run_start[k][r] = at;
+            for (unsigned part = 0; part < parts; ++part) {
+                const std::uint32_t n = fill[part][k][r];
+                fill[part][k][r] = at;
+                at += n;
+            }
         }
-        level.start[level.mask + 1] = static_cast<std::uint32_t>(level.entries.size());
+        run_start[k][runs[k]] = at;
     }
+    in_parts([&](unsigned part) {
+        for_my_items(part, [&](std::uint32_t i, const Level& level, std::int32_t x, std::int32_t y, std::uint32_t f) {
+            const std::size_t k = level_of_[i];
+            levels_[k].entries[fill[part][k][bucket(x, y, level.mask) >> run_shift[k]]++] = Entry{fb_[i], i | f, x, y};
+        });
+    });
+    // Pass 2: each run by bucket (stable), through a copy of the run.
+    in_parts([&](unsigned part) {
+        std::vector<Entry> run;
+        std::vector<std::uint32_t> at;  // offset in the run of each of its buckets
+        for (std::size_t k = 0; k < nl; ++k) {
+            Level& level = levels_[k];
+            const auto [r0, r1] = share(runs[k], part, parts);
+            for (std::size_t r = r0; r < r1; ++r) {
+                const std::uint32_t from = run_start[k][r], to = run_start[k][r + 1];
+                const std::size_t b0 = r << run_shift[k];
+                const std::size_t b1 = std::min(level.mask + 1, (r + 1) << run_shift[k]);
+                run.assign(level.entries.begin() + from, level.entries.begin() + to);
+                at.assign(b1 - b0 + 1, 0);
+                for (const Entry& e : run) ++at[bucket(e.cx, e.cy, level.mask) - b0 + 1];
+                for (std::size_t j = 0; j + 1 < at.size(); ++j) at[j + 1] += at[j];
+                for (std::size_t b = b0; b < b1; ++b) level.start[b] = from + at[b - b0];
+                for (const Entry& e : run) level.entries[from + at[bucket(e.cx, e.cy, level.mask) - b0]++] = e;
+            }
+        }
+    });
+    for (Level& level : levels_) level.start[level.mask + 1] = static_cast<std::uint32_t>(level.entries.size());
 }
 
 std::int32_t BroadIndex::coord(float v, double origin, double inv_cell) const {

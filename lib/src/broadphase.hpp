@@ -40,8 +40,13 @@ void radix_sort(std::vector<std::uint64_t>& keys);
 class BroadIndex {
 public:
     /// `items` (indices into `bounds`) must be sorted. The index works on these rounded
-    /// bounds only, so the caller need not keep the exact ones.
-    BroadIndex(std::vector<FBounds> bounds, const std::vector<std::uint32_t>& items, Broadphase method);
+    /// bounds only, so the caller need not keep the exact ones. With threads > 1, a big grid
+    /// is built on two threads (the same index).
+    BroadIndex(std::vector<FBounds> bounds, const std::vector<std::uint32_t>& items, Broadphase method,
+               unsigned threads = 1);
+
+    /// Items from which a grid is built on two threads when allowed.
+    static constexpr std::size_t kTwoThreadBuild = 16384;
 
     /// Calls emit(i, j), i < j, once for every pair of items whose outward-rounded bounds
     /// overlap (see FBounds), in no particular order; stops early, returning false, when
@@ -77,7 +82,7 @@ private:
         std::vector<Entry> entries;
     };
 
-    void build_grid(const std::vector<std::uint32_t>& bounded, std::vector<double>& extents);
+    void build_grid(const std::vector<std::uint32_t>& bounded, std::vector<double>& extents, unsigned threads);
     void build_sweep(const std::vector<std::uint32_t>& bounded);
     Range range(const FBounds& b, const Level& level) const;
     std::int32_t coord(float v, double origin, double inv_cell) const;

@@ -191,7 +191,7 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
     } else {
         bound(0, items.size());
     }
-    const detail::BroadIndex index(std::move(bounds), items, options.broadphase);
+    const detail::BroadIndex index(std::move(bounds), items, options.broadphase, options.threads);
 
     // Each pair is tested once, in the block of its reported `a` (so records come out in
     // report order), or for a pair only rules ask about, in the block of its lower index.

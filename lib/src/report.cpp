@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 namespace collide {
 
@@ -74,16 +75,20 @@ namespace {
 
 void json_string(std::string& out, std::string_view s) {
     static const char* hex = "0123456789abcdef";
-    out += '"';
-    // Ids are almost always plain: append them whole.
+    // Ids are almost always plain: copy them whole, quotes included, in one step.
     if (std::none_of(s.begin(), s.end(), [](char ch) {
             const auto c = static_cast<unsigned char>(ch);
             return c < 0x20 || c == '"' || c == '\\';
         })) {
-        out += s;
-        out += '"';
+        const std::size_t at = out.size();
+        out.resize(at + s.size() + 2);
+        char* d = &out[at];
+        d[0] = '"';
+        if (!s.empty()) std::memcpy(d + 1, s.data(), s.size());
+        d[s.size() + 1] = '"';
         return;
     }
+    out += '"';
     for (char ch : s) {
         const auto c = static_cast<unsigned char>(ch);
         switch (c) {
@@ -135,8 +140,9 @@ void collision_fields(std::string& out, const Scene& scene, const Collision& c, 
     json_string(out, object_id(scene, c.a));
     out += ", \"b\": ";
     json_string(out, object_id(scene, c.b));
-    out += ", \"relation\": ";
-    json_string(out, relation_name(c.relation));
+    out += ", \"relation\": \"";
+    out += relation_name(c.relation);  // plain words
+    out += '"';
     if (c.b >= scene.shapes.size()) {
         out += ", \"cells\": [";
         for (std::size_t k = 0; k < c.cells.size(); ++k) {

@@ -489,6 +489,18 @@ TEST_CASE("read_scene: two threads read the same scene and the same first error"
             CHECK(s.grids[0].cols == (3u << 20));
         }
     }
+    SUBCASE("an empty shapes array in a big file, then more keys") {
+        // The batched reader takes "shapes" of any text over 1 MiB, empty or not.
+        const std::string text = "{\"shapes\": [ ], \"notes\": \"" + std::string(2u << 20, 'x') + "\"}";
+        CHECK(error_of(text, 2) == error_of(text, 1));
+        CHECK(error_of(text, 2).find("/notes") != std::string::npos);
+        const std::string valid = "{\"shapes\": []" + std::string(2u << 20, ' ') + ", \"pairs\": [\"*:*\"]}";
+        for (unsigned threads : {1u, 2u}) {
+            const Scene s = read_scene(valid, "big.json", collide::ReadOptions{threads});
+            CHECK(s.shapes.empty());
+            CHECK(s.pairs.size() == 1);
+        }
+    }
     SUBCASE("a bad shape in a late batch") {
         const std::string text = big_scene(n, 17001, R"({"type": "circle", "center": [0, 0], "radius": -1})");
         CHECK(error_of(text, 2) == error_of(text, 1));

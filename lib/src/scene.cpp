@@ -260,7 +260,8 @@ void read_shapes_in_batches(JsonDoc& doc, SceneBuilder& builder) {
     int cur = 0;
     std::size_t index = 0;
     const std::size_t begin = doc.pos();
-    bool more = !doc.consume(']');
+    const bool empty = doc.consume(']');
+    bool more = !empty;
     while (more) {
         JsonDoc& d = docs[cur];
         d.reset();
@@ -292,7 +293,7 @@ void read_shapes_in_batches(JsonDoc& doc, SceneBuilder& builder) {
         cur = 1 - cur;
     }
     if (pending.valid()) merge(pending.get(), pending_first);
-    doc.expect(']');
+    if (!empty) doc.expect(']');
 }
 
 // Reads the top-level object; the elements of its big arrays go to the builder one at a time.

@@ -117,8 +117,9 @@ public:
     }
     std::vector<std::string> strings(std::string_view k) const {
         std::vector<std::string> out;
-        if (!has(k)) return out;
-        const json a = at(k);
+        const std::size_t member = j_.find(k);
+        if (member == j_.size()) return out;
+        const json a = j_[member];
         if (!a.is_array()) throw Fail{sub(k), "expected an array of strings, got " + describe(a)};
         const Path list = sub(k);
         out.reserve(a.size());
@@ -193,9 +194,10 @@ std::vector<char32_t> code_points(const std::string& s) {
 }
 
 Rect rect_of(const Obj& o) {
+    // The caller has ruled out left/top/right/bottom: only the other two forms can mix.
     const bool mm = o.has("min") || o.has("max");
     const bool xywh = o.has("x") || o.has("y") || o.has("width") || o.has("height");
-    if (mm + xywh + (o.has("left") || o.has("top") || o.has("right") || o.has("bottom")) > 1)
+    if (mm && xywh)
         throw Fail{o.path(), "a rect takes one of min/max, x/y/width/height or left/top/right/bottom, not a mix"};
     if (mm) {
         o.only({"id", "type", "groups", "min", "max"});
@@ -313,7 +315,8 @@ void SceneBuilder::expect_shapes(std::size_t count) {
 SceneBuilder::ShapeNotes SceneBuilder::build_shape(std::size_t index, const json& v, const Path& path, SceneShape& s) {
     const Obj o(v, path, "a shape");
     ShapeNotes out;
-    s.id = id_or_default(o, index);
+    const bool has_id = o.has("id");
+    s.id = has_id ? id_or_default(o, index) : std::to_string(index);
     s.groups = o.strings("groups");
     const std::string_view type = o.str_view("type");
     auto fields = [&](std::initializer_list<std::string_view> extra) {
@@ -380,7 +383,7 @@ SceneBuilder::ShapeNotes SceneBuilder::build_shape(std::size_t index, const json
         throw Fail{o.sub("type"), "unknown shape type '" + std::string(type) +
                                       "'; expected point, circle, rect, segment, line, ray, polygon or polyline"};
     }
-    out.default_id = !o.has("id");
+    out.default_id = !has_id;
     return out;
 }
 

@@ -7,7 +7,6 @@
 #include "grid_ops.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -229,8 +228,9 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
         // Each candidate pair once, oriented as it is tested: (a, b) of the first report
         // spec that selects it, else (lower, higher) when only rules ask about it. Two threads
         // may each collect a share (the buffer is sorted next, so the order they find pairs
-        // in does not matter); past options.pair_buffer pairs in all, both give up.
-        std::atomic<std::size_t> kept{0};
+        // in does not matter); each gives up past options.pair_buffer pairs, and the buffer
+        // is used only if both finished with no more than that in all. (A shared counter
+        // would bounce between the cores at every pair.)
         auto keep_into = [&](std::vector<std::uint64_t>& into) {
             return [&](std::uint32_t i, std::uint32_t j) {
                 std::uint64_t key = 0;
@@ -253,7 +253,7 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
                     }
                 }
                 if (!wanted) return true;
-                if (kept.fetch_add(1, std::memory_order_relaxed) >= options.pair_buffer) return false;
+                if (into.size() >= options.pair_buffer) return false;
                 into.push_back(key);
                 return true;
             };
@@ -277,7 +277,7 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
             }
             helper.join();
             if (second_error) std::rethrow_exception(second_error);
-            use_buffer = use_buffer && second_ok;
+            use_buffer = use_buffer && second_ok && buffered.size() + second.size() <= options.pair_buffer;
             if (use_buffer) buffered.insert(buffered.end(), second.begin(), second.end());
         } else {
             use_buffer = index.for_each_pair(keep_into(buffered));

@@ -27,12 +27,12 @@ void setup_validate(CLI::App& sub) {
 // Every file is checked, so that one run lists every broken level.
 ExitCode run_validate() {
     bool all_ok = true;
-    // A big file is read and its shapes built on two threads when the machine has them (the
+    // A big file's shapes are read and built on two threads when the machine has them (the
     // scene and its errors never depend on it); files one after the other, in order.
     const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 2u);
     for (const std::string& f : opt.files) {
         try {
-            const collide::Scene s = collide::read_scene(read_input(f, threads), f, collide::ReadOptions{threads});
+            const collide::Scene s = collide::read_scene(read_input(f), f, collide::ReadOptions{threads});
             if (!opt.quiet)
                 std::cout << f << ": valid (" << count(s.shapes.size(), "shape") << ", " << count(s.grids.size(), "grid")
                           << ", " << count(s.moves.size(), "move") << ", " << count(s.rules.size(), "rule") << ")\n";

@@ -77,27 +77,7 @@ void InputText::append(const char* bytes, std::size_t n) {
     commit(n);
 }
 
-namespace {
-// Reads bytes [from, to) of descriptor fd into buf + from. Returns false when the file ends
-// first (it shrank); throws on a read error.
-bool pread_range(int fd, char* buf, std::size_t from, std::size_t to, const std::string& path) {
-    while (from < to) {
-        const ssize_t got = pread(fd, buf + from, to - from, static_cast<off_t>(from));
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) throw collide::Error(path, "", std::string("cannot read: ") + std::strerror(errno));
-        if (got == 0) return false;
-        from += static_cast<std::size_t>(got);
-    }
-    return true;
-}
-
-// Files from this size are read on two threads when allowed: filling fresh memory is mostly
-// the kernel zeroing its pages (a 121 MB scene: a sixth of the reading thread's time), and
-// two threads each fill half.
-constexpr std::size_t kTwoThreadRead = std::size_t{16} << 20;
-}  // namespace
-
-InputText read_input(const std::string& path, unsigned threads) {
+InputText read_input(const std::string& path) {
     const bool stdin_ = path == "-";
     std::FILE* f = stdin_ ? stdin : std::fopen(path.c_str(), "rb");
     if (!f) throw collide::Error(path, "", std::string("cannot open: ") + std::strerror(errno));
@@ -108,43 +88,10 @@ InputText read_input(const std::string& path, unsigned threads) {
     struct stat st {};
     std::size_t chunk = std::size_t{1} << 16;
     if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        const auto size = static_cast<std::size_t>(st.st_size);
-        chunk = size + 1;  // + 1: the read that sees the end
+        chunk = static_cast<std::size_t>(st.st_size) + 1;  // + 1: the read that sees the end
         // Not for storage that grows: a block moved by mremap that holds huge pages came out
         // 40% over its size in resident memory (256 MiB through a pipe: 383 MB against 267).
-        char* buf = text.reserve_tail(chunk);
-        advise_huge(buf, chunk);
-        if (threads > 1 && size >= kTwoThreadRead && !stdin_) {
-            // The second half from a 2 MiB boundary (each thread fills whole huge pages), then
-            // what follows the size seen (a file that grows) by the loop below. A file that
-            // shrank meanwhile is read again from the start the ordinary way.
-            const std::size_t half = size / 2 / (std::size_t{2} << 20) * (std::size_t{2} << 20);
-            const int fd = fileno(f);
-            bool second = false;
-            std::exception_ptr error;
-            std::thread other([&] {
-                try {
-                    second = pread_range(fd, buf, half, size, path);
-                } catch (...) {
-                    error = std::current_exception();
-                }
-            });
-            bool first = false;
-            try {
-                first = pread_range(fd, buf, 0, half, path);
-            } catch (...) {
-                other.join();
-                throw;
-            }
-            other.join();
-            if (error) std::rethrow_exception(error);
-            if (first && second && std::fseek(f, static_cast<long>(size), SEEK_SET) == 0) {
-                text.commit(size);
-                chunk = std::size_t{1} << 16;
-            } else {
-                std::rewind(f);
-            }
-        }
+        advise_huge(text.reserve_tail(chunk), chunk);
     }
     for (;;) {
         const std::size_t got = std::fread(text.reserve_tail(chunk), 1, chunk, f);
@@ -169,7 +116,7 @@ std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, u
     auto work = [&] {
         for (std::size_t k = next++; k < files.size() && k < first_bad; k = next++) {
             try {
-                scenes[k] = collide::read_scene(read_input(files[k], one_file.threads), files[k], one_file);
+                scenes[k] = collide::read_scene(read_input(files[k]), files[k], one_file);
             } catch (...) {
                 errors[k] = std::current_exception();
                 std::size_t bad = first_bad;

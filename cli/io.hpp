@@ -32,9 +32,8 @@ private:
     std::size_t capacity_ = 0;
 };
 
-/// The contents of a file, or of standard input for "-". Throws collide::Error. With
-/// threads > 1, a big regular file is read on two threads.
-InputText read_input(const std::string& path, unsigned threads = 1);
+/// The contents of a file, or of standard input for "-". Throws collide::Error.
+InputText read_input(const std::string& path);
 
 /// Read and parse the scene files, on up to `threads` threads (one file each at a time;
 /// standard input, if named, makes it one thread). Returns them in argument order, or

@@ -2,18 +2,14 @@
 // fails part way through, as a disk or network error would. The first fread() on it gets
 // half of what it asks for, then the descriptor is closed under it, so the rest of the read
 // fails (EBADF) and the stream's error indicator is set, exactly as for a real I/O error.
-// A big file read with pread() on two threads fails the same way: the first pread() on it
-// gets half, then the descriptor is closed.
 #include <dlfcn.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cstdio>
 #include <cstring>
 
 namespace {
 std::FILE* g_victim = nullptr;
-std::atomic<int> g_victim_fd{-1};  // for pread, which may come from two threads
 
 template <class F>
 F next(const char* name) {
@@ -30,20 +26,14 @@ bool is_victim(const char* path) {
 extern "C" std::FILE* fopen(const char* path, const char* mode) {
     static auto real = next<std::FILE* (*)(const char*, const char*)>("fopen");
     std::FILE* f = real(path, mode);
-    if (f && is_victim(path)) {
-        g_victim = f;
-        g_victim_fd = fileno(f);
-    }
+    if (f && is_victim(path)) g_victim = f;
     return f;
 }
 
 extern "C" std::FILE* fopen64(const char* path, const char* mode) {
     static auto real = next<std::FILE* (*)(const char*, const char*)>("fopen64");
     std::FILE* f = real(path, mode);
-    if (f && is_victim(path)) {
-        g_victim = f;
-        g_victim_fd = fileno(f);
-    }
+    if (f && is_victim(path)) g_victim = f;
     return f;
 }
 
@@ -51,30 +41,7 @@ extern "C" std::size_t fread(void* buf, std::size_t size, std::size_t n, std::FI
     static auto real = next<std::size_t (*)(void*, std::size_t, std::size_t, std::FILE*)>("fread");
     if (f != g_victim || size != 1 || n < 2) return real(buf, size, n, f);
     g_victim = nullptr;  // once
-    g_victim_fd = -1;
     const std::size_t half = real(buf, 1, n / 2, f);
     close(fileno(f));
     return half + real(static_cast<char*>(buf) + half, 1, n - half, f);
-}
-
-namespace {
-template <class Real>
-ssize_t faulty_pread(Real real, int fd, void* buf, std::size_t n, off_t offset) {
-    int victim = fd;
-    if (n < 2 || !g_victim_fd.compare_exchange_strong(victim, -1)) return real(fd, buf, n, offset);
-    g_victim = nullptr;  // once, for fread too
-    const ssize_t half = real(fd, buf, n / 2, offset);
-    close(fd);
-    return half;  // a short read; the next one fails with EBADF
-}
-}  // namespace
-
-extern "C" ssize_t pread(int fd, void* buf, std::size_t n, off_t offset) {
-    static auto real = next<ssize_t (*)(int, void*, std::size_t, off_t)>("pread");
-    return faulty_pread(real, fd, buf, n, offset);
-}
-
-extern "C" ssize_t pread64(int fd, void* buf, std::size_t n, off_t offset) {
-    static auto real = next<ssize_t (*)(int, void*, std::size_t, off_t)>("pread64");
-    return faulty_pread(real, fd, buf, n, offset);
 }

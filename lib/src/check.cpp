@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <exception>
@@ -24,21 +25,38 @@ const std::string& object_id(const Scene& scene, std::size_t i) {
 
 namespace {
 
-// Which objects (shapes, then grids) each side of a pair spec selects.
-struct Selection {
-    std::vector<char> left;
-    std::vector<char> right;
-
-    bool forward(std::size_t i, std::size_t j) const { return left[i] && right[j]; }
+// A set of objects (shapes, then grids) as one bit each: a million objects fit in 128 KB,
+// so the tests of every candidate pair against it stay in cache (a byte each missed it).
+class Mask {
+public:
+    Mask() = default;
+    Mask(std::size_t n, bool all) : bits_((n + 63) / 64, all ? ~std::uint64_t{0} : 0) {}
+    bool operator[](std::size_t i) const { return (bits_[i >> 6] >> (i & 63)) & 1u; }
+    void set(std::size_t i) { bits_[i >> 6] |= std::uint64_t{1} << (i & 63); }
+    bool any() const {
+        return std::any_of(bits_.begin(), bits_.end(), [](std::uint64_t w) { return w != 0; });
+    }
     void prefetch(std::size_t i) const {
 #if defined(__GNUC__) || defined(__clang__)
-        if (i < left.size()) {
-            __builtin_prefetch(left.data() + i);
-            __builtin_prefetch(right.data() + i);
-        }
+        if ((i >> 6) < bits_.size()) __builtin_prefetch(bits_.data() + (i >> 6));
 #else
         (void)i;
 #endif
+    }
+
+private:
+    std::vector<std::uint64_t> bits_;
+};
+
+// Which objects (shapes, then grids) each side of a pair spec selects.
+struct Selection {
+    Mask left;
+    Mask right;
+
+    bool forward(std::size_t i, std::size_t j) const { return left[i] && right[j]; }
+    void prefetch(std::size_t i) const {
+        left.prefetch(i);
+        right.prefetch(i);
     }
     bool selects(std::size_t i, std::size_t j) const { return forward(i, j) || forward(j, i); }
     // The (a, b) order of a selected pair: from the left selector; both ways, lower index
@@ -61,13 +79,13 @@ public:
         : n_(scene.shapes.size() + scene.grids.size()), empty_(empty) {
         for (const PairSpec* sp : specs) {
             for (const std::string* sel : {&sp->left, &sp->right}) {
-                if (*sel != "*" && index_.emplace(*sel, masks_.size()).second) masks_.emplace_back(n_, 0);
+                if (*sel != "*" && index_.emplace(*sel, masks_.size()).second) masks_.emplace_back(n_, false);
             }
         }
         if (index_.empty()) return;
         auto mark = [&](const std::string& key, std::size_t i) {
             const auto it = index_.find(key);
-            if (it != index_.end()) masks_[it->second][i] = 1;
+            if (it != index_.end()) masks_[it->second].set(i);
         };
         for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
             mark(scene.shapes[i].id, i);
@@ -82,13 +100,13 @@ public:
     Selection select(const PairSpec& spec) { return Selection{mask(spec.left), mask(spec.right)}; }
 
 private:
-    std::vector<char> mask(const std::string& sel) {
+    Mask mask(const std::string& sel) {
         if (sel == "*") {
             if (n_ == 0) warn(sel);
-            return std::vector<char>(n_, 1);
+            return Mask(n_, true);
         }
-        const std::vector<char>& m = masks_[index_.at(sel)];
-        if (std::find(m.begin(), m.end(), 1) == m.end()) warn(sel);
+        const Mask& m = masks_[index_.at(sel)];
+        if (!m.any()) warn(sel);
         return m;
     }
     void warn(const std::string& sel) {
@@ -98,7 +116,7 @@ private:
     std::size_t n_;
     std::vector<std::string>& empty_;
     std::unordered_map<std::string, std::size_t> index_;  // selector -> mask
-    std::vector<std::vector<char>> masks_;
+    std::vector<Mask> masks_;
 };
 
 struct RuleState {
@@ -124,7 +142,7 @@ namespace {
 constexpr std::size_t kTwoThreadPairs = 16384;
 
 // Records ahead of the one being handed to the sink whose second shape is prefetched.
-constexpr std::size_t kPrefetch = 32;
+constexpr std::size_t kPrefetch = 16;
 
 void prefetch_shape(const Scene& scene, std::size_t i) {
 #if defined(__GNUC__) || defined(__clang__)

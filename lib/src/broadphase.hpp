@@ -97,6 +97,24 @@ private:
     void scan(const Level& level, const FBounds& b, std::uint32_t self, F&& f) const;
     template <class Emit>
     bool big_pairs(Emit& emit, unsigned part, unsigned parts) const;
+    // Prefetches, for the first cell of entry a of level la, its bucket in each coarser level
+    // (or with `cells`, the start of that bucket's entries).
+    void prefetch_lookup(const Entry& a, std::size_t la, bool cells) const {
+#if defined(__GNUC__) || defined(__clang__)
+        if ((a.tagged & kFirst) != kFirst) return;
+        for (std::size_t lb = la + 1; lb < levels_.size(); ++lb) {
+            const Level& level = levels_[lb];
+            if (level.entries.empty()) continue;
+            const std::size_t k = bucket(coord(a.fb.x0, origin_.x, level.inv_cell), coord(a.fb.y0, origin_.y, level.inv_cell), level.mask);
+            if (cells) __builtin_prefetch(level.entries.data() + std::min<std::size_t>(level.start[k], level.entries.size() - 1));
+            else __builtin_prefetch(level.start.data() + k);
+        }
+#else
+        (void)a;
+        (void)la;
+        (void)cells;
+#endif
+    }
     // The share [first, last) of n things that part `part` of `parts` takes.
     static std::pair<std::size_t, std::size_t> share(std::size_t n, unsigned part, unsigned parts) {
         return {n * part / parts, n * (part + 1) / parts};
@@ -186,10 +204,17 @@ bool BroadIndex::for_each_pair(Emit&& emit, unsigned part, unsigned parts) const
         }
     }
     // Across levels: each item (at its first cell) looks itself up in every coarser level.
+    // The entries come in bucket order, random in space, so every lookup is a cache miss:
+    // the bucket of the entry 2 * kAhead on is fetched early, and the cell list of the entry
+    // kAhead on (its bucket in cache by then).
+    constexpr std::size_t kAhead = 8;
     for (std::size_t la = 0; la + 1 < levels_.size(); ++la) {
-        const auto [e0, e1] = share(levels_[la].entries.size(), part, parts);
+        const std::vector<Entry>& fine = levels_[la].entries;
+        const auto [e0, e1] = share(fine.size(), part, parts);
         for (std::size_t e = e0; e < e1; ++e) {
-            const Entry& a = levels_[la].entries[e];
+            if (e + 2 * kAhead < e1) prefetch_lookup(fine[e + 2 * kAhead], la, false);
+            if (e + kAhead < e1) prefetch_lookup(fine[e + kAhead], la, true);
+            const Entry& a = fine[e];
             if ((a.tagged & kFirst) != kFirst) continue;
             const std::uint32_t i = a.tagged & kItem;
             for (std::size_t lb = la + 1; lb < levels_.size(); ++lb) {

@@ -286,10 +286,10 @@ std::uint32_t JsonDoc::value(int depth) {
             const std::size_t base = scratch_.size();
             bool more = !consume(object ? '}' : ']');
             if (more && !object && depth + 1 <= kMaxDepth && number_start(peek())) {
-                // Numbers first: appended packed (no nested value can come between); if
-                // anything else follows, they become nodes after all and the general loop
-                // takes over.
-                const std::size_t packed_base = nums_.size();
+                // Numbers first: collected packed; if anything else follows, they become
+                // nodes after all and the general loop takes over.
+                scratch_nums_.clear();
+                scratch_ints_.clear();
                 scratch_offsets_.clear();
                 bool others = false;
                 do {
@@ -299,29 +299,29 @@ std::uint32_t JsonDoc::value(int depth) {
                     }
                     scratch_offsets_.push_back(p_);
                     bool integer = false;
-                    nums_.push_back(number_token(&integer));
-                    ints_.push_back(integer);
+                    scratch_nums_.push_back(number_token(&integer));
+                    scratch_ints_.push_back(integer);
                 } while (consume(','));
                 if (!others) {
                     expect(']');
-                    if (nums_.size() >= kPacked) fail();  // 2^31 numbers in one value
+                    if (nums_.size() + scratch_nums_.size() >= kPacked) fail();  // 2^31 numbers in one value
                     n.flag = true;
-                    n.first = static_cast<std::uint32_t>(packed_base);
-                    n.count = static_cast<std::uint32_t>(nums_.size() - packed_base);
+                    n.first = static_cast<std::uint32_t>(nums_.size());
+                    n.count = static_cast<std::uint32_t>(scratch_nums_.size());
+                    nums_.insert(nums_.end(), scratch_nums_.begin(), scratch_nums_.end());
+                    ints_.insert(ints_.end(), scratch_ints_.begin(), scratch_ints_.end());
                     break;
                 }
-                for (std::size_t k = packed_base; k < nums_.size(); ++k) {
+                for (std::size_t k = 0; k < scratch_nums_.size(); ++k) {
                     Node num{};
                     num.kind = JsonValue::Kind::Number;
-                    num.flag = ints_[k] != 0;
-                    num.num = nums_[k];
-                    num.offset = scratch_offsets_[k - packed_base];
+                    num.flag = scratch_ints_[k] != 0;
+                    num.num = scratch_nums_[k];
+                    num.offset = scratch_offsets_[k];
                     nodes_.push_back(num);
                     scratch_.push_back(static_cast<std::uint32_t>(nodes_.size() - 1));
                     scratch_keys_.emplace_back();
                 }
-                nums_.resize(packed_base);
-                ints_.resize(packed_base);
                 more = others;
             }
             if (more) {

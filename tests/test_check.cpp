@@ -510,3 +510,48 @@ TEST_CASE("check: with *:* it reports exactly the pairs collide() finds") {
         CHECK(collisions(s, check(s, o)) == expected);
     }
 }
+
+TEST_CASE("check: a streaming sink is handed, record by record, what check() collects") {
+    // The sink gets each collision as an rvalue; one that only reads it (a report writer)
+    // sees the same records, points and grid cells as the collecting check(), whatever the
+    // thread count, and max_collisions stops both at the same record.
+    Scene s = random_scene(31337, 2000);
+    collide::Grid walls;
+    walls.id = "walls";
+    walls.groups = {"c"};
+    walls.origin = Vec2{-20, -20};
+    walls.tile = Vec2{4, 4};
+    walls.cols = walls.rows = 10;
+    walls.bits.assign(2, 0);
+    for (std::size_t i = 0; i < 100; i += 3) walls.bits[i / 64] |= std::uint64_t{1} << (i % 64);
+    s.grids.push_back(walls);
+    auto same_cells = [](const collide::Collision& x, const collide::Collision& y) {
+        return x.cells == y.cells && x.outside == y.outside;
+    };
+    for (std::size_t limit : {std::size_t{0}, std::size_t{777}}) {
+        CheckOptions o;
+        o.max_collisions = limit;
+        o.threads = 1;
+        const SceneResult collected = check(s, o);
+        const auto on_grid = std::count_if(collected.collisions.begin(), collected.collisions.end(),
+                                           [&](const collide::Collision& c) { return c.b == s.shapes.size(); });
+        CHECK(on_grid > 10);
+        CHECK(collected.truncated == (limit != 0));
+        for (unsigned threads : {1u, 4u}) {
+            CAPTURE(limit);
+            CAPTURE(threads);
+            o.threads = threads;
+            std::vector<collide::Collision> seen;
+            SceneResult streamed = check(s, o, [&](collide::Collision&& c) {
+                seen.push_back(c);  // a copy: c keeps its storage
+            });
+            streamed.collisions = std::move(seen);
+            check_same(streamed, collected);
+            CHECK(streamed.truncated == collected.truncated);
+            REQUIRE(streamed.collisions.size() == collected.collisions.size());
+            std::size_t k = 0;
+            while (k < collected.collisions.size() && same_cells(streamed.collisions[k], collected.collisions[k])) ++k;
+            CHECK(k == collected.collisions.size());
+        }
+    }
+}

@@ -4,6 +4,7 @@
 
 #include "big_alloc.hpp"
 #include "broadphase.hpp"
+#include "collide_into.hpp"
 #include "grid_ops.hpp"
 
 #include <algorithm>
@@ -156,14 +157,35 @@ void prefetch_shape(const Scene& scene, std::size_t i) {
 #endif
 }
 
-// What testing the pairs of one block of `a` shapes found, in report order.
+// What testing the pairs of one block of `a` shapes found, in report order. A collision's
+// points and cells are kept in arrays shared by the whole chunk, so that testing a pair
+// allocates nothing: the chunks are recycled, and the sink is handed one Collision whose
+// vectors are refilled in place (a million colliding pairs were a million malloc/free pairs,
+// freed on another thread than the one that allocated them).
 struct BlockOut {
-    std::vector<Collision> collisions;
+    struct Record {
+        std::size_t a, b;
+        std::uint32_t first;  // into points, or for a grid into cells
+        std::uint32_t count;
+        Relation relation;
+        bool outside;
+    };
+    std::vector<Record> records;
+    std::vector<Vec2> points;
+    std::vector<Cell> cells;
     struct RuleHit {
         std::uint32_t rule;
         std::size_t a, b;  // the pair, sides as reported
     };
     std::vector<RuleHit> hits;
+
+    std::size_t size() const { return records.size() + hits.size(); }
+    void clear() {
+        records.clear();
+        points.clear();
+        cells.clear();
+        hits.clear();
+    }
 };
 
 }  // namespace
@@ -213,29 +235,34 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
     // Each pair is tested once, in the block of its reported `a` (so records come out in
     // report order), or for a pair only rules ask about, in the block of its lower index.
     auto test_pair = [&](std::size_t a, std::size_t b, bool reported, BlockOut& out) {
-        Collision c;
-        c.a = a;
-        c.b = b;
+        BlockOut::Record c{a, b, 0, 0, Relation::Overlap, false};
         if (b < ns) {
-            auto hit = collide(scene.shapes[a].shape, scene.shapes[b].shape, reported && options.points);
+            const std::size_t first = out.points.size();
+            const auto hit = detail::collide_into(scene.shapes[a].shape, scene.shapes[b].shape,
+                                                  reported && options.points ? &out.points : nullptr);
             if (!hit) return;
-            c.relation = hit->relation;
-            c.points = std::move(hit->points);
+            c.relation = *hit;
+            c.first = static_cast<std::uint32_t>(first);
+            c.count = static_cast<std::uint32_t>(out.points.size() - first);
         } else {
             auto hit = detail::shape_vs_grid(scene.shapes[a].shape, scene.grids[b - ns]);
             if (!hit) return;
-            c.relation = Relation::Overlap;
-            c.cells = std::move(hit->cells);
+            c.first = static_cast<std::uint32_t>(out.cells.size());
+            c.count = static_cast<std::uint32_t>(hit->cells.size());
             c.outside = hit->outside;
+            if (reported) out.cells.insert(out.cells.end(), hit->cells.begin(), hit->cells.end());
         }
         const bool touch = c.relation == Relation::Touch;
-        if (touch && options.no_touch) return;
+        if (touch && options.no_touch) {
+            if (b < ns) out.points.resize(c.first);
+            return;
+        }
         for (std::size_t k = 0; k < rules.size(); ++k) {
             if (!rules[k].sel.selects(a, b) || (touch && scene.rules[k].ignore_touching)) continue;
             const auto ab = reported ? std::make_pair(a, b) : rules[k].sel.oriented(a, b, ns);
             out.hits.push_back(BlockOut::RuleHit{static_cast<std::uint32_t>(k), ab.first, ab.second});
         }
-        if (reported) out.collisions.push_back(std::move(c));
+        if (reported) out.records.push_back(c);
     };
     // Which shapes' partners a block visits, and in what order: from the sorted buffer of
     // oriented candidate pairs when they fit in it, else one broad-phase query per shape.
@@ -355,7 +382,7 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
                     }
                 }
             };
-            auto full = [&] { return out.collisions.size() + out.hits.size() >= kChunk; };
+            auto full = [&] { return out.size() >= kChunk; };
             for (std::uint32_t b : partners) {
                 visit(b);
                 if (full() && !flush(out)) return false;
@@ -376,6 +403,7 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
     constexpr std::size_t kPending = 2;
     const std::size_t blocks = (items.size() + kBlock - 1) / kBlock;
     std::size_t emitted = 0;
+    Collision given;  // what the sink is handed, refilled for each record
     auto consume = [&](BlockOut& out) {
         for (const BlockOut::RuleHit& h : out.hits) {
             RuleState& r = rules[h.rule];
@@ -389,25 +417,37 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
         }
         // The sink (a report writer) reads both shapes' ids; b is anywhere in the scene, a
         // cache miss that took 7% of a million-shape check: fetch some records ahead.
-        for (std::size_t k = 0; k < std::min(kPrefetch, out.collisions.size()); ++k) prefetch_shape(scene, out.collisions[k].b);
-        for (std::size_t k = 0; k < out.collisions.size(); ++k) {
-            Collision& c = out.collisions[k];
-            if (k + kPrefetch < out.collisions.size()) prefetch_shape(scene, out.collisions[k + kPrefetch].b);
+        const std::vector<BlockOut::Record>& recs = out.records;
+        for (std::size_t k = 0; k < std::min(kPrefetch, recs.size()); ++k) prefetch_shape(scene, recs[k].b);
+        for (std::size_t k = 0; k < recs.size(); ++k) {
+            const BlockOut::Record& r = recs[k];
+            if (k + kPrefetch < recs.size()) prefetch_shape(scene, recs[k + kPrefetch].b);
             if (options.max_collisions && emitted == options.max_collisions) {
                 res.truncated = true;
                 return false;
             }
             ++emitted;
-            sink(std::move(c));
+            // A sink that only reads the collision leaves its vectors' storage for the next.
+            given.a = r.a;
+            given.b = r.b;
+            given.relation = r.relation;
+            given.outside = r.outside;
+            if (r.b < ns) {
+                given.points.assign(out.points.begin() + r.first, out.points.begin() + r.first + r.count);
+                given.cells.clear();
+            } else {
+                given.points.clear();
+                given.cells.assign(out.cells.begin() + r.first, out.cells.begin() + r.first + r.count);
+            }
+            sink(std::move(given));
         }
-        out.collisions.clear();
-        out.hits.clear();
+        out.clear();
         return true;
     };
     const unsigned threads = std::max(1u, std::min(options.threads, 64u));
     if (threads == 1 || blocks < 2) {
+        BlockOut out;
         for (std::size_t k = 0; k < blocks; ++k) {
-            BlockOut out;
             if (!run_block(k * kBlock, std::min(items.size(), (k + 1) * kBlock), out, consume) || !consume(out)) break;
         }
     } else {
@@ -418,6 +458,13 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
         std::mutex m;
         std::condition_variable cv;
         std::vector<Slot> slots(blocks);
+        std::vector<BlockOut> spare;  // consumed chunks, emptied, their storage kept for reuse
+        auto fresh = [&] {  // with m held
+            if (spare.empty()) return BlockOut{};
+            BlockOut out = std::move(spare.back());
+            spare.pop_back();
+            return out;
+        };
         std::size_t next = 0;      // next block to start
         std::size_t consumed = 0;  // blocks consumed so far
         bool stop = false;
@@ -426,21 +473,22 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
         auto worker = [&] {
             for (;;) {
                 std::size_t k = 0;
+                BlockOut out;
                 {
                     std::unique_lock<std::mutex> lock(m);
                     cv.wait(lock, [&] { return stop || next >= blocks || next < consumed + window; });
                     if (stop || next >= blocks) return;
                     k = next++;
+                    out = fresh();
                 }
-                auto hand_over = [&](BlockOut& out) {
+                auto hand_over = [&](BlockOut& full) {
                     std::unique_lock<std::mutex> lock(m);
-                    slots[k].chunks.push_back(std::move(out));
-                    out = BlockOut{};
+                    slots[k].chunks.push_back(std::move(full));
+                    full = fresh();
                     cv.notify_all();
                     cv.wait(lock, [&] { return stop || slots[k].chunks.size() < kPending; });
                     return !stop;
                 };
-                BlockOut out;
                 try {
                     if (!run_block(k * kBlock, std::min(items.size(), (k + 1) * kBlock), out, hand_over)) return;
                 } catch (...) {
@@ -473,7 +521,13 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
                     slots[k].chunks.pop_front();
                     cv.notify_all();
                 }
-                if (!consume(out)) {
+                const bool go_on = consume(out);
+                {
+                    std::lock_guard<std::mutex> lock(m);
+                    out.clear();  // also when the sink stopped midway
+                    spare.push_back(std::move(out));
+                }
+                if (!go_on) {
                     more = false;
                     break;
                 }

@@ -3,6 +3,7 @@
 // and the reversed pair mirrors the result.
 #include "collide/geometry.hpp"
 
+#include "collide_into.hpp"
 #include "pieces.hpp"
 
 #include <algorithm>
@@ -457,24 +458,30 @@ void normalize_points(std::vector<Vec2>& pts) {
 }  // namespace
 }  // namespace detail
 
-std::optional<Contact> collide(const Shape& a, const Shape& b, bool want_points) {
+std::optional<Relation> detail::collide_into(const Shape& a, const Shape& b, std::vector<Vec2>* points) {
     using namespace detail;
     const Geo ga = make_geo(a);
     const Geo gb = make_geo(b);
-    // The points gather in a buffer per thread, reused, and leave in one exact allocation.
+    // The points gather in a buffer per thread, reused, and are appended once normalized.
     thread_local std::vector<Vec2> pts;
     pts.clear();
-    std::vector<Vec2>* out = want_points ? &pts : nullptr;
+    std::vector<Vec2>* out = points ? &pts : nullptr;
     const auto ka = static_cast<int>(ga.kind);
     const auto kb = static_cast<int>(gb.kind);
     const Topo t = ka <= kb ? kTests[ka][kb](ga, gb, out) : mirror(kTests[kb][ka](gb, ga, out));
     if (!t.intersects) return std::nullopt;
-    Contact c;
-    c.relation = relation_of(t);
-    if (want_points) {
+    if (points) {
         normalize_points(pts);
-        c.points.assign(pts.begin(), pts.end());
+        points->insert(points->end(), pts.begin(), pts.end());
     }
+    return relation_of(t);
+}
+
+std::optional<Contact> collide(const Shape& a, const Shape& b, bool want_points) {
+    Contact c;
+    const std::optional<Relation> r = detail::collide_into(a, b, want_points ? &c.points : nullptr);
+    if (!r) return std::nullopt;
+    c.relation = *r;
     return c;
 }
 

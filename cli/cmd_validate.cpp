@@ -32,7 +32,7 @@ ExitCode run_validate() {
     const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 2u);
     for (const std::string& f : opt.files) {
         try {
-            const collide::Scene s = collide::read_scene(read_input(f), f, collide::ReadOptions{threads});
+            const collide::Scene s = read_scene_file(f, threads);
             if (!opt.quiet)
                 std::cout << f << ": valid (" << count(s.shapes.size(), "shape") << ", " << count(s.grids.size(), "grid")
                           << ", " << count(s.moves.size(), "move") << ", " << count(s.rules.size(), "rule") << ")\n";

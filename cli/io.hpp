@@ -35,6 +35,11 @@ private:
 /// The contents of a file, or of standard input for "-". Throws collide::Error.
 InputText read_input(const std::string& path);
 
+/// Read and parse one scene file (standard input for "-"), on up to two threads (threads
+/// > 1). A big regular file is then read in the background while the first part of it is
+/// being parsed. Throws collide::Error.
+collide::Scene read_scene_file(const std::string& path, unsigned threads);
+
 /// Read and parse the scene files, on up to `threads` threads (one file each at a time;
 /// standard input, if named, makes it one thread). Returns them in argument order, or
 /// throws the error of the first bad file in argument order.

@@ -525,3 +525,131 @@ TEST_CASE("read_scene: two threads read the same scene and the same first error"
         CHECK(error_of(text, 2).find("syntax error") != std::string::npos);
     }
 }
+
+namespace {
+
+// Reads `text` as a file still being read in: wait_for(n) hands out the first n bytes and a
+// few kilobytes more (how many varies with `seed`), so that what is in place ends at
+// arbitrary points, inside tokens too; or with seed 0, up to the end of the next "}" that a
+// comma follows (the end of what is in place looks like the end of the shapes).
+// `partial` counts the answers short of the whole text.
+struct PieceByPiece {
+    std::string_view text;
+    unsigned seed;
+    std::size_t ready = 0;
+    std::size_t partial = 0;
+
+    std::size_t cut(std::size_t n) const {
+        if (seed == 0) {
+            const std::size_t brace = text.find("},", n);
+            return brace == std::string_view::npos ? text.size() : brace + 1;
+        }
+        return std::min(text.size(), n + (n * 7919 + seed * 104729) % 65536);
+    }
+    Scene read() {
+        collide::ReadOptions o;
+        o.threads = 2;
+        o.wait_for = [this](std::size_t n) {
+            ready = std::max(ready, cut(n));
+            if (ready < text.size()) ++partial;
+            return ready;
+        };
+        return read_scene(text, "big.json", o);
+    }
+    std::string error() {
+        try {
+            read();
+        } catch (const Error& e) {
+            return e.what();
+        }
+        return "no error";
+    }
+};
+
+void check_same_scene(const Scene& a, const Scene& b) {
+    REQUIRE(a.shapes.size() == b.shapes.size());
+    std::size_t k = 0;
+    while (k < a.shapes.size() && a.shapes[k].id == b.shapes[k].id && a.shapes[k].groups == b.shapes[k].groups &&
+           same_shape(a.shapes[k].shape, b.shapes[k].shape))
+        ++k;
+    CHECK(k == a.shapes.size());
+    CHECK(a.y_up == b.y_up);
+    CHECK(a.grids.size() == b.grids.size());
+    CHECK(a.pairs.size() == b.pairs.size());
+}
+
+// A polyline whose text is over 1 MiB: a batch holding it runs past the read ahead.
+std::string huge_polyline() {
+    std::string s = "{\"id\": \"huge\", \"type\": \"polyline\", \"points\": [";
+    for (int i = 0; i < 40000; ++i) s += "[" + std::to_string(i) + ".0625, 0.0009765625], ";
+    return s + "[0, 0]]}";
+}
+
+}  // namespace
+
+TEST_CASE("read_scene: a text still being read in gives the same scene and the same first error") {
+    // ReadOptions::wait_for: the reader starts on the part in place; whatever it ran into
+    // at the end of that part is read again once more is there.
+    const std::size_t n = 30000;  // 1.8 MB: over the 1 MiB that must be in place to begin
+    SUBCASE("a valid scene, settings after the shapes") {
+        const std::string text = big_scene(n);
+        REQUIRE(text.size() > (std::size_t{3} << 19));
+        const Scene whole = read_scene(text, "big.json");
+        for (unsigned seed : {0u, 1u}) {
+            PieceByPiece reader{text, seed};
+            check_same_scene(reader.read(), whole);
+            CHECK(reader.partial >= 1);  // it did start before all was in place
+        }
+    }
+    SUBCASE("a byte-order mark, and a shape bigger than the read ahead") {
+        const std::string text = "\xEF\xBB\xBF" + big_scene(n, 20000, huge_polyline());
+        const Scene whole = read_scene(text, "big.json");
+        for (unsigned seed : {0u, 1u}) {  // in place up to inside it, or to its end
+            PieceByPiece reader{text, seed};
+            const Scene s = reader.read();
+            check_same_scene(s, whole);
+            CHECK(s.shapes[20000].id == "huge");
+            CHECK(std::get<Polyline>(s.shapes[20000].shape).points.size() == 40001);
+            CHECK(reader.partial >= 1);
+        }
+    }
+    SUBCASE("a grid bigger than the read ahead before the shapes") {
+        std::string text = big_scene(n);
+        text.insert(1, "\"grids\": [{\"id\": \"g\", \"tile_size\": 1, \"rows\": [\"" + std::string(3u << 19, '.') + "\"]}], ");
+        PieceByPiece reader{text, 1};
+        const Scene s = reader.read();
+        check_same_scene(s, read_scene(text, "big.json"));
+        REQUIRE(s.grids.size() == 1);
+        CHECK(s.grids[0].cols == (3u << 19));
+    }
+    SUBCASE("the same first error") {
+        std::string bad_late = big_scene(n, 28000, R"({"type": "circle", "center": [0, 0], "radius": -1})");
+        std::string syntax_late = big_scene(n);
+        syntax_late.replace(syntax_late.find("\"radius\": 0.5", syntax_late.size() - 9000), 13, "\"radius\": 0.5 ]");
+        std::string in_huge = big_scene(n, 100, huge_polyline());
+        in_huge.replace(in_huge.find("[39999.0625"), 1, "{");
+        unsigned seed = 0;
+        for (const std::string* text : {&bad_late, &syntax_late, &in_huge}) {
+            const std::string want = error_of(*text, 1);
+            CHECK(want != "no error");
+            PieceByPiece reader{*text, seed++};
+            CHECK(reader.error() == want);
+        }
+    }
+}
+
+TEST_CASE("read_scene: an exception from wait_for leaves read_scene as it is") {
+    const std::string text = big_scene(30000);
+    collide::ReadOptions o;
+    o.threads = 2;
+    o.wait_for = [&](std::size_t n) -> std::size_t {
+        if (n > (std::size_t{1} << 20)) throw Error("big.json", "", "cannot read: Input/output error");
+        return std::min(text.size(), n);
+    };
+    try {
+        read_scene(text, "big.json", o);
+        FAIL("read_scene went past a failed read");
+    } catch (const Error& e) {
+        CHECK(std::string(e.what()) == "big.json: cannot read: Input/output error");
+    }
+}

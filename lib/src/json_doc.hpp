@@ -116,6 +116,8 @@ public:
     }
     /// The text.
     std::string_view text() const { return t_; }
+    /// Go on with a longer prefix of the same text (more of it has been read in).
+    void extend(std::string_view longer) { t_ = longer; }
 
 private:
     friend class JsonValue;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <future>
 #include <optional>
 
@@ -225,13 +226,53 @@ std::size_t estimate_count(std::size_t count, std::size_t begin, std::size_t now
 // Elements of "shapes" read before the builder is told how many to expect.
 constexpr std::size_t kEstimateAfter = 2048;
 
+// Bytes that must be in place beyond where a batch of shapes starts (several batches of
+// ordinary shapes), and before reading begins, when the text is still being read in.
+constexpr std::size_t kAhead = std::size_t{1} << 20;
+
+// The text read_scene reads and how much of it is in place (see ReadOptions::wait_for),
+// after the byte-order mark, if any. Readers work on the prefix in place; one that runs
+// into its end may have seen a truncated token, and is done again on more of the text.
+class Visible {
+public:
+    Visible(std::string_view text, std::size_t skip, const std::function<std::size_t(std::size_t)>* wait_for,
+            const std::string& file)
+        : text_(text), skip_(skip), wait_for_(wait_for), file_(file), ready_(wait_for ? 0 : text.size()) {}
+
+    std::size_t size() const { return text_.size(); }
+    bool complete() const { return ready_ >= text_.size(); }
+    std::string_view text() const { return text_.substr(0, ready_); }
+    // The text with at least its first n bytes (all, if it has fewer), once they are in place.
+    std::string_view at_least(std::size_t n) {
+        n = std::min(n, text_.size());
+        if (ready_ < n) {
+            const std::size_t got = (*wait_for_)(n + skip_);
+            if (got < n + skip_) throw Error(file_, "", "the scene text was not read in full");
+            ready_ = std::min(text_.size(), got - skip_);
+        }
+        return text();
+    }
+    std::string_view all() { return at_least(text_.size()); }
+
+private:
+    std::string_view text_;
+    std::size_t skip_;
+    const std::function<std::size_t(std::size_t)>* wait_for_;
+    const std::string& file_;
+    std::size_t ready_;
+};
+
 // The elements of "shapes" in batches: this thread reads batch k + 1 while another builds
 // batch k (the JSON reader is about 40% of the work, building and validating the rest)
 // straight into the scene's storage, made room for before the batch is handed over.
 // Problems are reported in file order whatever finishes first: a bad shape in batch k
 // before a syntax error in batch k + 1, and a bad shape read before a syntax error in the
 // same batch before that error.
-void read_shapes_in_batches(JsonDoc& doc, SceneBuilder& builder) {
+//
+// While the text is still being read in, each batch waits until kAhead bytes past its start
+// are in place (or all of them); a batch that runs into the end of what is in place is read
+// again once all of it is.
+void read_shapes_in_batches(JsonDoc& doc, SceneBuilder& builder, Visible& text) {
     constexpr std::size_t kBatch = kEstimateAfter;
     struct Batch {
         std::vector<SceneBuilder::ShapeNotes> notes;
@@ -254,6 +295,7 @@ void read_shapes_in_batches(JsonDoc& doc, SceneBuilder& builder) {
         for (std::size_t k = 0; k < b.notes.size(); ++k) builder.note_shape(first + k, b.notes[k]);
         if (b.fail) throw *b.fail;
     };
+    doc.extend(text.at_least(doc.pos() + kAhead));
     JsonDoc docs[2] = {JsonDoc(doc.text()), JsonDoc(doc.text())};
     std::future<Batch> pending;  // the batch being built, read into docs[1 - cur]
     std::size_t pending_first = 0;
@@ -264,40 +306,54 @@ void read_shapes_in_batches(JsonDoc& doc, SceneBuilder& builder) {
     bool more = !empty;
     while (more) {
         JsonDoc& d = docs[cur];
-        d.reset();
-        d.seek(doc.pos());
+        const std::size_t start = doc.pos();
+        d.extend(text.at_least(start + kAhead));
         std::vector<JsonValue> values;
         values.reserve(kBatch);
         const std::size_t first = index;
-        try {
-            while (values.size() < kBatch) {
-                values.push_back(d.parse_value());
-                ++index;
-                if (!d.consume(',')) {
-                    more = false;
-                    break;
+        for (;;) {  // once; again on the whole text if the batch reached the end of what is in place
+            d.reset();
+            d.seek(start);
+            values.clear();
+            index = first;
+            more = true;
+            try {
+                while (values.size() < kBatch) {
+                    values.push_back(d.parse_value());
+                    ++index;
+                    if (!d.consume(',')) {
+                        more = false;
+                        break;
+                    }
+                }
+                if (text.complete() || d.pos() < d.text().size()) break;
+            } catch (const JsonSyntax&) {
+                if (text.complete()) {
+                    if (pending.valid()) merge(pending.get(), pending_first);
+                    merge(build(values, first, builder.make_room(values.size())), first);
+                    throw;
                 }
             }
-        } catch (const JsonSyntax&) {
-            if (pending.valid()) merge(pending.get(), pending_first);
-            merge(build(values, first, builder.make_room(values.size())), first);
-            throw;
+            d.extend(text.all());
         }
         doc.seek(d.pos());
         // The builder's storage may move from here on: only once no batch is being built.
         if (pending.valid()) merge(pending.get(), pending_first);  // also frees docs[1 - cur] for the next batch
-        if (first == 0 && more) builder.expect_shapes(estimate_count(index, begin, doc.pos(), doc.text().size()));
+        if (first == 0 && more) builder.expect_shapes(estimate_count(index, begin, doc.pos(), text.size()));
         SceneShape* out = builder.make_room(values.size());
         pending = std::async(std::launch::async | std::launch::deferred, build, std::move(values), first, out);
         pending_first = first;
         cur = 1 - cur;
     }
     if (pending.valid()) merge(pending.get(), pending_first);
+    doc.extend(text.all());
     if (!empty) doc.expect(']');
 }
 
 // Reads the top-level object; the elements of its big arrays go to the builder one at a time.
-void read_document(JsonDoc& doc, SceneBuilder& builder, unsigned threads) {
+// When the text is still being read in, `doc` starts on the part in place: a problem met
+// before all of it is (perhaps a truncated token) is the caller's to retry on all of it.
+void read_document(JsonDoc& doc, SceneBuilder& builder, unsigned threads, Visible& text) {
     const char first = doc.peek();
     if (first == '[') {
         doc.reset();
@@ -320,9 +376,9 @@ void read_document(JsonDoc& doc, SceneBuilder& builder, unsigned threads) {
                 throw Fail{path, "duplicate key '" + key + "'", doc.pos()};
             }
             seen.push_back(key);
-            if (key == "shapes" && threads > 1 && doc.peek() == '[' && doc.text().size() > (std::size_t{1} << 20)) {
+            if (key == "shapes" && threads > 1 && doc.peek() == '[' && text.size() > (std::size_t{1} << 20)) {
                 doc.expect('[');
-                read_shapes_in_batches(doc, builder);
+                read_shapes_in_batches(doc, builder, text);
             } else if (SceneBuilder::streamed_key(key) && doc.peek() == '[') {
                 doc.expect('[');
                 builder.begin_array(key);
@@ -346,6 +402,7 @@ void read_document(JsonDoc& doc, SceneBuilder& builder, unsigned threads) {
         } while (doc.consume(','));
         doc.expect('}');
     }
+    doc.extend(text.all());
     if (!doc.at_end()) throw JsonSyntax{doc.pos(), "unexpected content after the scene's closing '}'", false};
 }
 
@@ -354,20 +411,37 @@ void read_document(JsonDoc& doc, SceneBuilder& builder, unsigned threads) {
 
 Scene read_scene(std::string_view text, const std::string& file, const ReadOptions& options) {
     using namespace detail;
-    if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-    SceneBuilder builder(file);
-    JsonDoc doc(text);
-    try {
+    const std::function<std::size_t(std::size_t)>* wait_for = options.wait_for ? &options.wait_for : nullptr;
+    if (wait_for && (*wait_for)(3) < std::min<std::size_t>(3, text.size()))
+        throw Error(file, "", "the scene text was not read in full");
+    const std::size_t skip = text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+    Visible visible(text.substr(skip), skip, wait_for, file);
+    visible.at_least(options.threads > 1 ? kAhead : visible.size());
+    // Read on what is in place; a problem met before all of the text is, read again on all.
+    for (;;) {
+        SceneBuilder builder(file);
+        JsonDoc doc(visible.text());
         try {
-            read_document(doc, builder, options.threads);
-        } catch (const JsonSyntax& s) {
-            throw syntax_error(text, file, s);
+            try {
+                read_document(doc, builder, options.threads, visible);
+            } catch (const JsonSyntax& s) {
+                if (!visible.complete()) {
+                    visible.all();
+                    continue;
+                }
+                throw syntax_error(visible.text(), file, s);
+            }
+            return builder.finish();
+        } catch (const Fail& f) {
+            if (!visible.complete()) {
+                visible.all();
+                continue;
+            }
+            const std::string_view all = visible.text();
+            const std::size_t offset = f.offset != static_cast<std::size_t>(-1) ? f.offset : find_pointer(all, f.path);
+            const TextPos pos = offset == std::string_view::npos ? TextPos{} : position_of(all, offset);
+            throw Error(file, f.path, f.message, pos.line, pos.column);
         }
-        return builder.finish();
-    } catch (const Fail& f) {
-        const std::size_t offset = f.offset != static_cast<std::size_t>(-1) ? f.offset : find_pointer(text, f.path);
-        const TextPos pos = offset == std::string_view::npos ? TextPos{} : position_of(text, offset);
-        throw Error(file, f.path, f.message, pos.line, pos.column);
     }
 }
 

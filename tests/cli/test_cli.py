@@ -803,6 +803,40 @@ def a_read_error_part_way_through_a_file_is_exit_2():
         status(collide("check", scene, "-f", "jsonl", "--no-points"), 0)
 
 
+@test
+def a_big_file_is_read_while_parsing_and_still_fails_or_rereads_cleanly():
+    # A regular file of 8 MiB or more is read in the background while its first part is
+    # parsed (with two threads). A read error is still exit 2 with nothing on stdout; a file
+    # that another program changes meanwhile (tests/cli/read_fault.cpp) is read again whole.
+    check(READ_FAULT, "needs --read-fault PATH (the collide_read_fault module the build makes)")
+    with tempfile.TemporaryDirectory() as d:
+        text = json.dumps(dense_scene(130_000))
+        check(len(text) > 8 << 20, f"scene of {len(text)} bytes")
+        env = dict(os.environ, LD_PRELOAD=READ_FAULT,
+                   ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0")
+
+        def run(name, *args):
+            path = Path(d) / name
+            path.write_text(text)
+            proc = subprocess.run([BIN, *args, str(path), "--threads", "2"] if args[0] == "check"
+                                  else [BIN, *args, str(path)], capture_output=True,
+                                  stdin=subprocess.DEVNULL, env=env, timeout=300)
+            return path, proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
+
+        path, code, out, err = run("big.readfault.json", "check", "-f", "jsonl", "--no-points")
+        eq(code, 2, "exit on a read error")
+        check(f"{path}: cannot read" in err, f"stderr names the file and the failure: {err!r}")
+        eq(out, "", "stdout")
+        path, code, out, err = run("big.grows.json", "validate")
+        eq((code, out, err), (0, f"{path}: valid (130000 shapes, 0 grids, 0 moves, 0 rules)\n", ""),
+           "a file that grew: read again whole")
+        eq(path.stat().st_size, len(text) + 2, "the shim did append")
+        path, code, out, err = run("big.shrinks.json", "validate")
+        eq(code, 2, "a file cut short: read again, and its (now broken) text is an error")
+        check(err.startswith(f"collide: error: {path}:1:"), f"stderr: {err!r}")
+        eq(path.stat().st_size, 1000, "the shim did cut it")
+
+
 def main():
     global BIN, UPDATE_GOLDEN, BIG_SCENE_SHAPES, BRUTE_BIG, READ_FAULT
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -100,9 +101,19 @@ struct Scene {
 
 /// Options of read_scene.
 struct ReadOptions {
+    ReadOptions() = default;
+    explicit ReadOptions(unsigned threads_) : threads(threads_) {}
+
     /// Threads for a big "shapes" array: one reads the JSON while another validates and
     /// builds the shapes already read. The scene and any error never depend on it.
     unsigned threads = 1;
+    /// Set when the text is still being filled in (a file read in the background) while
+    /// read_scene reads it, which it then does from the first bytes on: wait_for(n) must block
+    /// until at least the first min(n, text.size()) bytes are in place and return how many
+    /// are; it may throw (an I/O error), and that exception leaves read_scene as it is. Only
+    /// used with threads > 1 (otherwise the whole text is waited for first). Unset: the text
+    /// is complete. The scene and any error never depend on it.
+    std::function<std::size_t(std::size_t)> wait_for;
 };
 
 /// Parse and validate a scene from its text (UTF-8 JSON; a leading BOM is skipped).

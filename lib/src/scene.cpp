@@ -11,8 +11,13 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <condition_variable>
+#include <exception>
 #include <functional>
-#include <future>
+#include <mutex>
+#include <system_error>
+#include <thread>
+#include <utility>
 #include <optional>
 
 namespace collide {
@@ -262,6 +267,103 @@ private:
     std::size_t ready_;
 };
 
+// A thread of its own that runs the jobs handed to it one at a time, for a reader that hands
+// over a batch, reads the next, and then takes the result of the first (a std::async per
+// batch started ~500 threads for a million shapes, each a wake-up the scheduler may delay).
+// Where no thread can be started, a job runs when it is handed over.
+template <class Result>
+class Helper {
+public:
+    Helper() = default;
+    Helper(const Helper&) = delete;
+    Helper& operator=(const Helper&) = delete;
+    ~Helper() {
+        {
+            std::lock_guard<std::mutex> lock(m_);
+            quit_ = true;
+        }
+        cv_.notify_all();
+        if (thread_.joinable()) thread_.join();  // after the job in hand, which may use the caller's data
+    }
+
+    /// Whether a job was handed over and its result not yet taken.
+    bool valid() const { return handed_; }
+
+    void start(std::function<Result()> job) {
+        handed_ = true;
+        if (!thread_.joinable() && !inline_) {
+            try {
+                thread_ = std::thread([this] { run(); });
+            } catch (const std::system_error&) {
+                inline_ = true;
+            }
+        }
+        if (inline_) {
+            finish(std::move(job));
+            return;
+        }
+        {
+            std::lock_guard<std::mutex> lock(m_);
+            job_ = std::move(job);
+        }
+        cv_.notify_all();
+    }
+
+    /// The result of the job handed over, once it is done (or its exception).
+    Result get() {
+        std::unique_lock<std::mutex> lock(m_);
+        cv_.wait(lock, [&] { return done_; });
+        done_ = false;
+        handed_ = false;
+        if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+        Result r = std::move(*result_);
+        result_.reset();
+        return r;
+    }
+
+private:
+    void run() {
+        for (;;) {
+            std::function<Result()> job;
+            {
+                std::unique_lock<std::mutex> lock(m_);
+                cv_.wait(lock, [&] { return quit_ || job_; });
+                if (!job_) return;
+                job = std::move(job_);
+                job_ = nullptr;
+            }
+            finish(std::move(job));
+        }
+    }
+    void finish(std::function<Result()> job) {
+        std::optional<Result> r;
+        std::exception_ptr e;
+        try {
+            r.emplace(job());
+        } catch (...) {
+            e = std::current_exception();
+        }
+        {
+            std::lock_guard<std::mutex> lock(m_);
+            result_ = std::move(r);
+            error_ = e;
+            done_ = true;
+        }
+        cv_.notify_all();
+    }
+
+    std::mutex m_;
+    std::condition_variable cv_;
+    std::function<Result()> job_;
+    std::optional<Result> result_;
+    std::exception_ptr error_;
+    bool done_ = false;
+    bool quit_ = false;
+    bool handed_ = false;  // the reader's own
+    bool inline_ = false;
+    std::thread thread_;
+};
+
 // The elements of "shapes" in batches: this thread reads batch k + 1 while another builds
 // batch k (the JSON reader is about 40% of the work, building and validating the rest)
 // straight into the scene's storage, made room for before the batch is handed over.
@@ -297,7 +399,7 @@ void read_shapes_in_batches(JsonDoc& doc, SceneBuilder& builder, Visible& text) 
     };
     doc.extend(text.at_least(doc.pos() + kAhead));
     JsonDoc docs[2] = {JsonDoc(doc.text()), JsonDoc(doc.text())};
-    std::future<Batch> pending;  // the batch being built, read into docs[1 - cur]
+    Helper<Batch> pending;  // builds the batch read into docs[1 - cur]
     std::size_t pending_first = 0;
     int cur = 0;
     std::size_t index = 0;
@@ -341,7 +443,7 @@ void read_shapes_in_batches(JsonDoc& doc, SceneBuilder& builder, Visible& text) 
         if (pending.valid()) merge(pending.get(), pending_first);  // also frees docs[1 - cur] for the next batch
         if (first == 0 && more) builder.expect_shapes(estimate_count(index, begin, doc.pos(), text.size()));
         SceneShape* out = builder.make_room(values.size());
-        pending = std::async(std::launch::async | std::launch::deferred, build, std::move(values), first, out);
+        pending.start([&build, batch = std::move(values), first, out] { return build(batch, first, out); });
         pending_first = first;
         cur = 1 - cur;
     }

@@ -37,6 +37,20 @@ public:
     bool any() const {
         return std::any_of(bits_.begin(), bits_.end(), [](std::uint64_t w) { return w != 0; });
     }
+    /// Adds the objects of `other` (a mask of the same size).
+    void add(const Mask& other) {
+        for (std::size_t w = 0; w < bits_.size(); ++w) bits_[w] |= other.bits_[w];
+    }
+    /// Appends the objects below n, ascending, to `out`.
+    void list(std::size_t n, std::vector<std::uint32_t>& out) const {
+        for (std::size_t w = 0; w < bits_.size() && w * 64 < n; ++w) {
+            for (std::uint64_t bits = bits_[w]; bits != 0; bits &= bits - 1) {
+                const std::size_t i = w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
+                if (i >= n) return;
+                out.push_back(static_cast<std::uint32_t>(i));
+            }
+        }
+    }
     void prefetch(std::size_t i) const {
 #if defined(__GNUC__) || defined(__clang__)
         if ((i >> 6) < bits_.size()) __builtin_prefetch(bits_.data() + (i >> 6));
@@ -84,7 +98,11 @@ public:
             }
         }
         if (index_.empty()) return;
+        // Most ids and groups are no selector: the length, tested first, rules out most.
+        std::uint64_t lengths = 0;  // bit k: a selector of length k (k < 63), bit 63: longer
+        for (const auto& kv : index_) lengths |= std::uint64_t{1} << std::min<std::size_t>(kv.first.size(), 63);
         auto mark = [&](const std::string& key, std::size_t i) {
+            if (!((lengths >> std::min<std::size_t>(key.size(), 63)) & 1u)) return;
             const auto it = index_.find(key);
             if (it != index_.end()) masks_[it->second].set(i);
         };
@@ -209,13 +227,20 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
     std::vector<RuleState> rules;
     for (const Rule& r : scene.rules) rules.push_back(RuleState{selector.select(r.pairs), 0, std::vector<char>(ns, 0)});
 
-    // Only shapes that some spec selects take part.
+    // Only shapes that some spec selects take part (a word of the masks at a time).
     std::vector<std::uint32_t> items;
-    for (std::size_t i = 0; i < ns; ++i) {
-        bool used = false;
-        for (const Selection& s : report) used = used || s.left[i] || s.right[i];
-        for (const RuleState& r : rules) used = used || r.sel.left[i] || r.sel.right[i];
-        if (used) items.push_back(static_cast<std::uint32_t>(i));
+    {
+        Mask used(n, false);
+        for (const Selection& s : report) {
+            used.add(s.left);
+            used.add(s.right);
+        }
+        for (const RuleState& r : rules) {
+            used.add(r.sel.left);
+            used.add(r.sel.right);
+        }
+        detail::reserve_huge(items, ns);
+        used.list(ns, items);
     }
     std::vector<detail::FBounds> bounds;
     detail::reserve_huge(bounds, ns);

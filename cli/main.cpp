@@ -5,6 +5,10 @@
 #include <csignal>
 #include <iostream>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 namespace {
 const Command kCommands[] = {
     {"check", "Test the shapes of scene files and write a report", setup_check, run_check},
@@ -17,6 +21,16 @@ int main(int argc, char** argv) {
     // A closed pipe (`collide check ... | head -n 1`) ends the program at once and quietly,
     // even when the parent ignored SIGPIPE.
     std::signal(SIGPIPE, SIG_DFL);
+#ifdef __GLIBC__
+    // Memory freed by one phase is handed out again by the next instead of going back to the
+    // system: big blocks come from the heap, not from mmap, and the heap is not trimmed. On the
+    // virtual machines we measure on, a page touched for the first time costs several
+    // microseconds, more when the host has taken back memory a finished program freed; the
+    // scene text (121 MB for a million shapes) freed after parsing then holds the check's
+    // arrays. Peak memory stays about the same.
+    mallopt(M_MMAP_MAX, 0);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
     init_log();
     CLI::App app{"collide: exact batch collision checks for 2D game data"};
     app.require_subcommand(1);

@@ -61,9 +61,9 @@ void install_signal_cleanup() {
 
 char* InputText::reserve_tail(std::size_t n) {
     if (capacity_ - size_ < n) {
-        // realloc, not new + copy: glibc grows a big (mmap-ed) block with mremap, which moves
-        // no bytes and touches no new pages, so a 1 GB pipe costs 1 GB, not the 2-3 GB of
-        // copying into ever larger arrays.
+        // realloc, not new + copy: glibc grows the block in place, at the top of its heap (the
+        // executable keeps big blocks off mmap, see main.cpp) or with mremap, so a 1 GB pipe
+        // costs 1 GB, not the 2-3 GB of copying into ever larger arrays.
         const std::size_t want = std::max(size_ + n, capacity_ + capacity_ / 2);
         void* bigger = std::realloc(data_.get(), want);
         if (!bigger) throw std::bad_alloc();

@@ -330,6 +330,7 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
         };
         if (options.threads > 1 && items.size() >= kTwoThreadPairs) {
             std::vector<std::uint64_t> second;
+            detail::reserve_huge(second, buffered.capacity() / 2);  // not grown by copying
             bool second_ok = true;
             std::exception_ptr second_error;
             std::thread helper([&] {

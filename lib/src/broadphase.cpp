@@ -3,13 +3,12 @@
 // final order without a list of every pair. Every method answers every query identically.
 #include "big_alloc.hpp"
 #include "broadphase.hpp"
+#include "in_parts.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <exception>
 #include <numeric>
-#include <thread>
 
 namespace collide {
 
@@ -159,25 +158,6 @@ void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vect
     // items in the first pass (the first half's entries go first in every run, so the layout
     // is the same) and half of the runs in the second.
     const unsigned parts = threads > 1 && bounded.size() >= kTwoThreadBuild ? 2 : 1;
-    auto in_parts = [parts](auto&& f) {
-        if (parts == 1) return f(0u);
-        std::exception_ptr error;
-        std::thread other([&] {
-            try {
-                f(1u);
-            } catch (...) {
-                error = std::current_exception();
-            }
-        });
-        try {
-            f(0u);
-        } catch (...) {
-            other.join();
-            throw;
-        }
-        other.join();
-        if (error) std::rethrow_exception(error);
-    };
     auto for_each_cell = [&](std::uint32_t i, auto&& f) {
         const Level& level = levels_[level_of_[i]];
         const Range r = range(fb_[i], level);
@@ -190,7 +170,7 @@ void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vect
     };
     const std::size_t nl = levels_.size();
     std::vector<std::vector<std::size_t>> part_counts(parts, std::vector<std::size_t>(nl, 0));
-    in_parts([&](unsigned part) {
+    in_parts(parts, [&](unsigned part) {
         for_my_items(part, [&](std::uint32_t i, const Level&, std::int32_t, std::int32_t, std::uint32_t) { ++part_counts[part][level_of_[i]]; });
     });
     constexpr unsigned kRunBits = 8;
@@ -213,7 +193,7 @@ void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vect
     }
     // Pass 1: entries into their runs; fill[part][k][r]: where part's next entry of run r goes.
     std::vector<std::vector<std::vector<std::uint32_t>>> fill(parts, std::vector<std::vector<std::uint32_t>>(nl));
-    in_parts([&](unsigned part) {
+    in_parts(parts, [&](unsigned part) {
         for (std::size_t k = 0; k < nl; ++k) fill[part][k].assign(runs[k], 0);
         for_my_items(part, [&](std::uint32_t i, const Level& level, std::int32_t x, std::int32_t y, std::uint32_t) {
             const std::size_t k = level_of_[i];
@@ -234,14 +214,14 @@ void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vect
         }
         run_start[k][runs[k]] = at;
     }
-    in_parts([&](unsigned part) {
+    in_parts(parts, [&](unsigned part) {
         for_my_items(part, [&](std::uint32_t i, const Level& level, std::int32_t x, std::int32_t y, std::uint32_t f) {
             const std::size_t k = level_of_[i];
             levels_[k].entries[fill[part][k][bucket(x, y, level.mask) >> run_shift[k]]++] = Entry{fb_[i], i | f, x, y};
         });
     });
     // Pass 2: each run by bucket (stable), through a copy of the run.
-    in_parts([&](unsigned part) {
+    in_parts(parts, [&](unsigned part) {
         std::vector<Entry> run;
         std::vector<std::uint32_t> at;  // offset in the run of each of its buckets
         for (std::size_t k = 0; k < nl; ++k) {

@@ -6,6 +6,7 @@
 #include "broadphase.hpp"
 #include "collide_into.hpp"
 #include "grid_ops.hpp"
+#include "in_parts.hpp"
 
 #include <algorithm>
 #include <condition_variable>
@@ -245,16 +246,12 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
     std::vector<detail::FBounds> bounds;
     detail::reserve_huge(bounds, ns);
     bounds.resize(ns);
-    auto bound = [&](std::size_t from, std::size_t to) {
-        for (std::size_t p = from; p < to; ++p) bounds[items[p]] = detail::outward(bounds_of(scene.shapes[items[p]].shape));
-    };
-    if (options.threads > 1 && items.size() >= kTwoThreadPairs) {
-        std::thread half([&] { bound(items.size() / 2, items.size()); });  // bounds_of does not throw
-        bound(0, items.size() / 2);
-        half.join();
-    } else {
-        bound(0, items.size());
-    }
+    const unsigned parts = options.threads > 1 && items.size() >= kTwoThreadPairs ? 2 : 1;
+    detail::in_parts(parts, [&](unsigned part) {
+        const std::size_t to = items.size() * (part + 1) / parts;
+        for (std::size_t p = items.size() * part / parts; p < to; ++p)
+            bounds[items[p]] = detail::outward(bounds_of(scene.shapes[items[p]].shape));
+    });
     const detail::BroadIndex index(std::move(bounds), items, options.broadphase, options.threads);
 
     // Each pair is tested once, in the block of its reported `a` (so records come out in
@@ -328,31 +325,14 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
                 return true;
             };
         };
-        if (options.threads > 1 && items.size() >= kTwoThreadPairs) {
-            std::vector<std::uint64_t> second;
-            detail::reserve_huge(second, buffered.capacity() / 2);  // not grown by copying
-            bool second_ok = true;
-            std::exception_ptr second_error;
-            std::thread helper([&] {
-                try {
-                    second_ok = index.for_each_pair(keep_into(second), 1, 2);
-                } catch (...) {
-                    second_error = std::current_exception();
-                }
-            });
-            try {
-                use_buffer = index.for_each_pair(keep_into(buffered), 0, 2);
-            } catch (...) {
-                helper.join();
-                throw;
-            }
-            helper.join();
-            if (second_error) std::rethrow_exception(second_error);
-            use_buffer = use_buffer && second_ok && buffered.size() + second.size() <= options.pair_buffer;
-            if (use_buffer) buffered.insert(buffered.end(), second.begin(), second.end());
-        } else {
-            use_buffer = index.for_each_pair(keep_into(buffered));
-        }
+        std::vector<std::uint64_t> second;
+        if (parts == 2) detail::reserve_huge(second, buffered.capacity() / 2);  // not grown by copying
+        bool ok[2] = {true, true};
+        detail::in_parts(parts, [&](unsigned part) {
+            ok[part] = index.for_each_pair(keep_into(part == 0 ? buffered : second), part, parts);
+        });
+        use_buffer = ok[0] && ok[1] && buffered.size() + second.size() <= options.pair_buffer;
+        if (use_buffer) buffered.insert(buffered.end(), second.begin(), second.end());
         if (use_buffer) {
             detail::radix_sort(buffered);
         } else {

@@ -240,9 +240,15 @@ constexpr std::size_t kAhead = std::size_t{1} << 20;
 // into its end may have seen a truncated token, and is done again on more of the text.
 class Visible {
 public:
-    Visible(std::string_view text, std::size_t skip, const std::function<std::size_t(std::size_t)>* wait_for,
-            const std::string& file)
-        : text_(text), skip_(skip), wait_for_(wait_for), file_(file), ready_(wait_for ? 0 : text.size()) {}
+    Visible(std::string_view text, const std::function<std::size_t(std::size_t)>* wait_for, const std::string& file)
+        : text_(text), wait_for_(wait_for), file_(file), ready_(wait_for ? 0 : text.size()) {
+        at_least(3);
+        if (text_.substr(0, 3) == "\xEF\xBB\xBF") {
+            text_.remove_prefix(3);
+            skip_ = 3;
+            ready_ -= 3;
+        }
+    }
 
     std::size_t size() const { return text_.size(); }
     bool complete() const { return ready_ >= text_.size(); }
@@ -261,7 +267,7 @@ public:
 
 private:
     std::string_view text_;
-    std::size_t skip_;
+    std::size_t skip_ = 0;  // bytes of the byte-order mark, before text_
     const std::function<std::size_t(std::size_t)>* wait_for_;
     const std::string& file_;
     std::size_t ready_;
@@ -513,11 +519,7 @@ void read_document(JsonDoc& doc, SceneBuilder& builder, unsigned threads, Visibl
 
 Scene read_scene(std::string_view text, const std::string& file, const ReadOptions& options) {
     using namespace detail;
-    const std::function<std::size_t(std::size_t)>* wait_for = options.wait_for ? &options.wait_for : nullptr;
-    if (wait_for && (*wait_for)(3) < std::min<std::size_t>(3, text.size()))
-        throw Error(file, "", "the scene text was not read in full");
-    const std::size_t skip = text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
-    Visible visible(text.substr(skip), skip, wait_for, file);
+    Visible visible(text, options.wait_for ? &options.wait_for : nullptr, file);
     visible.at_least(options.threads > 1 ? kAhead : visible.size());
     // Read on what is in place; a problem met before all of the text is, read again on all.
     for (;;) {

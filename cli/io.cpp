@@ -144,16 +144,15 @@ public:
 
     std::string_view text() const { return {text_.get(), size_}; }
 
-    // Blocks until the first min(n, size) bytes are in (all of them: until the end of the file
-    // is confirmed); returns how many are. Throws collide::Error on a read error, FileChanged
-    // when the file turned out shorter or longer than it was.
+    // Blocks until the first n bytes are in, or with n >= size all of them and the end of the
+    // file seen right after; returns how many are. Throws collide::Error on a read error,
+    // FileChanged when the file turned out shorter or longer than it was.
     std::size_t wait_for(std::size_t n) {
         std::unique_lock<std::mutex> lock(m_);
-        cv_.wait(lock, [&] { return finished_ || ready_ >= std::min(n, size_) + (n >= size_ ? 1 : 0); });
-        if (ready_ >= n && n < size_) return std::min(ready_, size_);
+        cv_.wait(lock, [&] { return finished_ || (n < size_ && ready_ >= n); });
         if (error_) throw collide::Error(path_, "", std::string("cannot read: ") + std::strerror(error_));
         if (changed_) throw FileChanged{};
-        return std::min(ready_, size_);
+        return ready_;
     }
 
 private:
@@ -161,34 +160,33 @@ private:
         void operator()(char* p) const { std::free(p); }
     };
 
-    // ready_ counts bytes read; size_ + 1 stands for "all, and the end of the file seen there".
     void run(std::FILE* f) {
         std::size_t done = 0;
         int error = 0;
         bool changed = false;
-        while (!stop_) {
-            const std::size_t want = done < size_ ? std::min(kPiece, size_ - done) : 1;
+        while (!stop_ && done < size_) {
+            const std::size_t want = std::min(kPiece, size_ - done);
             const std::size_t got = std::fread(text_.get() + done, 1, want, f);
+            done += got;
             if (got < want) {
                 if (std::ferror(f)) error = errno ? errno : EIO;
-                else changed = done + got != size_;  // shorter, or longer by this one byte
-                if (done + got == size_ && !error && !changed) done = size_ + 1;
+                else changed = true;  // shorter than it was
                 break;
             }
-            if (done == size_) {  // a byte past the size it had
-                changed = true;
-                break;
-            }
-            done += got;
+            if (done == size_) break;  // the last bytes count once the end is checked
             std::lock_guard<std::mutex> lock(m_);
             ready_ = done;
             cv_.notify_all();
         }
+        if (!stop_ && !error && !changed) {  // the end of the file must be where it was
+            if (std::fread(text_.get() + size_, 1, 1, f) != 0) changed = true;
+            else if (std::ferror(f)) error = errno ? errno : EIO;
+        }
         std::fclose(f);
         std::lock_guard<std::mutex> lock(m_);
-        ready_ = std::min(done, size_ + 1);
+        ready_ = done;
         error_ = error;
-        changed_ = changed || (!error && !stop_ && done != size_ + 1);
+        changed_ = changed;
         finished_ = true;
         cv_.notify_all();
     }
@@ -211,20 +209,17 @@ private:
 collide::Scene read_scene_file(const std::string& path, unsigned threads) {
     collide::ReadOptions options;
     options.threads = threads;
-    if (threads > 1 && path != "-") {
+    struct stat st {};
+    if (threads > 1 && path != "-" && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        static_cast<std::size_t>(st.st_size) >= kBackgroundMin) {
         std::FILE* f = std::fopen(path.c_str(), "rb");
         if (!f) throw collide::Error(path, "", std::string("cannot open: ") + std::strerror(errno));
-        struct stat st {};
-        if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) >= kBackgroundMin) {
-            try {
-                BackgroundRead file(f, path, static_cast<std::size_t>(st.st_size));
-                options.wait_for = [&file](std::size_t n) { return file.wait_for(n); };
-                return collide::read_scene(file.text(), path, options);
-            } catch (const FileChanged&) {
-                options.wait_for = nullptr;  // read it whole below
-            }
-        } else {
-            std::fclose(f);
+        try {
+            BackgroundRead file(f, path, static_cast<std::size_t>(st.st_size));
+            options.wait_for = [&file](std::size_t n) { return file.wait_for(n); };
+            return collide::read_scene(file.text(), path, options);
+        } catch (const FileChanged&) {
+            options.wait_for = nullptr;  // read it whole below
         }
     }
     return collide::read_scene(read_input(path), path, options);

@@ -799,6 +799,21 @@ TEST_CASE("move: body sizes and positions at the limits of doubles") {
         // Stopping short of the wall: the body ends at x in [225, 235], flush with it.
         CHECK(outcome(g, path({1e18, 1e-15}, {230, 1e-15}) + rect_body(10, 10)) == "allowed");
     }
+    SUBCASE("a body wholly beyond the clamped index range, ending on the edge -2^52, is in the solid outside") {
+        // Origin x = 2^52 on 1-unit tiles: x = 0 is the edge of column -2^52, the lowest index
+        // kept (README: indices are clamped to +-2^52). Bodies centred at x = -8 span x in
+        // [-16, 0]: columns -2^52 - 16 to -2^52 - 1, clamped to -2^52, which stands for them.
+        // Regression (fuzz_grid): the clamp left the extent no column, so nothing was hit.
+        const std::string solid = lattice({0x1p52, 0}, {1, 1}, true, R"(["."])");
+        // y in [-7.5, 8.5]: the first row written (y down) is the lowest, -8.
+        const std::string cell = "cell=[-4503599627370496,-8]";
+        CHECK(outcome(solid, path({-8, 0.5}, {-8, 0.5}) + circle_body(8) + kDestination) == "blocked t=1 stop=(-8,0.5) " + cell);
+        CHECK(outcome(solid, path({-8, 0.5}, {0x1p52, 16}) + circle_body(8)) == "blocked t=0 stop=(-8,0.5) " + cell);
+        CHECK(outcome(solid, path({-8, 0.5}, {-8, 0.5}) + rect_body(16, 16) + kDestination) == "blocked t=1 stop=(-8,0.5) " + cell);
+        // With an empty outside those cells are free.
+        const std::string open = lattice({0x1p52, 0}, {1, 1}, false, R"(["."])");
+        CHECK(outcome(open, path({-8, 0.5}, {-8, 0.5}) + circle_body(8) + kDestination) == "allowed");
+    }
     SUBCASE("a move whose to - from overflows does not throw") {
         // From (DBL_MAX, -4) to (-1e300, 5): over the grid's x in [0, 4] the path is at
         // y = 5 - 9e300 / (DBL_MAX + 1e300) - ..., about 5 - 5e-8, above the grid's top y = 4.

@@ -29,6 +29,10 @@ std::pair<std::int64_t, std::int64_t> open_cells(const Axis& ax, double a, Shift
     const std::int64_t first = floor_index(ax, a, sa);
     std::int64_t last = floor_index(ax, b, sb);
     if (cmp_edge(ax, b, sb, last) == 0) --last;  // ends on a cell edge: that cell is not entered
+    // An interval that ends exactly on the edge -kMaxIndex and starts below it lies in cells
+    // below the clamped range: the clamped cell stands for them (it is outside any grid, like
+    // them). Only a single value on that edge enters no cell.
+    if (last < first && first == -kMaxIndex && cmp_edge(ax, a, sa, -kMaxIndex) < 0) last = first;
     return {first, last};
 }
 

@@ -48,7 +48,7 @@ int cmp_edge(const Axis& ax, double a, Shift s, std::int64_t k);
 std::int64_t floor_index(const Axis& ax, double a, Shift s = {});
 
 /// The cells whose open interior meets the closed interval [a + sa, b + sb] (not empty):
-/// first > last when none.
+/// first > last when none. Indices are clamped as floor_index's are.
 std::pair<std::int64_t, std::int64_t> open_cells(const Axis& ax, double a, Shift sa, double b, Shift sb);
 
 /// Whether the exact value a + s lies strictly outside the axis's closed extent [o, o + n w].

@@ -5,6 +5,12 @@
 #   bash tests/fuzz/run.sh                                  # all targets, 60 s each
 #   FUZZ_SECONDS=600 FUZZ_TARGETS=fuzz_grid bash tests/fuzz/run.sh
 #   FUZZ_SKIP_KNOWN=1 bash tests/fuzz/run.sh               # fuzz past reported, open issues
+#   FUZZ_SEED=1 bash tests/fuzz/run.sh                      # reproducible: fixed seed and run count
+#
+# With FUZZ_SEED set, each target runs a fixed number of inputs (FUZZ_RUNS, default: about
+# 40 s of the CI machine) from that seed, with FUZZ_SECONDS as a cap: the same commit then
+# fuzzes the same inputs every time, so a red run is never luck. The CI does this; leave
+# FUZZ_SEED unset to explore new inputs.
 #
 # Needs clang and libFuzzer (Debian: apt-get install -y clang libclang-rt-14-dev).
 # See tests/fuzz/README.md.
@@ -16,6 +22,16 @@ build=${FUZZ_BUILD_DIR:-$here/build}
 seconds=${FUZZ_SECONDS:-60}
 targets=${FUZZ_TARGETS:-fuzz_scene fuzz_pairs fuzz_grid fuzz_polygon}
 conformance=${COLLIDE_CONFORMANCE:-$root/../shared/conformance/cases}
+
+# Inputs a reproducible run tries: about 40 s of each target on the CI machine.
+fixed_runs() {
+    case $1 in
+        fuzz_scene) echo 180000 ;;
+        fuzz_pairs) echo 60000 ;;
+        fuzz_grid) echo 140000 ;;
+        fuzz_polygon) echo 100000 ;;
+    esac
+}
 
 max_len() {
     case $1 in
@@ -93,13 +109,20 @@ for t in $targets; do
 
     # 2. Fuzz.
     mkdir -p "$here/crashes/$t"
-    "$bin" "$here/corpus/$t" -max_len="$(max_len "$t")" -timeout=5 -rss_limit_mb=2048 \
+    fixed=()
+    how="in ${seconds}s"
+    if [ -n "${FUZZ_SEED:-}" ]; then
+        want=${FUZZ_RUNS:-$(fixed_runs "$t")}
+        fixed=(-seed="$FUZZ_SEED" -runs="$want")
+        how="of $want from seed $FUZZ_SEED (cap ${seconds}s)"
+    fi
+    "$bin" "$here/corpus/$t" -max_len="$(max_len "$t")" -timeout=5 -rss_limit_mb=2048 "${fixed[@]}" \
         -max_total_time="$seconds" -print_final_stats=1 -print_funcs=0 -artifact_prefix="$here/crashes/$t/" >"$log" 2>&1
     rc=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' "$log" | tail -1)
     if [ $rc -eq 0 ]; then
-        echo "$t: ok: ${runs:-?} runs in ${seconds}s, ${cov:-no coverage line}; $replay"
+        echo "$t: ok: ${runs:-?} runs $how, ${cov:-no coverage line}; $replay"
     else
         artifact=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
         echo "$t: FAILED after ${runs:-?} runs: $(what_failed "$log"); input ${artifact:-not saved}; log $log; $replay"

@@ -117,6 +117,49 @@ TEST_CASE("read_scene: shapes") {
     }
 }
 
+TEST_CASE("read_scene: objects with the same groups share one list (collide::Groups)") {
+    // A scene of a million shapes in one group holds the list once: Groups is a shared,
+    // unchangeable list that reads like a const std::vector<std::string>.
+    const Scene s = read(R"({"shapes": [
+        {"id": "a", "type": "point", "at": [0, 0], "groups": ["walls", "solid"]},
+        {"id": "b", "type": "point", "at": [0, 0], "groups": ["walls", "solid"]},
+        {"id": "c", "type": "point", "at": [0, 0], "groups": ["solid", "walls"]},
+        {"id": "d", "type": "point", "at": [0, 0], "groups": []},
+        {"id": "e", "type": "point", "at": [0, 0]}
+    ], "grids": [{"id": "g", "tile_size": 1, "rows": ["#"], "groups": ["walls", "solid"]}]})");
+    const auto& a = s.shapes[0].groups;
+    CHECK(a == std::vector<std::string>{"walls", "solid"});
+    CHECK(a.size() == 2);
+    CHECK(a[1] == "solid");
+    CHECK(&a.names() == &s.shapes[1].groups.names());  // one list, shared
+    CHECK(&a.names() == &s.grids[0].groups.names());
+    CHECK(s.shapes[2].groups == std::vector<std::string>{"solid", "walls"});  // order is kept: another list
+    CHECK(s.shapes[2].groups != a);
+    CHECK(s.shapes[3].groups.empty());
+    CHECK(s.shapes[3].groups == s.shapes[4].groups);
+
+    SUBCASE("more distinct lists than the reader keeps at hand: each is still right") {
+        std::string shapes;
+        for (int i = 0; i < 40; ++i) {
+            const int g = i % 13;  // 13 lists, cycling
+            shapes += std::string(i ? "," : "") + R"({"type": "point", "at": [0, 0], "groups": ["g)" + std::to_string(g) +
+                      R"(", "all"]})";
+        }
+        const Scene many = read(R"({"shapes": [)" + shapes + "]}");
+        for (int i = 0; i < 40; ++i)
+            CHECK(many.shapes[static_cast<std::size_t>(i)].groups ==
+                  std::vector<std::string>{"g" + std::to_string(i % 13), "all"});
+    }
+    SUBCASE("a list is replaced, never changed in place, so sharing is invisible") {
+        Scene copy = s;
+        copy.shapes[0].groups = {"player"};
+        CHECK(copy.shapes[0].groups == std::vector<std::string>{"player"});
+        CHECK(copy.shapes[1].groups == std::vector<std::string>{"walls", "solid"});
+        const std::vector<std::string>& names = copy.shapes[1].groups;  // reads as the vector
+        CHECK(names.front() == "walls");
+    }
+}
+
 TEST_CASE("read_scene: the three rect forms") {
     SUBCASE("min and max") {
         const Rect r = shape_as<Rect>(read(R"({"shapes": [{"type": "rect", "min": [1, 2], "max": [3, 4]}]})"), 0);

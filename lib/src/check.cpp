@@ -102,14 +102,28 @@ public:
         // Most ids and groups are no selector: the length, tested first, rules out most.
         std::uint64_t lengths = 0;  // bit k: a selector of length k (k < 63), bit 63: longer
         for (const auto& kv : index_) lengths |= std::uint64_t{1} << std::min<std::size_t>(kv.first.size(), 63);
-        auto mark = [&](const std::string& key, std::size_t i) {
-            if (!((lengths >> std::min<std::size_t>(key.size(), 63)) & 1u)) return;
+        auto selector = [&](const std::string& key) -> const std::size_t* {
+            if (!((lengths >> std::min<std::size_t>(key.size(), 63)) & 1u)) return nullptr;
             const auto it = index_.find(key);
-            if (it != index_.end()) masks_[it->second].set(i);
+            return it != index_.end() ? &it->second : nullptr;
         };
+        auto mark = [&](const std::string& key, std::size_t i) {
+            if (const std::size_t* m = selector(key)) masks_[*m].set(i);
+        };
+        // Shapes with the same groups mostly share one list (Groups): the selectors a list
+        // names are looked up once for each run of shapes that share it.
+        const std::vector<std::string>* list = nullptr;
+        std::vector<std::size_t> named;  // the masks of the selectors `list` names
         for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
             mark(scene.shapes[i].id, i);
-            for (const auto& g : scene.shapes[i].groups) mark(g, i);
+            const std::vector<std::string>& groups = scene.shapes[i].groups.names();
+            if (&groups != list) {
+                list = &groups;
+                named.clear();
+                for (const auto& g : groups)
+                    if (const std::size_t* m = selector(g)) named.push_back(*m);
+            }
+            for (const std::size_t m : named) masks_[m].set(i);
         }
         for (std::size_t k = 0; k < scene.grids.size(); ++k) {
             mark(scene.grids[k].id, scene.shapes.size() + k);

@@ -388,12 +388,15 @@ void read_shapes_in_batches(JsonDoc& doc, SceneBuilder& builder, Visible& text) 
     };
     const Path root;
     const Path list(root, "shapes");
-    auto build = [&list](const std::vector<JsonValue>& values, std::size_t first, SceneShape* out) {
+    // Batches are built one at a time (the next starts once the last is merged), so they can
+    // share the builder's group lists.
+    GroupLists& groups = builder.group_lists();
+    auto build = [&list, &groups](const std::vector<JsonValue>& values, std::size_t first, SceneShape* out) {
         Batch b;
         b.notes.reserve(values.size());
         try {
             for (std::size_t k = 0; k < values.size(); ++k)
-                b.notes.push_back(SceneBuilder::build_shape(first + k, values[k], Path(list, first + k), out[k]));
+                b.notes.push_back(SceneBuilder::build_shape(first + k, values[k], Path(list, first + k), out[k], groups));
         } catch (const Fail& f) {
             b.fail = f;
         }

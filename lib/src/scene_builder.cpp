@@ -115,16 +115,11 @@ public:
             throw Fail{sub(k), "'" + s + "' is not one of " + join(choices)};
         return s;
     }
-    std::vector<std::string> strings(std::string_view k) const {
-        std::vector<std::string> out;
-        const std::size_t member = j_.find(k);
-        if (member == j_.size()) return out;
-        const json a = j_[member];
-        if (!a.is_array()) throw Fail{sub(k), "expected an array of strings, got " + describe(a)};
-        const Path list = sub(k);
-        out.reserve(a.size());
-        for (std::size_t i = 0; i < a.size(); ++i) out.emplace_back(text_view(a[i], Path(list, i)));
-        return out;
+    // The "groups" member, shared with earlier objects that have the same list.
+    Groups groups(GroupLists& lists) const {
+        const std::size_t member = j_.find("groups");
+        if (member == j_.size()) return Groups();
+        return lists.get(j_[member], sub("groups"));
     }
     std::vector<Vec2> positions(std::string_view k, std::size_t at_least) const {
         const json a = at(k);
@@ -287,7 +282,27 @@ void SceneBuilder::settings(const json& v, const Path& path) {
 
 void SceneBuilder::shape(std::size_t index, const json& v, const Path& path) {
     scene_.shapes.emplace_back();
-    note_shape(index, build_shape(index, v, path, scene_.shapes.back()));
+    note_shape(index, build_shape(index, v, path, scene_.shapes.back(), group_lists_));
+}
+
+Groups GroupLists::get(const JsonValue& value, const Path& path) {
+    if (!value.is_array()) throw Fail{path, "expected an array of strings, got " + describe(value)};
+    const std::size_t n = value.size();
+    for (std::size_t i = 0; i < n; ++i) text_view(value[i], Path(path, i));  // each a string, or the error
+    if (n == 0) return Groups();
+    for (const Groups& g : kept_) {
+        if (g.size() != n) continue;
+        std::size_t i = 0;
+        while (i < n && value[i].string() == g[i]) ++i;
+        if (i == n) return g;
+    }
+    std::vector<std::string> names;
+    names.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) names.emplace_back(value[i].string());
+    Groups made(std::move(names));
+    kept_[next_] = made;
+    next_ = (next_ + 1) % kKept;
+    return made;
 }
 
 SceneShape* SceneBuilder::make_room(std::size_t count) {
@@ -312,12 +327,13 @@ void SceneBuilder::expect_shapes(std::size_t count) {
     }
 }
 
-SceneBuilder::ShapeNotes SceneBuilder::build_shape(std::size_t index, const json& v, const Path& path, SceneShape& s) {
+SceneBuilder::ShapeNotes SceneBuilder::build_shape(std::size_t index, const json& v, const Path& path, SceneShape& s,
+                                                   GroupLists& groups) {
     const Obj o(v, path, "a shape");
     ShapeNotes out;
     const bool has_id = o.has("id");
     s.id = has_id ? id_or_default(o, index) : std::to_string(index);
-    s.groups = o.strings("groups");
+    s.groups = o.groups(groups);
     const std::string_view type = o.str_view("type");
     auto fields = [&](std::initializer_list<std::string_view> extra) {
         static constexpr std::string_view common[] = {"id", "type", "groups"};
@@ -394,7 +410,7 @@ void SceneBuilder::grid(std::size_t, const json& v, const Path& path) {
     if (!o.has("id")) throw Fail{path, "a grid needs an id"};
     g.id = o.str("id");
     if (g.id.empty()) throw Fail{o.sub("id"), "an id must not be empty"};
-    g.groups = o.strings("groups");
+    g.groups = o.groups(group_lists_);
     const json ts = o.at("tile_size");
     if (ts.is_array()) g.tile = position(ts, o.sub("tile_size"));
     else g.tile = Vec2{number(ts, o.sub("tile_size")), number(ts, o.sub("tile_size"))};

@@ -37,6 +37,22 @@ struct Fail {
     std::size_t offset = static_cast<std::size_t>(-1);  ///< where, when the path alone is ambiguous
 };
 
+/// The group lists made so far, so that objects with the same groups share one list
+/// (collide::Groups). Keeps the last few distinct lists: a scene with a handful of them
+/// shares them all, and one with many still gets each list right at a bounded cost per
+/// object. Used by one thread at a time.
+class GroupLists {
+public:
+    /// The groups a "groups" value names: an array of strings, else a Fail at `path` (the
+    /// value's pointer) or at the element that is not a string.
+    Groups get(const JsonValue& value, const Path& path);
+
+private:
+    static constexpr std::size_t kKept = 8;
+    Groups kept_[kKept];
+    std::size_t next_ = 0;  // where the next new list is kept, round robin
+};
+
 class SceneBuilder {
 public:
     explicit SceneBuilder(const std::string& file);
@@ -63,7 +79,10 @@ public:
     /// without touching the builder, so that several can be built at once on other threads
     /// straight into the scene's storage (make_room); note_shape() then takes the notes in
     /// order.
-    static ShapeNotes build_shape(std::size_t index, const JsonValue& v, const Path& path, SceneShape& out);
+    /// `groups` is group_lists(), which only one thread may use at a time.
+    static ShapeNotes build_shape(std::size_t index, const JsonValue& v, const Path& path, SceneShape& out,
+                                  GroupLists& groups);
+    GroupLists& group_lists() { return group_lists_; }
     /// Default shapes at the end of the scene for `count` more elements of "shapes"; the
     /// first of them. Invalidates earlier pointers, as a vector's growth does.
     SceneShape* make_room(std::size_t count);
@@ -86,6 +105,7 @@ private:
     };
 
     Scene scene_;
+    GroupLists group_lists_;
     std::vector<PendingRect> rects_;
     std::vector<char> default_id_;  // shapes whose id is their index, not written
     std::vector<std::string> move_grids_;  // a move names its grid by id; grids may come later

@@ -16,6 +16,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,18 +25,59 @@
 
 namespace collide {
 
+/// The groups of a shape or grid: a list of names, in file order, that cannot change once
+/// made, so that every object with the same list can share one copy (a scene of a million
+/// shapes in group "things" holds that list once, not a million times). It reads like a
+/// const std::vector<std::string>; to change an object's groups, assign a new list:
+/// `shape.groups = {"player", "solid"};`.
+class Groups {
+public:
+    using value_type = std::string;
+    using const_iterator = std::vector<std::string>::const_iterator;
+    using iterator = const_iterator;
+
+    Groups() = default;
+    Groups(std::initializer_list<std::string> names) : Groups(std::vector<std::string>(names)) {}
+    Groups(std::vector<std::string> names)  // NOLINT: implicit, so that a vector can be assigned
+        : list_(names.empty() ? nullptr : std::make_shared<const std::vector<std::string>>(std::move(names))) {}
+
+    /// The names, in file order.
+    const std::vector<std::string>& names() const { return list_ ? *list_ : none(); }
+    operator const std::vector<std::string>&() const { return names(); }  // NOLINT: reads as the list
+    const_iterator begin() const { return names().begin(); }
+    const_iterator end() const { return names().end(); }
+    std::size_t size() const { return names().size(); }
+    bool empty() const { return names().empty(); }
+    const std::string& operator[](std::size_t i) const { return names()[i]; }
+
+    /// Equal names in the same order (shared or not).
+    friend bool operator==(const Groups& a, const Groups& b) { return a.list_ == b.list_ || a.names() == b.names(); }
+    friend bool operator!=(const Groups& a, const Groups& b) { return !(a == b); }
+    friend bool operator==(const Groups& a, const std::vector<std::string>& b) { return a.names() == b; }
+    friend bool operator!=(const Groups& a, const std::vector<std::string>& b) { return !(a == b); }
+    friend bool operator==(const std::vector<std::string>& a, const Groups& b) { return a == b.names(); }
+    friend bool operator!=(const std::vector<std::string>& a, const Groups& b) { return !(a == b); }
+
+private:
+    static const std::vector<std::string>& none() {
+        static const std::vector<std::string> empty;
+        return empty;
+    }
+    std::shared_ptr<const std::vector<std::string>> list_;  // null: no groups
+};
+
 /// A shape of the scene with its id and groups.
 struct SceneShape {
     std::string id;
     Shape shape;
-    std::vector<std::string> groups;
+    Groups groups;
 };
 
 /// A tile grid: cols x rows cells of size `tile`, the min corner at `origin`.
 /// Row 0 is the first row written in the file: the top row as a person sees it.
 struct Grid {
     std::string id;
-    std::vector<std::string> groups;
+    Groups groups;
     Vec2 origin;                 ///< min corner of the grid
     Vec2 tile{1.0, 1.0};         ///< cell width and height, > 0
     std::size_t cols = 0;

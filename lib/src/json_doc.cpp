@@ -286,10 +286,10 @@ std::uint32_t JsonDoc::value(int depth) {
             const std::size_t base = scratch_.size();
             bool more = !consume(object ? '}' : ']');
             if (more && !object && depth + 1 <= kMaxDepth && number_start(peek())) {
-                // Numbers first: collected packed; if anything else follows, they become
-                // nodes after all and the general loop takes over.
-                scratch_nums_.clear();
-                scratch_ints_.clear();
+                // Numbers first: collected packed, straight at the end of nums_ (no other value
+                // is read meanwhile); if anything else follows, they become nodes after all
+                // and the general loop takes over.
+                const std::size_t first = nums_.size();
                 scratch_offsets_.clear();
                 bool others = false;
                 do {
@@ -299,29 +299,29 @@ std::uint32_t JsonDoc::value(int depth) {
                     }
                     scratch_offsets_.push_back(p_);
                     bool integer = false;
-                    scratch_nums_.push_back(number_token(&integer));
-                    scratch_ints_.push_back(integer);
+                    nums_.push_back(number_token(&integer));
+                    ints_.push_back(integer);
                 } while (consume(','));
                 if (!others) {
                     expect(']');
-                    if (nums_.size() + scratch_nums_.size() >= kPacked) fail();  // 2^31 numbers in one value
+                    if (nums_.size() >= kPacked) fail();  // 2^31 numbers in one value
                     n.flag = true;
-                    n.first = static_cast<std::uint32_t>(nums_.size());
-                    n.count = static_cast<std::uint32_t>(scratch_nums_.size());
-                    nums_.insert(nums_.end(), scratch_nums_.begin(), scratch_nums_.end());
-                    ints_.insert(ints_.end(), scratch_ints_.begin(), scratch_ints_.end());
+                    n.first = static_cast<std::uint32_t>(first);
+                    n.count = static_cast<std::uint32_t>(nums_.size() - first);
                     break;
                 }
-                for (std::size_t k = 0; k < scratch_nums_.size(); ++k) {
+                for (std::size_t k = first; k < nums_.size(); ++k) {
                     Node num{};
                     num.kind = JsonValue::Kind::Number;
-                    num.flag = scratch_ints_[k] != 0;
-                    num.num = scratch_nums_[k];
-                    num.offset = scratch_offsets_[k];
+                    num.flag = ints_[k] != 0;
+                    num.num = nums_[k];
+                    num.offset = scratch_offsets_[k - first];
                     nodes_.push_back(num);
                     scratch_.push_back(static_cast<std::uint32_t>(nodes_.size() - 1));
                     scratch_keys_.emplace_back();
                 }
+                nums_.resize(first);
+                ints_.resize(first);
                 more = others;
             }
             if (more) {

@@ -156,8 +156,6 @@ private:
     static constexpr std::uint32_t kPacked = 1u << 31;
     std::vector<double> nums_;
     std::vector<char> ints_;                  // written as an integer
-    std::vector<double> scratch_nums_;
-    std::vector<char> scratch_ints_;
     std::vector<std::size_t> scratch_offsets_;
 };
 

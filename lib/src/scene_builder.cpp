@@ -547,8 +547,19 @@ Scene SceneBuilder::finish() {
     std::vector<std::uint64_t> table(slots, 0);  // (hash >> 32) << 32 | (index + 1); 0: empty
     std::size_t dup = total;
     std::size_t orig = 0;
-    for (std::size_t j = 0; j < total && dup == total; ++j) {
+    // Slots are all over the table: each id's hash is taken kAhead ids early and its slot
+    // fetched into the cache meanwhile.
+    constexpr std::size_t kAhead = 16;
+    std::uint64_t ahead[kAhead];
+    auto hash_of = [&](std::size_t j) {
         const std::uint64_t h = std::hash<std::string>{}(id_of(j));
+        __builtin_prefetch(&table[static_cast<std::size_t>(h) & (slots - 1)], 1);
+        ahead[j % kAhead] = h;
+    };
+    for (std::size_t j = 0; j < std::min(kAhead, total); ++j) hash_of(j);
+    for (std::size_t j = 0; j < total && dup == total; ++j) {
+        const std::uint64_t h = ahead[j % kAhead];
+        if (j + kAhead < total) hash_of(j + kAhead);
         const std::uint64_t tag = h >> 32 << 32;
         for (std::size_t slot = static_cast<std::size_t>(h) & (slots - 1);; slot = (slot + 1) & (slots - 1)) {
             const std::uint64_t e = table[slot];

@@ -7,6 +7,7 @@
 #include "collide_into.hpp"
 #include "grid_ops.hpp"
 #include "in_parts.hpp"
+#include "selection.hpp"
 
 #include <algorithm>
 #include <condition_variable>
@@ -27,136 +28,11 @@ const std::string& object_id(const Scene& scene, std::size_t i) {
 
 namespace {
 
-// A set of objects (shapes, then grids) as one bit each: a million objects fit in 128 KB,
-// so the tests of every candidate pair against it stay in cache (a byte each missed it).
-class Mask {
-public:
-    Mask() = default;
-    Mask(std::size_t n, bool all) : bits_((n + 63) / 64, all ? ~std::uint64_t{0} : 0) {}
-    bool operator[](std::size_t i) const { return (bits_[i >> 6] >> (i & 63)) & 1u; }
-    void set(std::size_t i) { bits_[i >> 6] |= std::uint64_t{1} << (i & 63); }
-    bool any() const {
-        return std::any_of(bits_.begin(), bits_.end(), [](std::uint64_t w) { return w != 0; });
-    }
-    /// Adds the objects of `other` (a mask of the same size).
-    void add(const Mask& other) {
-        for (std::size_t w = 0; w < bits_.size(); ++w) bits_[w] |= other.bits_[w];
-    }
-    /// Appends the objects below n, ascending, to `out`.
-    void list(std::size_t n, std::vector<std::uint32_t>& out) const {
-        for (std::size_t w = 0; w < bits_.size() && w * 64 < n; ++w) {
-            for (std::uint64_t bits = bits_[w]; bits != 0; bits &= bits - 1) {
-                const std::size_t i = w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
-                if (i >= n) return;
-                out.push_back(static_cast<std::uint32_t>(i));
-            }
-        }
-    }
-    void prefetch(std::size_t i) const {
-#if defined(__GNUC__) || defined(__clang__)
-        if ((i >> 6) < bits_.size()) __builtin_prefetch(bits_.data() + (i >> 6));
-#else
-        (void)i;
-#endif
-    }
-
-private:
-    std::vector<std::uint64_t> bits_;
-};
-
-// Which objects (shapes, then grids) each side of a pair spec selects.
-struct Selection {
-    Mask left;
-    Mask right;
-
-    bool forward(std::size_t i, std::size_t j) const { return left[i] && right[j]; }
-    void prefetch(std::size_t i) const {
-        left.prefetch(i);
-        right.prefetch(i);
-    }
-    bool selects(std::size_t i, std::size_t j) const { return forward(i, j) || forward(j, i); }
-    // The (a, b) order of a selected pair: from the left selector; both ways, lower index
-    // first; a grid is always b.
-    std::pair<std::size_t, std::size_t> oriented(std::size_t i, std::size_t j, std::size_t n_shapes) const {
-        if (j >= n_shapes) return {i, j};
-        if (i >= n_shapes) return {j, i};
-        const bool fw = forward(i, j);
-        const bool bw = forward(j, i);
-        if (fw && bw) return {std::min(i, j), std::max(i, j)};
-        return fw ? std::make_pair(i, j) : std::make_pair(j, i);
-    }
-};
-
-// Builds the masks of the selectors that specs use. Ids and groups of every object are
-// looked up in the (small) set of selectors, so the cost is one pass over the scene.
-class Selector {
-public:
-    Selector(const Scene& scene, const std::vector<const PairSpec*>& specs, std::vector<std::string>& empty)
-        : n_(scene.shapes.size() + scene.grids.size()), empty_(empty) {
-        for (const PairSpec* sp : specs) {
-            for (const std::string* sel : {&sp->left, &sp->right}) {
-                if (*sel != "*" && index_.emplace(*sel, masks_.size()).second) masks_.emplace_back(n_, false);
-            }
-        }
-        if (index_.empty()) return;
-        // Most ids and groups are no selector: the length, tested first, rules out most.
-        std::uint64_t lengths = 0;  // bit k: a selector of length k (k < 63), bit 63: longer
-        for (const auto& kv : index_) lengths |= std::uint64_t{1} << std::min<std::size_t>(kv.first.size(), 63);
-        auto selector = [&](const std::string& key) -> const std::size_t* {
-            if (!((lengths >> std::min<std::size_t>(key.size(), 63)) & 1u)) return nullptr;
-            const auto it = index_.find(key);
-            return it != index_.end() ? &it->second : nullptr;
-        };
-        auto mark = [&](const std::string& key, std::size_t i) {
-            if (const std::size_t* m = selector(key)) masks_[*m].set(i);
-        };
-        // Shapes with the same groups mostly share one list (Groups): the selectors a list
-        // names are looked up once for each run of shapes that share it.
-        const std::vector<std::string>* list = nullptr;
-        std::vector<std::size_t> named;  // the masks of the selectors `list` names
-        for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
-            mark(scene.shapes[i].id, i);
-            const std::vector<std::string>& groups = scene.shapes[i].groups.names();
-            if (&groups != list) {
-                list = &groups;
-                named.clear();
-                for (const auto& g : groups)
-                    if (const std::size_t* m = selector(g)) named.push_back(*m);
-            }
-            for (const std::size_t m : named) masks_[m].set(i);
-        }
-        for (std::size_t k = 0; k < scene.grids.size(); ++k) {
-            mark(scene.grids[k].id, scene.shapes.size() + k);
-            for (const auto& g : scene.grids[k].groups) mark(g, scene.shapes.size() + k);
-        }
-    }
-
-    Selection select(const PairSpec& spec) { return Selection{mask(spec.left), mask(spec.right)}; }
-
-private:
-    Mask mask(const std::string& sel) {
-        if (sel == "*") {
-            if (n_ == 0) warn(sel);
-            return Mask(n_, true);
-        }
-        const Mask& m = masks_[index_.at(sel)];
-        if (!m.any()) warn(sel);
-        return m;
-    }
-    void warn(const std::string& sel) {
-        if (std::find(empty_.begin(), empty_.end(), sel) == empty_.end()) empty_.push_back(sel);
-    }
-
-    std::size_t n_;
-    std::vector<std::string>& empty_;
-    std::unordered_map<std::string, std::size_t> index_;  // selector -> mask
-    std::vector<Mask> masks_;
-};
-
 struct RuleState {
-    Selection sel;
     std::size_t hits = 0;
-    std::vector<char> satisfied;  // each: shapes that collide with something on the right
+    // each: which shapes of the left side (numbered by Selections::rule_left_rank) collide
+    // with something on the right; other rules keep none
+    std::vector<std::uint64_t> satisfied;
 };
 
 }  // namespace
@@ -227,36 +103,21 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
     SceneResult res;
     const std::size_t ns = scene.shapes.size();
     const std::size_t n = ns + scene.grids.size();
-    std::vector<Selection> report;
     const std::vector<PairSpec> default_specs{PairSpec{"*", "*"}};
     const std::vector<PairSpec>& specs =
         options.pairs ? *options.pairs : (scene.pairs.empty() ? default_specs : scene.pairs);
     for (const PairSpec& s : specs)
         if (s.left.empty() || s.right.empty())
             throw Error("", "", "pair spec '" + s.left + ":" + s.right + "' is not of the form A:B (selectors: a group, an id or *)");
-    std::vector<const PairSpec*> all_specs;
-    for (const PairSpec& s : specs) all_specs.push_back(&s);
-    for (const Rule& r : scene.rules) all_specs.push_back(&r.pairs);
-    Selector selector(scene, all_specs, res.empty_selectors);
-    for (const PairSpec& s : specs) report.push_back(selector.select(s));
-    std::vector<RuleState> rules;
-    for (const Rule& r : scene.rules) rules.push_back(RuleState{selector.select(r.pairs), 0, std::vector<char>(ns, 0)});
+    const detail::Selections sel(scene, specs, scene.rules, res.empty_selectors);
+    std::vector<RuleState> rules(scene.rules.size());
+    for (std::size_t k = 0; k < rules.size(); ++k)
+        if (scene.rules[k].expect == Rule::Expect::Each) rules[k].satisfied.assign((sel.rule_left_size(k) + 63) / 64, 0);
 
-    // Only shapes that some spec selects take part (a word of the masks at a time).
+    // Only shapes that some spec selects take part.
     std::vector<std::uint32_t> items;
-    {
-        Mask used(n, false);
-        for (const Selection& s : report) {
-            used.add(s.left);
-            used.add(s.right);
-        }
-        for (const RuleState& r : rules) {
-            used.add(r.sel.left);
-            used.add(r.sel.right);
-        }
-        detail::reserve_huge(items, ns);
-        used.list(ns, items);
-    }
+    detail::reserve_huge(items, ns);
+    sel.used_shapes(items);
     std::vector<detail::FBounds> bounds;
     detail::reserve_huge(bounds, ns);
     bounds.resize(ns);
@@ -293,11 +154,11 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
             if (b < ns) out.points.resize(c.first);
             return;
         }
-        for (std::size_t k = 0; k < rules.size(); ++k) {
-            if (!rules[k].sel.selects(a, b) || (touch && scene.rules[k].ignore_touching)) continue;
-            const auto ab = reported ? std::make_pair(a, b) : rules[k].sel.oriented(a, b, ns);
+        sel.for_each_rule(a, b, [&](std::size_t k) {
+            if (touch && scene.rules[k].ignore_touching) return;
+            const auto ab = reported ? std::make_pair(a, b) : sel.rule_oriented(k, a, b);
             out.hits.push_back(BlockOut::RuleHit{static_cast<std::uint32_t>(k), ab.first, ab.second});
-        }
+        });
         if (reported) out.records.push_back(c);
     };
     // Which shapes' partners a block visits, and in what order: from the sorted buffer of
@@ -315,25 +176,13 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
         auto keep_into = [&](std::vector<std::uint64_t>& into) {
             return [&](std::uint32_t i, std::uint32_t j) {
                 std::uint64_t key = 0;
-                bool wanted = false;
-                for (const Selection& s : report) {
-                    if (s.selects(i, j)) {
-                        const auto ab = s.oriented(i, j, ns);
-                        key = std::uint64_t{ab.first} << 32 | ab.second;
-                        wanted = true;
-                        break;
-                    }
-                }
-                if (!wanted) {
-                    for (const RuleState& r : rules) {
-                        if (r.sel.selects(i, j)) {
-                            key = std::uint64_t{i} << 32 | j;
-                            wanted = true;
-                            break;
-                        }
-                    }
-                }
-                if (!wanted) return true;
+                std::pair<std::size_t, std::size_t> ab;
+                if (sel.reported(i, j, ab))
+                    key = std::uint64_t{ab.first} << 32 | ab.second;
+                else if (sel.any_rule(i, j))
+                    key = std::uint64_t{i} << 32 | j;
+                else
+                    return true;
                 if (into.size() >= options.pair_buffer) return false;
                 into.push_back(key);
                 return true;
@@ -376,31 +225,20 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
                     if (buffered.cend() - next > static_cast<std::ptrdiff_t>(kPrefetch)) {
                         const auto ahead = static_cast<std::uint32_t>(next[kPrefetch]);
                         prefetch_shape(scene, ahead);
-                        for (const Selection& s : report) s.prefetch(ahead);
+                        sel.prefetch(ahead);
                     }
                 }
             } else {
                 index.query(static_cast<std::uint32_t>(a), partners);
             }
             auto visit = [&](std::size_t b) {
-                const Selection* rep = nullptr;
-                for (const Selection& s : report) {
-                    if (s.selects(a, b)) {
-                        rep = &s;
-                        break;
-                    }
-                }
-                if (rep) {
-                    if (rep->oriented(a, b, ns).first == a) test_pair(a, b, true, out);
+                std::pair<std::size_t, std::size_t> ab;
+                if (sel.reported(a, b, ab)) {
+                    if (ab.first == a) test_pair(a, b, true, out);
                     return;
                 }
                 if (b < a) return;
-                for (const RuleState& r : rules) {
-                    if (r.sel.selects(a, b)) {
-                        test_pair(a, b, false, out);
-                        return;
-                    }
-                }
+                if (sel.any_rule(a, b)) test_pair(a, b, false, out);
             };
             auto full = [&] { return out.size() >= kChunk; };
             for (std::uint32_t b : partners) {
@@ -437,8 +275,13 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
                 res.rules.resize(rules.size());
                 res.rules[h.rule].violations.emplace_back(h.a, h.b);
             }
-            if (h.a < ns && r.sel.forward(h.a, h.b)) r.satisfied[h.a] = 1;
-            if (h.b < ns && r.sel.forward(h.b, h.a)) r.satisfied[h.b] = 1;
+            if (r.satisfied.empty()) continue;  // not an `each` rule
+            for (const std::size_t x : {h.a, h.b}) {
+                if (x < ns && sel.rule_forward(h.rule, x, x == h.a ? h.b : h.a)) {
+                    const std::size_t rank = sel.rule_left_rank(h.rule, x);
+                    r.satisfied[rank >> 6] |= std::uint64_t{1} << (rank & 63);
+                }
+            }
         }
         // The sink (a report writer) reads both shapes' ids; b is anywhere in the scene, a
         // cache miss that took 7% of a million-shape check: fetch some records ahead.
@@ -577,11 +420,17 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
         switch (scene.rules[k].expect) {
             case Rule::Expect::None: out.passed = rules[k].hits == 0; break;
             case Rule::Expect::Some: out.passed = rules[k].hits > 0; break;
-            case Rule::Expect::Each:
-                for (std::size_t i = 0; i < ns; ++i)
-                    if (rules[k].sel.left[i] && !rules[k].satisfied[i]) out.violations.emplace_back(i, static_cast<std::size_t>(-1));
+            case Rule::Expect::Each: {
+                std::vector<std::size_t> left;
+                sel.rule_left(k, left);
+                for (const std::size_t i : left) {
+                    const std::size_t rank = sel.rule_left_rank(k, i);
+                    if (!((rules[k].satisfied[rank >> 6] >> (rank & 63)) & 1u))
+                        out.violations.emplace_back(i, static_cast<std::size_t>(-1));
+                }
                 out.passed = out.violations.empty();
                 break;
+            }
         }
         std::sort(out.violations.begin(), out.violations.end());
         if (!out.passed) ++res.summary.rules_failed;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 
 namespace collide {
 
@@ -175,7 +176,10 @@ void move_fields(std::string& out, const Scene& scene, std::size_t i, const Move
     if (m.passed) out += std::string(", \"passed\": ") + boolean(*m.passed);
 }
 
-void rule_fields(std::string& out, const Scene& scene, std::size_t i, const RuleResult& r) {
+// `spill` is called after each violation: a rule may have millions of them, written out as
+// they are formatted rather than held as one string.
+void rule_fields(std::string& out, const Scene& scene, std::size_t i, const RuleResult& r,
+                 const std::function<void()>& spill) {
     out += "\"name\": ";
     json_string(out, scene.rules[i].name);
     out += std::string(", \"passed\": ") + boolean(r.passed) + ", \"violations\": [";
@@ -188,6 +192,7 @@ void rule_fields(std::string& out, const Scene& scene, std::size_t i, const Rule
             json_string(out, object_id(scene, r.violations[k].second));
         }
         out += '}';
+        spill();
     }
     out += ']';
 }
@@ -307,7 +312,7 @@ struct ReportWriter::Impl {
         buf += r.moves.empty() ? "],\n \"rules\": [" : "\n ],\n \"rules\": [";
         for (std::size_t k = 0; k < r.rules.size(); ++k) {
             buf += k ? ",\n  {" : "\n  {";
-            rule_fields(buf, scene, k, r.rules[k]);
+            rule_fields(buf, scene, k, r.rules[k], [this] { flush_if_big(); });
             buf += '}';
         }
         buf += r.rules.empty() ? "],\n \"summary\": {" : "\n ],\n \"summary\": {";
@@ -323,7 +328,7 @@ struct ReportWriter::Impl {
         }
         for (std::size_t k = 0; k < r.rules.size(); ++k) {
             record(scene, "rule");
-            rule_fields(buf, scene, k, r.rules[k]);
+            rule_fields(buf, scene, k, r.rules[k], [this] { flush_if_big(); });
             buf += "}\n";
         }
         record(scene, "summary");
@@ -426,6 +431,7 @@ struct ReportWriter::Impl {
                 buf += object_id(scene, rr.violations[v].first);
                 if (rr.violations[v].second != static_cast<std::size_t>(-1))
                     buf += " × " + object_id(scene, rr.violations[v].second);
+                flush_if_big();
             }
             buf += '\n';
         }

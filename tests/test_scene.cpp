@@ -681,6 +681,30 @@ TEST_CASE("read_scene: a text still being read in gives the same scene and the s
     }
 }
 
+TEST_CASE("read_scene: a byte that makes the text invalid ends the read without waiting for the rest") {
+    // 8 MiB, handed out as far as asked: a NUL or a stray byte in the first 1 MiB is the
+    // error, as in the whole text, and the rest is never asked for.
+    for (const std::string& head : {std::string(""), std::string("{\"shapes\": [{\"id\": \"a\", \"type\": \"point\", \"at\": [0, 0]}, "),
+                                    std::string("{\"pairs\": [\"a:b\" x")}) {
+        const std::string text = head + std::string(std::size_t{8} << 20, '\0');
+        collide::ReadOptions o;
+        o.threads = 2;
+        std::size_t asked = 0;
+        o.wait_for = [&](std::size_t n) -> std::size_t {
+            asked = std::max(asked, n);
+            return std::min(n, text.size());
+        };
+        std::string got = "no error";
+        try {
+            read_scene(text, "big.json", o);
+        } catch (const Error& e) {
+            got = e.what();
+        }
+        CHECK(got == error_of(text, 1));
+        CHECK(asked < (std::size_t{2} << 20));
+    }
+}
+
 TEST_CASE("read_scene: an exception from wait_for leaves read_scene as it is") {
     const std::string text = big_scene(30000);
     collide::ReadOptions o;

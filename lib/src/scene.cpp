@@ -59,6 +59,7 @@ class SyntaxDiagnosis {
 public:
     bool failed = false;
     std::size_t error_offset = 0;
+    std::size_t examined = 0;  // bytes the diagnosis depends on: the same in any longer text
     std::string error_message;
     std::string error_path;
 
@@ -84,6 +85,7 @@ public:
     bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception& ex) {
         failed = true;
         error_offset = position > 0 ? position - 1 : 0;
+        examined = position;
         // "01" and "0x10" read as the number 0 and then a stray token: the error is about the
         // number just read, so name its place, not the next one's.
         if (const std::size_t zero = leading_zero(position, last_token); zero != std::string_view::npos) {
@@ -95,6 +97,7 @@ public:
                 ++end;
             error_path = pointer();  // nlohmann has counted the number as a value already
             error_offset = begin;
+            examined = std::max(examined, end);
             error_message = "invalid number '" + std::string(text_.substr(begin, end - begin)) + "': " +
                             (hex ? "hexadecimal numbers are not JSON" : "JSON numbers have no leading zero");
             return false;
@@ -188,14 +191,22 @@ std::string printable(const std::string& s) {
     return out;
 }
 
-Error syntax_error(std::string_view text, const std::string& file, const JsonSyntax& ours) {
+// The error for a syntax error our reader met in `text`. When `text` may be the start of a
+// longer one, `settled` says whether the longer text has the same first error (it did not
+// depend on bytes at or near the end of `text`: no token there may be cut short).
+Error syntax_error(std::string_view text, const std::string& file, const JsonSyntax& ours, bool* settled = nullptr) {
     const std::size_t our_offset = ours.offset;
+    auto settle = [&](std::size_t examined) {
+        if (settled) *settled = examined + 2 < text.size();
+    };
     if (ours.why && ours.own_words) {  // a limit of ours, not of JSON: say so without asking nlohmann
+        settle(our_offset);
         const TextPos pos = position_of(text, our_offset);
         return Error(file, "", ours.why, pos.line, pos.column);
     }
     SyntaxDiagnosis d(text);
     const bool ok = json::sax_parse(text, &d, json::input_format_t::json, true, false);
+    settle(!ok || d.failed ? std::max(our_offset, d.examined) : text.size());
     // Two bytes nlohmann reads differently from what they are: name them.
     const std::string_view at = our_offset < text.size() ? text.substr(our_offset) : std::string_view();
     const char* special = at.empty() ? nullptr
@@ -218,6 +229,15 @@ Error syntax_error(std::string_view text, const std::string& file, const JsonSyn
     const auto byte = our_offset < text.size() ? static_cast<unsigned char>(text[our_offset]) : 0u;
     return Error(file, "", "unexpected byte " + printable(std::string(1, static_cast<char>(byte))) + " in the JSON text", pos.line,
                  pos.column);
+}
+
+// Whether a syntax error met in the part of a text in place is the whole text's first
+// error (see syntax_error), so that nothing more need be read.
+bool settled(std::string_view part, const JsonSyntax& ours) {
+    if (ours.offset + 2 >= part.size()) return false;  // perhaps a token cut short
+    bool sure = false;
+    (void)syntax_error(part, std::string(), ours, &sure);
+    return sure;
 }
 
 // About how many elements an array holds in all, when its first `count` took the bytes
@@ -438,8 +458,8 @@ void read_shapes_in_batches(JsonDoc& doc, SceneBuilder& builder, Visible& text) 
                     }
                 }
                 if (text.complete() || d.pos() < d.text().size()) break;
-            } catch (const JsonSyntax&) {
-                if (text.complete()) {
+            } catch (const JsonSyntax& e) {
+                if (text.complete() || settled(text.text(), e)) {
                     if (pending.valid()) merge(pending.get(), pending_first);
                     merge(build(values, first, builder.make_room(values.size())), first);
                     throw;
@@ -533,6 +553,10 @@ Scene read_scene(std::string_view text, const std::string& file, const ReadOptio
                 read_document(doc, builder, options.threads, visible);
             } catch (const JsonSyntax& s) {
                 if (!visible.complete()) {
+                    // A byte that makes the text invalid before the end of the part in place
+                    // (a NUL, a stray character) ends the read: the rest cannot make it valid.
+                    // Where it may be a token cut short, the whole text is read first.
+                    if (settled(visible.text(), s)) throw syntax_error(visible.text(), file, s);
                     visible.all();
                     continue;
                 }

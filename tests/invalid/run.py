@@ -220,6 +220,51 @@ def gen_padded_stdin(d):
                         b'{"id": "b", "type": "circle", "center": [0, 0], "radius": 1}], "pairs": ["*:*"]}')
 
 
+class Zeros:
+    """Stdin of `gib` GiB of NUL bytes, produced as it is written (collide should stop reading
+    at the first)."""
+
+    def __init__(self, gib):
+        self.gib = gib
+
+    def __len__(self):
+        return self.gib * 1024 * MiB
+
+    def chunks(self):
+        zeros = bytes(MiB)
+        for _ in range(self.gib * 1024):
+            yield zeros
+
+
+def gen_nul_stdin(d):
+    return None, Zeros(4)
+
+
+def gen_dev_zero(d):
+    return "/dev/zero", None
+
+
+def gen_sparse_zeros(d):
+    # 3 GiB of NUL bytes as a sparse file: costs no disk, reads as fast as memory.
+    path = os.path.join(d, "zeros.json")
+    with open(path, "wb") as f:
+        f.truncate(3 * 1024 * MiB)
+    return path, None
+
+
+def gen_cells_grid(d):
+    # A 4096 x 4096 grid written as `cells` (33 MB): 16.7M numbers must not become 16.7M
+    # doubles (the grid is 2 MB of bits).
+    rng = random.Random(5)
+    rows = ["[" + ",".join("1" if rng.random() < 0.2 else "0" for _ in range(4096)) + "]" for _ in range(61)]
+    path = os.path.join(d, "cells.json")
+    with open(path, "w") as f:
+        f.write('{"grids": [{"id": "g", "tile_size": 1, "cells": [')
+        f.write(",".join(rows[(r * 7) % 61] for r in range(4096)))
+        f.write(']}]}')
+    return path, None
+
+
 def gen_all_pairs(d):
     # 1,200 circles of radius 100 with centres in a 10 x 10 square: every pair overlaps, so
     # the answer is n(n-1)/2 = 719,400 collisions (~105 MB of JSON Lines) that must stream
@@ -361,6 +406,29 @@ HOSTILE = {
         gen=gen_padded_stdin, args=["check", "-", "-f", "jsonl"], arg="-", status=0,
         out_lines=2, out_contains=['"a": "a", "b": "b", "relation": "within"', '"collisions": 1'],
         bound=lambda size: 1.15 * size + 64 * MiB, limit=(20, 120)),
+    # A byte that cannot start JSON ends the read at once: no gigabytes read first.
+    "dev-zero": dict(
+        gen=gen_dev_zero, args=["check", "FILE"], status=2,
+        exp={"line": 1, "column": 1, "message_contains": "unexpected NUL byte (U+0000)"},
+        bound=lambda size: 64 * MiB, limit=(5, 30)),
+    "nul-4GiB-stdin": dict(
+        gen=gen_nul_stdin, args=["check", "-"], arg="-", status=2,
+        exp={"line": 1, "column": 1, "message_contains": "unexpected NUL byte (U+0000)"},
+        bound=lambda size: 64 * MiB, limit=(5, 30)),
+    "nul-3GiB-file-one-thread": dict(
+        gen=gen_sparse_zeros, args=["check", "--threads", "1", "FILE"], status=2,
+        exp={"line": 1, "column": 1, "message_contains": "unexpected NUL byte (U+0000)"},
+        bound=lambda size: 64 * MiB, limit=(5, 30)),
+    "nul-3GiB-file-two-threads": dict(
+        gen=gen_sparse_zeros, args=["check", "--threads", "2", "FILE"], status=2,
+        exp={"line": 1, "column": 1, "message_contains": "unexpected NUL byte (U+0000)"},
+        bound=lambda size: 64 * MiB, limit=(5, 30)),
+    # The text, the cells as bytes while the grid is read (16.7 MB, up to twice that as the
+    # array grows) and the program; as doubles they took 300 MB.
+    "cells-grid-4096x4096": dict(
+        gen=gen_cells_grid, args=["check", "FILE", "-f", "jsonl"], status=0,
+        out_lines=1, out_contains=['"shapes": 0, "grids": 1, "collisions": 0'],
+        bound=lambda size: size + 2 * 4096 * 4096 + 64 * MiB, limit=(20, 120)),
     "all-pairs-1200-circles": dict(
         gen=gen_all_pairs, args=["check", "FILE", "-f", "jsonl"], status=0,
         out_lines=719401, out_contains=['"relation": "overlap"', '"collisions": 719400'],
@@ -438,7 +506,7 @@ def hostile_child(binary, name, sanitized):
 
         def feed():
             try:
-                if isinstance(stdin_data, Padded):
+                if hasattr(stdin_data, "chunks"):
                     for chunk in stdin_data.chunks():
                         proc.stdin.write(chunk)
                 else:

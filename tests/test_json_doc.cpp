@@ -31,6 +31,36 @@ TEST_CASE("JsonDoc: arrays of numbers are packed, and read like any array") {
     CHECK(doc.at_end());
 }
 
+TEST_CASE("JsonDoc: long arrays of small integers (grid cells) are kept as bytes and read the same") {
+    // 100 integers 0..255, then arrays that must stay doubles: a 256, a -0, a 1.0, too short.
+    std::string cells = "[";
+    for (int i = 0; i < 100; ++i) cells += (i ? ", " : "") + std::to_string(i * 37 % 256);
+    cells += "]";
+    std::string big = cells;
+    big.replace(big.find(", 37,"), 5, ", 256,");
+    std::string neg = cells;
+    neg.replace(neg.find(", 37,"), 5, ", -0,");
+    std::string real = cells;
+    real.replace(real.find(", 37,"), 5, ", 1.0,");
+    const std::string text = "[" + cells + ", " + big + ", " + neg + ", " + real + ", [1, 2, 3]]";
+    JsonDoc doc(text);
+    const JsonValue all = doc.parse_value();
+    REQUIRE(all.size() == 5);
+    for (std::size_t i = 0; i < 100; ++i) {
+        CHECK(all[0][i].number() == static_cast<double>(i * 37 % 256));
+        CHECK(all[0][i].is_integer());
+    }
+    CHECK(all[1][1].number() == 256);
+    CHECK(all[1][2].number() == 74);
+    CHECK(std::signbit(all[2][1].number()));
+    CHECK(all[3][1].number() == 1);
+    CHECK_FALSE(all[3][1].is_integer());
+    CHECK(all[3][2].is_integer());
+    CHECK(all[4][2].number() == 3);
+    CHECK(all[0].size() == 100);
+    CHECK(all[0][5].kind() == Kind::Number);
+}
+
 TEST_CASE("JsonDoc: an array that starts with numbers and goes on with other values") {
     JsonDoc doc(R"({"cells": [[0, 1], [1, "x", 2, [3]], []], "k": 7})");
     const JsonValue o = doc.parse_value();

@@ -20,6 +20,18 @@ void JsonDoc::reset() {
     decoded_.clear();
     nums_.clear();
     ints_.clear();
+    small_.clear();
+}
+
+bool JsonDoc::to_small(std::size_t first) {
+    const std::size_t count = nums_.size() - first;
+    if (count < kSmallFrom || small_.size() + count >= kSmall - kPacked) return false;
+    for (std::size_t k = first; k < nums_.size(); ++k)
+        if (!ints_[k] || !(nums_[k] >= 0 && nums_[k] <= 255) || std::signbit(nums_[k])) return false;
+    for (std::size_t k = first; k < nums_.size(); ++k) small_.push_back(static_cast<std::uint8_t>(nums_[k]));
+    nums_.resize(first);
+    ints_.resize(first);
+    return true;
 }
 
 std::string_view JsonDoc::parse_key() {
@@ -304,10 +316,12 @@ std::uint32_t JsonDoc::value(int depth) {
                 } while (consume(','));
                 if (!others) {
                     expect(']');
-                    if (nums_.size() >= kPacked) fail();  // 2^31 numbers in one value
+                    if (nums_.size() >= kSmall - kPacked) fail();  // 2^30 numbers in one value
                     n.flag = true;
-                    n.first = static_cast<std::uint32_t>(first);
                     n.count = static_cast<std::uint32_t>(nums_.size() - first);
+                    const std::size_t small_first = small_.size();
+                    n.first = to_small(first) ? static_cast<std::uint32_t>(kSmall - kPacked + small_first)
+                                              : static_cast<std::uint32_t>(first);
                     break;
                 }
                 for (std::size_t k = first; k < nums_.size(); ++k) {

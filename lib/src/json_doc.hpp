@@ -141,6 +141,8 @@ private:
     }
     std::uint32_t value(int depth);
     std::string_view string_token();
+    // Moves the numbers nums_[first...] to small_ if they are many small integers.
+    bool to_small(std::size_t first);
     double number_token(bool* integer);
 
     std::string_view t_;
@@ -156,17 +158,26 @@ private:
     static constexpr std::uint32_t kPacked = 1u << 31;
     std::vector<double> nums_;
     std::vector<char> ints_;                  // written as an integer
+    // A long array of integers 0 to 255 (a grid's `cells`: 16M of them in a 4096 x 4096
+    // grid, 150 MB as doubles) is kept as bytes: index kSmall + k is small_[k].
+    static constexpr std::uint32_t kSmall = kPacked | 1u << 30;
+    static constexpr std::size_t kSmallFrom = 64;  // elements; shorter arrays stay doubles
+    std::vector<std::uint8_t> small_;
     std::vector<std::size_t> scratch_offsets_;
 };
 
 // JsonValue's accessors, inline: the scene builder calls them for every key and number.
 inline JsonValue::Kind JsonValue::kind() const { return i_ >= JsonDoc::kPacked ? Kind::Number : doc_->nodes_[i_].kind; }
 inline bool JsonValue::is_integer() const {
+    if (i_ >= JsonDoc::kSmall) return true;
     if (i_ >= JsonDoc::kPacked) return doc_->ints_[i_ - JsonDoc::kPacked] != 0;
     return is_number() && doc_->nodes_[i_].flag;
 }
 inline bool JsonValue::boolean() const { return i_ < JsonDoc::kPacked && doc_->nodes_[i_].flag; }
-inline double JsonValue::number() const { return i_ >= JsonDoc::kPacked ? doc_->nums_[i_ - JsonDoc::kPacked] : doc_->nodes_[i_].num; }
+inline double JsonValue::number() const {
+    if (i_ < JsonDoc::kPacked) return doc_->nodes_[i_].num;
+    return i_ >= JsonDoc::kSmall ? doc_->small_[i_ - JsonDoc::kSmall] : doc_->nums_[i_ - JsonDoc::kPacked];
+}
 inline std::string_view JsonValue::string() const { return i_ >= JsonDoc::kPacked ? std::string_view() : doc_->nodes_[i_].str; }
 inline std::size_t JsonValue::offset() const { return i_ >= JsonDoc::kPacked ? std::string_view::npos : doc_->nodes_[i_].offset; }
 inline std::size_t JsonValue::size() const {

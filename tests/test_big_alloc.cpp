@@ -108,3 +108,22 @@ TEST_CASE("on Linux with transparent huge pages, the advised range is marked for
     munmap(block, size);
 }
 #endif
+
+TEST_CASE("PairLog: pairs come out in order, once, whatever their number") {
+    using collide::detail::PairLog;
+    for (const std::size_t n : {std::size_t{0}, std::size_t{1}, PairLog::kChunk, PairLog::kChunk + 1, 3 * PairLog::kChunk + 7}) {
+        PairLog log;
+        for (std::size_t i = 0; i < n; ++i) log.push({i, n - i});
+        CHECK(log.size() == n);
+        std::vector<PairLog::Pair> out{{7, 7}};
+        log.move_into(out);
+        CHECK(log.size() == 0);
+        REQUIRE(out.size() == n + 1);
+        CHECK(out.capacity() == n + 1);  // grown once, to its size
+        bool same = out[0] == PairLog::Pair{7, 7};
+        for (std::size_t i = 0; i < n; ++i) same = same && out[i + 1] == PairLog::Pair{i, n - i};
+        CHECK(same);
+        log.push({1, 2});  // usable again
+        CHECK(log.size() == 1);
+    }
+}

@@ -1,6 +1,7 @@
 #include "big_alloc.hpp"
 
 #include <cstdint>
+#include <new>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -21,6 +22,53 @@ void advise_huge_pages(const void* p, std::size_t bytes) noexcept {
     (void)p;
     (void)bytes;
 #endif
+}
+
+namespace {
+
+PairLog::Pair* take_chunk() {
+    constexpr std::size_t bytes = PairLog::kChunk * sizeof(PairLog::Pair);
+#if defined(__linux__)
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    return static_cast<PairLog::Pair*>(p);
+#else
+    return static_cast<PairLog::Pair*>(::operator new(bytes));
+#endif
+}
+
+void give_back(PairLog::Pair* p) noexcept {
+#if defined(__linux__)
+    (void)munmap(p, PairLog::kChunk * sizeof(PairLog::Pair));
+#else
+    ::operator delete(p);
+#endif
+}
+
+}  // namespace
+
+PairLog::~PairLog() {
+    for (Pair* c : chunks_) give_back(c);
+}
+
+void PairLog::grow() {
+    chunks_.reserve(chunks_.size() + 1);  // so that push_back cannot throw after the chunk is taken
+    chunks_.push_back(take_chunk());
+    last_ = 0;
+}
+
+void PairLog::move_into(std::vector<Pair>& out) {
+    out.reserve(out.size() + size());
+    out.insert(out.end(), head_.begin(), head_.end());
+    head_ = std::vector<Pair>();
+    for (std::size_t k = 0; k < chunks_.size(); ++k) {
+        const std::size_t n = k + 1 == chunks_.size() ? last_ : kChunk;
+        out.insert(out.end(), chunks_[k], chunks_[k] + n);
+        give_back(chunks_[k]);
+        chunks_[k] = nullptr;
+    }
+    chunks_.clear();
+    last_ = 0;
 }
 
 }  // namespace collide::detail

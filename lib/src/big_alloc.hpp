@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace collide::detail {
@@ -29,5 +30,43 @@ void reserve_huge(std::vector<T>& v, std::size_t n) {
     v.reserve(n);
     advise_huge_pages(v.data() + v.size(), (v.capacity() - v.size()) * sizeof(T));
 }
+
+/// A long list of index pairs (a rule's violations) gathered in chunks taken from the system
+/// on their own (mmap on Linux) and given back one by one as move_into copies them: the peak
+/// is the pairs once plus one chunk. A vector grown by doubling holds up to three times them
+/// while it grows, and glibc keeps what it frees.
+class PairLog {
+public:
+    using Pair = std::pair<std::size_t, std::size_t>;
+    static constexpr std::size_t kChunk = std::size_t{1} << 16;  // pairs (1 MiB)
+
+    PairLog() = default;
+    ~PairLog();
+    PairLog(PairLog&& other) noexcept
+        : head_(std::move(other.head_)), chunks_(std::move(other.chunks_)), last_(other.last_) {
+        other.chunks_.clear();
+    }
+    PairLog& operator=(PairLog&&) = delete;
+    PairLog(const PairLog&) = delete;
+    PairLog& operator=(const PairLog&) = delete;
+
+    void push(Pair p) {
+        if (chunks_.empty() && head_.size() < kChunk) {  // most lists are short: no mapping of their own
+            head_.push_back(p);
+            return;
+        }
+        if (chunks_.empty() || last_ == kChunk) grow();
+        chunks_.back()[last_++] = p;
+    }
+    std::size_t size() const { return head_.size() + (chunks_.empty() ? 0 : (chunks_.size() - 1) * kChunk + last_); }
+    /// Appends the pairs, in order, to `out` (grown once, to its exact size) and empties the log.
+    void move_into(std::vector<Pair>& out);
+
+private:
+    void grow();
+    std::vector<Pair> head_;     // the first kChunk pairs
+    std::vector<Pair*> chunks_;  // the rest
+    std::size_t last_ = 0;  // pairs in the last chunk
+};
 
 }  // namespace collide::detail

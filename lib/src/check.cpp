@@ -30,6 +30,7 @@ namespace {
 
 struct RuleState {
     std::size_t hits = 0;
+    detail::PairLog violations;  // none: the pairs that collide
     // each: which shapes of the left side (numbered by Selections::rule_left_rank) collide
     // with something on the right; other rules keep none
     std::vector<std::uint64_t> satisfied;
@@ -271,10 +272,7 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
         for (const BlockOut::RuleHit& h : out.hits) {
             RuleState& r = rules[h.rule];
             ++r.hits;
-            if (scene.rules[h.rule].expect == Rule::Expect::None) {
-                res.rules.resize(rules.size());
-                res.rules[h.rule].violations.emplace_back(h.a, h.b);
-            }
+            if (scene.rules[h.rule].expect == Rule::Expect::None) r.violations.push({h.a, h.b});
             if (r.satisfied.empty()) continue;  // not an `each` rule
             for (const std::size_t x : {h.a, h.b}) {
                 if (x < ns && sel.rule_forward(h.rule, x, x == h.a ? h.b : h.a)) {
@@ -418,7 +416,10 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
     for (std::size_t k = 0; k < rules.size(); ++k) {
         RuleResult& out = res.rules[k];
         switch (scene.rules[k].expect) {
-            case Rule::Expect::None: out.passed = rules[k].hits == 0; break;
+            case Rule::Expect::None:
+                rules[k].violations.move_into(out.violations);
+                out.passed = rules[k].hits == 0;
+                break;
             case Rule::Expect::Some: out.passed = rules[k].hits > 0; break;
             case Rule::Expect::Each: {
                 std::vector<std::size_t> left;

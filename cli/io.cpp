@@ -101,13 +101,10 @@ InputText read_input(const std::string& path) {
     InputText text;
     struct stat st {};
     std::size_t chunk = std::size_t{1} << 16;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
         chunk = static_cast<std::size_t>(st.st_size) + 1;  // + 1: the read that sees the end
-        // Not for storage that grows: a block moved by mremap that holds huge pages came out
-        // 40% over its size in resident memory (256 MiB through a pipe: 383 MB against 267).
-        advise_huge(text.reserve_tail(chunk), chunk);
-    }
-    // The first 4 KiB alone, to see whether the text can be JSON at all.
+    // The first 4 KiB alone, to see whether the text can be JSON at all before room is made
+    // for all of it.
     bool checked = false;
     std::size_t want = std::min<std::size_t>(chunk, 4096);
     for (;;) {
@@ -120,7 +117,13 @@ InputText read_input(const std::string& path) {
         if (got < want) break;
         if (want < chunk) {
             want = chunk - text.view().size();  // the rest of a regular file
-            if (want > 0) continue;
+            if (want > 0) {
+                // Not for storage that grows: a block moved by mremap that holds huge pages
+                // came out 40% over its size in resident memory (256 MiB through a pipe: 383 MB
+                // against 267).
+                advise_huge(text.reserve_tail(want), want);
+                continue;
+            }
         }
         chunk = std::size_t{1} << 16;
         want = chunk;
@@ -238,6 +241,17 @@ collide::Scene read_scene_file(const std::string& path, unsigned threads) {
         static_cast<std::size_t>(st.st_size) >= kBackgroundMin) {
         std::FILE* f = std::fopen(path.c_str(), "rb");
         if (!f) throw collide::Error(path, "", std::string("cannot open: ") + std::strerror(errno));
+        // A text that cannot be JSON fails on its first bytes, before room is made for all.
+        char head[4096];
+        const std::size_t got = std::fread(head, 1, sizeof head, f);
+        if (cannot_start_json(std::string_view(head, got))) {
+            std::fclose(f);
+            return collide::read_scene(std::string_view(head, got), path, collide::ReadOptions{1});
+        }
+        if (std::fseek(f, 0, SEEK_SET) != 0) {
+            std::fclose(f);
+            throw collide::Error(path, "", std::string("cannot read: ") + std::strerror(errno));
+        }
         try {
             BackgroundRead file(f, path, static_cast<std::size_t>(st.st_size));
             options.wait_for = [&file](std::size_t n) { return file.wait_for(n); };

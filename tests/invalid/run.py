@@ -252,6 +252,16 @@ def gen_sparse_zeros(d):
     return path, None
 
 
+def gen_sparse_after_start(d):
+    # A valid start, then 1 GiB of NUL bytes (sparse): on two threads the reader fails in the
+    # part read first, without waiting for the rest.
+    path = os.path.join(d, "started.json")
+    with open(path, "wb") as f:
+        f.write(b'{"shapes": [')
+        f.truncate(1024 * MiB)
+    return path, None
+
+
 def gen_cells_grid(d):
     # A 4096 x 4096 grid written as `cells` (33 MB): 16.7M numbers must not become 16.7M
     # doubles (the grid is 2 MB of bits).
@@ -422,6 +432,10 @@ HOSTILE = {
     "nul-3GiB-file-two-threads": dict(
         gen=gen_sparse_zeros, args=["check", "--threads", "2", "FILE"], status=2,
         exp={"line": 1, "column": 1, "message_contains": "unexpected NUL byte (U+0000)"},
+        bound=lambda size: 64 * MiB, limit=(5, 30)),
+    "nul-1GiB-after-a-valid-start-two-threads": dict(
+        gen=gen_sparse_after_start, args=["check", "--threads", "2", "FILE"], status=2,
+        exp={"path": "/shapes/0", "line": 1, "column": 13, "message_contains": "unexpected NUL byte (U+0000)"},
         bound=lambda size: 64 * MiB, limit=(5, 30)),
     # The text, the cells as bytes while the grid is read (16.7 MB, up to twice that as the
     # array grows) and the program; as doubles they took 300 MB.

@@ -234,7 +234,10 @@ Error syntax_error(std::string_view text, const std::string& file, const JsonSyn
 // Whether a syntax error met in the part of a text in place is the whole text's first
 // error (see syntax_error), so that nothing more need be read.
 bool settled(std::string_view part, const JsonSyntax& ours) {
-    if (ours.offset + 2 >= part.size()) return false;  // perhaps a token cut short
+    // Our reader reports a token cut short at the end of the part, or at its start (a
+    // literal, a UTF-8 sequence: a few bytes before the end); only an error well before the
+    // end is worth nlohmann's second reading of the part (which a valid text never pays for).
+    if (ours.offset + 64 >= part.size()) return false;
     bool sure = false;
     (void)syntax_error(part, std::string(), ours, &sure);
     return sure;

@@ -1,5 +1,6 @@
 // Exact and Filtered arithmetic, and sign_of, the filtered predicate evaluator.
 #include "exact.hpp"
+#include "predicates.hpp"
 
 #include <doctest/doctest.h>
 
@@ -440,5 +441,154 @@ TEST_CASE("DoubleWord: the correctly rounded value of a polynomial, or no answer
         CHECK_FALSE(rounded(x * x * x * x * x * x));
         CHECK_FALSE(rounded(x - x));
         CHECK_FALSE(rounded(DoubleWord(std::numeric_limits<double>::quiet_NaN())));
+    }
+}
+
+TEST_CASE("Magnitude and Rescaled: the fast filter decides at any magnitude") {
+    using collide::detail::Magnitude;
+    using collide::detail::Probe;
+    using collide::detail::Rescale;
+    using collide::detail::RescaleScope;
+    using collide::detail::Rescaled;
+    using collide::detail::rescale_for;
+    using collide::detail::sign_of_low_degree;
+    constexpr int kUnknown = Filtered::kUnknown;
+    // Two circles, centre offsets and radii with two decimals: d^2 - (ra + rb)^2.
+    auto disks = [](double ox, double oy, double dx, double dy, double ra, double rb) {
+        return [=](auto zero) {
+            using T = decltype(zero);
+            const T ex = T(ox + dx) - T(ox);
+            const T ey = T(oy + dy) - T(oy);
+            const T rs = T(ra) + T(rb);
+            return ex * ex + ey * ey - rs * rs;
+        };
+    };
+    SUBCASE("translated to 1e9, the same clear cases are decided as near 0, correctly") {
+        // The bound counts the differences of the inputs, not the inputs: near 1e9 a bound
+        // from |x| would be 1e18 * 2^-48 ~ 3500 and decide none of these.
+        std::mt19937_64 rng(8);
+        std::uniform_int_distribution<int> cents(-2000, 2000);
+        int decided = 0;
+        const int rounds = 5000;
+        for (int round = 0; round < rounds; ++round) {
+            const double dx = cents(rng) / 100.0, dy = cents(rng) / 100.0;
+            const double ra = std::abs(cents(rng)) / 100.0 + 1, rb = std::abs(cents(rng)) / 100.0 + 1;
+            for (const double offset : {0.0, 1e9, -3.5e9, 0x1p60}) {
+                const auto f = disks(offset, offset / 3, dx, dy, ra, rb);
+                const int s = f(Magnitude{}).sign();
+                if (s == kUnknown) continue;
+                if (offset == 1e9) ++decided;
+                CHECK(s == f(Exact{}).sign());
+            }
+        }
+        CHECK(decided > rounds * 99 / 100);
+        // One fixed case: centres 5 apart near (1e9, 1e9), radii 1 and 2.
+        CHECK(disks(1e9, 1e9, 3, 4, 1, 2)(Magnitude{}).sign() == 1);
+        CHECK(disks(1e9, 1e9, 3, 4, 3, 2.5)(Magnitude{}).sign() == -1);
+    }
+    SUBCASE("a difference of two inputs that rounds still bounds the error") {
+        // x - y rounds to z; (x - y)^2 - z^2 is then a tiny nonzero value that the computed
+        // 0 must not claim, whatever the magnitude of the inputs.
+        const double x = 1e9 + 0.3, y = 1e-3;
+        const double z = x - y;
+        REQUIRE((Exact(x) - Exact(y)) != Exact(z));
+        auto f = [&](auto zero) {
+            using T = decltype(zero);
+            return (T(x) - T(y)) * (T(x) - T(y)) - T(z) * T(z);
+        };
+        CHECK(f(Magnitude{}).sign() == kUnknown);
+        CHECK(sign_of_low_degree(f) == f(Exact{}).sign());
+        CHECK(sign_of_low_degree(f) != 0);
+    }
+    SUBCASE("Probe: homogeneous expressions and their degree; others are refused") {
+        Rescale k;
+        CHECK(rescale_for(disks(1e300, 1e300, 3e298, 4e298, 1e298, 2e298), k));
+        CHECK(k.degree == 2);
+        CHECK(k.shift == -std::ilogb(1e300 + 4e298));
+        auto mixed = [](auto zero) {
+            using T = decltype(zero);
+            return T(3.0) * T(3.0) - T(9.0);  // degree 2 against 1
+        };
+        CHECK_FALSE(rescale_for(mixed, k));
+        auto starts_at_zero = [](auto zero) {
+            using T = decltype(zero);
+            T sum = zero;
+            for (int i = 1; i < 4; ++i) sum = sum + T(i) * T(i);
+            return sum;
+        };
+        CHECK(rescale_for(starts_at_zero, k));
+        CHECK(k.degree == 2);
+    }
+    SUBCASE("coordinates near 1e300 and 1e-300: rescaled by a power of two, decided as at 1") {
+        for (const int scale : {990, 1000, 500, -1000}) {
+            std::mt19937_64 rng(9);
+            std::uniform_int_distribution<int> cents(-2000, 2000);
+            int decided = 0;
+            for (int round = 0; round < 1000; ++round) {
+                auto s = [&](double v) { return std::ldexp(v, scale); };
+                const double ox = s(cents(rng) / 100.0), oy = s(cents(rng) / 100.0);
+                const double dx = s(cents(rng) / 100.0), dy = s(cents(rng) / 100.0);
+                const double ra = s(std::abs(cents(rng)) / 100.0 + 1), rb = s(std::abs(cents(rng)) / 100.0 + 1);
+                const auto f = disks(ox, oy, dx, dy, ra, rb);
+                CHECK(f(Magnitude{}).sign() == kUnknown);  // out of Magnitude's range as they are
+                Rescale k;
+                REQUIRE(rescale_for(f, k));
+                const RescaleScope scope(k.shift);
+                const int r = f(Rescaled<Magnitude>{}).sign();
+                if (r == kUnknown) continue;
+                ++decided;
+                CHECK(r == f(Exact{}).sign());
+                CHECK(r == sign_of_low_degree(f));
+            }
+            CHECK(decided > 990);
+        }
+    }
+    SUBCASE("an input that would leave the range when rescaled is refused, not rounded") {
+        // With 8 the largest input, 2^-1074 rescaled by 2^-3 would round to 0.
+        auto f = [](auto zero) {
+            using T = decltype(zero);
+            return T(8.0) * T(DBL_TRUE_MIN) - T(DBL_TRUE_MIN) * T(0.0);
+        };
+        Rescale k;
+        REQUIRE(rescale_for(f, k));
+        CHECK(k.shift == -3);
+        const RescaleScope scope(k.shift);
+        CHECK(f(Rescaled<Magnitude>{}).sign() == kUnknown);
+        CHECK(sign_of_low_degree(f) == 1);
+    }
+    SUBCASE("RescaleScope restores the previous shift") {
+        const int before = collide::detail::rescale_shift();
+        {
+            const RescaleScope scope(-700);
+            CHECK(collide::detail::rescale_shift() == -700);
+        }
+        CHECK(collide::detail::rescale_shift() == before);
+    }
+}
+
+TEST_CASE("scaled_of near 1e300 and 1e-300 gives Exact's rounding, bit for bit") {
+    using collide::detail::Scaled;
+    using collide::detail::scaled_of;
+    // The discriminant of a circle-line point (degree 4), at magnitudes where Filtered and
+    // DoubleWord overflow or underflow as they are, and rescaled DoubleWord answers.
+    for (const int scale : {990, -1000}) {
+        std::mt19937_64 rng(12);
+        std::uniform_int_distribution<int> cents(-500000, 500000);
+        auto coord = [&] { return std::ldexp(cents(rng) / 100.0, scale); };
+        for (int round = 0; round < 2000; ++round) {
+            const double px = coord(), py = coord(), qx = coord(), qy = coord(), cx = coord(), cy = coord();
+            const double r = std::fabs(coord()) + std::ldexp(0.5, scale);
+            auto expr = [&](auto zero) {
+                using T = decltype(zero);
+                const T dx = T(qx) - T(px);
+                const T dy = T(qy) - T(py);
+                const T cr = dx * (T(py) - T(cy)) - dy * (T(px) - T(cx));
+                return T(r) * T(r) * (dx * dx + dy * dy) - cr * cr;
+            };
+            const Scaled got = scaled_of(expr);
+            const Scaled want = expr(Exact{}).to_scaled();
+            CHECK(got.m == want.m);
+            CHECK(got.e == want.e);
+        }
     }
 }

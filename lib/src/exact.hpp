@@ -247,33 +247,43 @@ int sign_of(F&& f) {
 }
 
 /// A double value v and the magnitude m of its expression: the same expression evaluated
-/// with every operand in absolute value and every subtraction as an addition. This is the
-/// semi-static filter of Shewchuk (1997, §4.2: an error bound proportional to the
-/// "permanent") and of Burnikel, Funke and Seel ("Exact geometric computation using
-/// cascading", 2001): a handful of flops per operation, against Filtered's exactness tests.
+/// with every operand in absolute value and every subtraction as an addition, except that
+/// the sum or difference of two inputs counts as an input itself (its computed magnitude).
+/// This is the semi-static filter of Shewchuk (1997, §4.2: an error bound proportional to
+/// the "permanent" of the expression in the differences of the inputs, as his orient2d's
+/// |detleft| + |detright|) and of Burnikel, Funke and Seel ("Exact geometric computation
+/// using cascading", 2001): a handful of flops per operation, against Filtered's exactness
+/// tests. Counting differences, not coordinates, makes the bound depend on the distances
+/// involved only: a scene translated to 1e9 is decided as often as the same scene near 0.
 ///
-/// Why m * 2^-48 bounds the error. For an expression whose every path from an input to the
-/// result passes through at most k <= 16 rounded operations, |fl(E) - E| <= gamma_k M with
-/// gamma_k = k u / (1 - k u) and M the exact magnitude (Higham, "Accuracy and Stability of
-/// Numerical Algorithms", 2002, §3.1 and Lemma 3.3), provided nothing underflows or
-/// overflows; m, computed in floating point without cancellation, is at least
-/// M (1 - u)^16, so the error is below 17 u m < 2^-48 m.
+/// Why m * 2^-48 bounds the error. Every operation rounds once: fl(x op y) = (x op y)(1 + d)
+/// with |d| <= u = 2^-53. Expand the computed value as a sum of monomials in the exact
+/// sums and differences of input pairs s_i (a rounded s_i is s_i (1 + d_i), so its factor
+/// joins the product of the others): each monomial carries a product of at most k factors
+/// (1 + d) for the k rounded operations on its path, so with k <= 16 the error is at most
+/// gamma_k M, gamma_k = k u / (1 - k u) and M the sum of the monomials' absolute values
+/// (Higham, "Accuracy and Stability of Numerical Algorithms", 2002, §3.1 and Lemma 3.3),
+/// provided nothing underflows or overflows. m, computed in floating point from the rounded
+/// |s_i| without cancellation, is at least M (1 - u)^16, so the error is below 17 u m <
+/// 2^-48 m.
 /// Underflow is excluded by the inputs: each is 0 or in [2^-100, 2^100] (any other input
-/// makes m infinite, and the sign unknown). Then a difference of inputs is 0 or at least
-/// 2^-152 (a multiple of ulp(2^-100)), a product of two such is 0 or at least 2^-304, a sum
-/// of products is 0 or at least 2^-356, and a product of two sums of products is at least
-/// 2^-712: with at most two levels of products (degree 4) nothing underflows, and nothing
-/// comes near overflow. sign_of_low_degree may only be given such expressions.
+/// makes m infinite, and the sign unknown). Then a sum or difference of inputs is 0 or at
+/// least 2^-152 (a multiple of ulp(2^-100), and a nonzero sum never rounds to 0), a product
+/// of two such is 0 or at least 2^-304, a sum of products is 0 or at least 2^-356, and a
+/// product of two sums of products is at least 2^-712: with at most two levels of products
+/// (degree 4) nothing underflows, and nothing comes near overflow. m == 0 therefore means
+/// every monomial is exactly 0. sign_of_low_degree may only be given such expressions.
 struct Magnitude {
     double v = 0.0;
     double m = 0.0;
+    bool input = false;  // v is an input, exactly
 
     Magnitude() = default;
-    explicit Magnitude(double d) : v(d), m(in_range(d) ? std::fabs(d) : HUGE_VAL) {}
+    explicit Magnitude(double d) : v(d), m(in_range(d) ? std::fabs(d) : HUGE_VAL), input(true) {}
     Magnitude(double value, double magnitude, int) : v(value), m(magnitude) {}
 
-    friend Magnitude operator+(Magnitude a, Magnitude b) { return Magnitude{a.v + b.v, a.m + b.m, 0}; }
-    friend Magnitude operator-(Magnitude a, Magnitude b) { return Magnitude{a.v - b.v, a.m + b.m, 0}; }
+    friend Magnitude operator+(Magnitude a, Magnitude b) { return Magnitude{a.v + b.v, sum_magnitude(a, b, a.v + b.v), 0}; }
+    friend Magnitude operator-(Magnitude a, Magnitude b) { return Magnitude{a.v - b.v, sum_magnitude(a, b, a.v - b.v), 0}; }
     friend Magnitude operator*(Magnitude a, Magnitude b) { return Magnitude{a.v * b.v, a.m * b.m, 0}; }
     Magnitude operator-() const { return Magnitude{-v, m, 0}; }
 
@@ -287,11 +297,110 @@ struct Magnitude {
         return Filtered::kUnknown;
     }
 
-private:
     static bool in_range(double d) {
         const double a = std::fabs(d);
         return a == 0.0 || (a >= 0x1p-100 && a <= 0x1p100);
     }
+
+private:
+    // The magnitude of a sum or difference v: |v| for two inputs (see above), a.m + b.m
+    // otherwise; an input out of range keeps m infinite either way.
+    static double sum_magnitude(const Magnitude& a, const Magnitude& b, double v) {
+        const double m = a.m + b.m;
+        return a.input && b.input && m < HUGE_VAL ? std::fabs(v) : m;
+    }
+};
+
+/// What sign_of_low_degree and scaled_of need to know of an expression before rescaling it
+/// (see Rescaled): the largest input in absolute value, and whether the expression is
+/// homogeneous (every monomial of one degree, `degree`), so that multiplying every input
+/// by 2^k multiplies its value by 2^(k degree) exactly. Constants count as inputs: scaling
+/// them too keeps such an expression homogeneous.
+struct Probe {
+    double top = 0.0;
+    int degree = kZero;
+    bool mixed = false;  // monomials of different degrees
+
+    Probe() = default;
+    explicit Probe(double d) : top(std::fabs(d)), degree(1) {}
+
+    friend Probe operator+(const Probe& a, const Probe& b) { return sum(a, b); }
+    friend Probe operator-(const Probe& a, const Probe& b) { return sum(a, b); }
+    friend Probe operator*(const Probe& a, const Probe& b) {
+        Probe r;
+        r.top = std::max(a.top, b.top);
+        r.degree = a.degree == kZero || b.degree == kZero ? kZero : a.degree + b.degree;
+        r.mixed = a.mixed || b.mixed;
+        return r;
+    }
+    Probe operator-() const { return *this; }
+
+    bool homogeneous() const { return !mixed && degree != kZero && top > 0.0 && std::isfinite(top); }
+
+private:
+    static constexpr int kZero = -1;  // T{}, the zero a predicate starts a sum with: any degree
+    static Probe sum(const Probe& a, const Probe& b) {
+        Probe r;
+        r.top = std::max(a.top, b.top);
+        r.degree = a.degree == kZero ? b.degree : a.degree;
+        r.mixed = a.mixed || b.mixed || (a.degree != kZero && b.degree != kZero && a.degree != b.degree);
+        return r;
+    }
+};
+
+/// The power of two every input is multiplied by while a Rescaled expression is evaluated
+/// (per thread: the predicate's lambda builds its inputs from doubles alone, so the factor
+/// cannot travel in the values).
+inline int& rescale_shift() {
+    static thread_local int shift = 0;
+    return shift;
+}
+
+/// T (Magnitude or DoubleWord) with every input multiplied by 2^rescale_shift(). Both need
+/// their inputs in [2^-100, 2^100]; coordinates near 1e300 (or 1e-300) are not, yet a
+/// homogeneous predicate's sign, and its value up to a power of two, are the same for the
+/// inputs rescaled into that range. Multiplying by a power of two is exact while the result
+/// is a normal double, which the range check on the rescaled input ensures; an input left
+/// outside it becomes infinite, which T refuses to decide on.
+template <class T>
+struct Rescaled : T {
+    Rescaled() = default;
+    explicit Rescaled(double d) : T(rescaled_input(d)) {}
+    Rescaled(const T& t) : T(t) {}  // NOLINT: the results of T's own operators
+
+private:
+    static double rescaled_input(double d) {
+        if (d == 0.0) return 0.0;
+        const double a = std::ldexp(d, rescale_shift());  // 0 if d underflowed: out of range
+        return a != 0.0 && Magnitude::in_range(a) ? a : HUGE_VAL;
+    }
+};
+
+/// For a homogeneous f whose inputs lie within a factor 2^100 of its largest, the shift
+/// bringing the largest to [1, 2) and f's degree; nothing otherwise.
+struct Rescale {
+    int shift = 0;
+    int degree = 0;
+};
+template <class F>
+bool rescale_for(F&& f, Rescale& r) {
+    const Probe p = f(Probe{});
+    if (!p.homogeneous()) return false;
+    r.shift = -std::ilogb(p.top);
+    r.degree = p.degree;
+    return true;
+}
+
+/// Sets rescale_shift() for the lifetime of the scope.
+class RescaleScope {
+public:
+    explicit RescaleScope(int shift) : saved_(rescale_shift()) { rescale_shift() = shift; }
+    ~RescaleScope() { rescale_shift() = saved_; }
+    RescaleScope(const RescaleScope&) = delete;
+    RescaleScope& operator=(const RescaleScope&) = delete;
+
+private:
+    int saved_;
 };
 
 /// A value as an unevaluated sum h + l of two doubles (a "double-word" number, about 106
@@ -419,11 +528,22 @@ private:
 };
 
 /// sign_of for a predicate of degree at most 4 (at most two levels of products) with at most
-/// 16 rounded operations on any path: Magnitude decides the clear cases first.
+/// 16 rounded operations on any path: Magnitude decides the clear cases first, and when an
+/// input lies outside its range (coordinates near 1e300), Magnitude on the inputs rescaled
+/// by a power of two (exact; the sign of a homogeneous predicate does not change).
 template <class F>
 int sign_of_low_degree(F&& f) {
-    const int s = f(Magnitude{}).sign();
+    const Magnitude r = f(Magnitude{});
+    const int s = r.sign();
     if (s != Filtered::kUnknown) return s;
+    if (!(r.m < HUGE_VAL)) {  // an input beyond [2^-100, 2^100] (or NaN from inf * 0)
+        Rescale k;
+        if (rescale_for(f, k)) {
+            const RescaleScope scope(k.shift);
+            const int t = f(Rescaled<Magnitude>{}).sign();
+            if (t != Filtered::kUnknown) return t;
+        }
+    }
     return sign_of(f);
 }
 

@@ -139,6 +139,14 @@ Scaled scaled_of(F&& f) {
     if (std::isfinite(r.v) && std::isfinite(r.e) && r.e <= 1e-15 * std::fabs(r.v)) return Scaled::of(r.v);
     double x = 0.0;
     if (f(DoubleWord{}).round_to_nearest(x)) return Scaled::of(x);  // a normal double or 0: as Exact's
+    // Inputs near 1e300 overflow both: DoubleWord on the inputs rescaled by 2^k gives the
+    // value times 2^(k degree) correctly rounded, that is Exact's mantissa, exactly.
+    Rescale k;
+    if (rescale_for(f, k)) {
+        const RescaleScope scope(k.shift);
+        const DoubleWord w = f(Rescaled<DoubleWord>{});
+        if (w.round_to_nearest(x)) return Scaled::make(x, -static_cast<std::int64_t>(k.shift) * k.degree);
+    }
     return f(Exact{}).to_scaled();
 }
 

@@ -2,6 +2,8 @@
 // all give the same result; candidate_pairs() directly.
 #include "collide/check.hpp"
 
+#include "broadphase.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -10,6 +12,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -280,6 +283,76 @@ TEST_CASE("candidate_pairs") {
             CHECK(candidate_pairs(b, items, m) == expected);
         }
     }
+}
+
+TEST_CASE("broad phase floats: measured from a frame near the scene, at any magnitude") {
+    using collide::detail::FBounds;
+    using collide::detail::frame_near;
+    using collide::detail::outward;
+    using collide::detail::overlap;
+    // Unit boxes 2 apart near a corner c: floats from 0 keep about 7 digits, so near 1e9
+    // both would round out to the same 64-unit box, and beyond 3e38 to infinity.
+    auto boxes = [](double c, double unit) {
+        return std::make_pair(Bounds{{c, c}, {c + unit, c + unit}}, Bounds{{c + 3 * unit, c}, {c + 4 * unit, c + unit}});
+    };
+    for (const auto& [c, unit] : {std::make_pair(0.0, 1.0), std::make_pair(1e9, 1.0), std::make_pair(-1e12, 1.0),
+                                  std::make_pair(1e300, 1e290), std::make_pair(1e-300, 1e-302)}) {
+        CAPTURE(c);
+        const auto [a, b] = boxes(c, unit);
+        const auto frame = frame_near(a);
+        const FBounds fa = outward(a, frame);
+        const FBounds fb = outward(b, frame);
+        CHECK_FALSE(overlap(fa, fb));
+        CHECK(std::isfinite(fa.x1 - fa.x0));
+        // Outward: the frame's image of each box holds the box.
+        CHECK(static_cast<double>(fa.x0) / frame.scale + frame.origin.x <= a.min.x);
+        CHECK(static_cast<double>(fb.x1) / frame.scale + frame.origin.x >= b.max.x);
+        // Boxes that share an edge still meet.
+        CHECK(overlap(fa, outward(Bounds{{c + unit, c + unit}, {c + 2 * unit, c + 2 * unit}}, frame)));
+    }
+    // What floats from 0 give near 1e9: one box for both, every neighbour a candidate.
+    const auto [a, b] = boxes(1e9, 1.0);
+    CHECK(overlap(outward(a), outward(b)));
+    // Unbounded boxes stay unbounded, and a frame ignores their infinite sides.
+    const auto frame = frame_near(Bounds{{-kInf, 1e9}, {kInf, 1e9}});
+    CHECK(frame.origin.x == 0.0);
+    CHECK(frame.origin.y == 1e9);
+    CHECK(outward(Bounds{{-kInf, 1e9}, {kInf, 1e9}}, frame).x0 == -std::numeric_limits<float>::infinity());
+}
+
+TEST_CASE("check: a scene translated to 1e9 or scaled by 2^990 gives the same pairs and relations") {
+    using namespace collide;
+    auto scene_at = [](double offset, int scale) {
+        Scene s;
+        s.file = "moved.json";
+        std::mt19937_64 rng(4);
+        std::uniform_int_distribution<int> steps(0, 25600);
+        auto at = [&](double v) { return std::ldexp(v, scale) + offset; };
+        for (int i = 0; i < 400; ++i) {
+            // Multiples of 1/64: exact after adding 2^30, so every scene is the same one.
+            const double x = steps(rng) / 64.0, y = steps(rng) / 64.0, size = 1 + (steps(rng) % 640) / 64.0;
+            SceneShape sh;
+            sh.id = "s" + std::to_string(i);
+            sh.groups = Groups{std::vector<std::string>{"g"}};
+            if (i % 2 == 0) sh.shape = Circle{Vec2{at(x), at(y)}, std::ldexp(size, scale)};
+            else sh.shape = Rect{Vec2{at(x), at(y)}, Vec2{at(x + size), at(y + size)}};
+            s.shapes.push_back(std::move(sh));
+        }
+        s.pairs.push_back(PairSpec{"g", "g"});
+        return s;
+    };
+    auto relations = [](const Scene& s) {
+        CheckOptions o;
+        o.points = false;
+        std::vector<std::tuple<std::size_t, std::size_t, Relation>> out;
+        for (const auto& c : check(s, o).collisions) out.emplace_back(c.a, c.b, c.relation);
+        return out;
+    };
+    const auto near0 = relations(scene_at(0, 0));
+    CHECK(near0.size() > 50);
+    CHECK(relations(scene_at(0, 990)) == near0);
+    CHECK(relations(scene_at(0, -1000)) == near0);
+    CHECK(relations(scene_at(1 << 30, 0)) == near0);  // 2^30: every coordinate still exact
 }
 
 namespace {

@@ -61,8 +61,24 @@ void radix_sort(std::vector<std::uint64_t>& keys) {
     }
 }
 
-FBounds outward(const Bounds& b) {
-    return FBounds{float_down(b.min.x), float_down(b.min.y), float_up(b.max.x), float_up(b.max.y)};
+FloatFrame frame_near(const Bounds& b) {
+    auto finite_or_0 = [](double v) { return std::isfinite(v) ? v : 0.0; };
+    FloatFrame f;
+    f.origin = Vec2{finite_or_0(b.min.x), finite_or_0(b.min.y)};
+    // Outside [2^-100, 2^100] (far from the float range's ends) bring the box's magnitude to
+    // about 1: exact, and the scene's offsets from the origin then fit a float unless they
+    // span some 2^120 times that.
+    const double big = std::max({std::fabs(f.origin.x), std::fabs(f.origin.y), std::fabs(finite_or_0(b.max.x)),
+                                 std::fabs(finite_or_0(b.max.y))});
+    if (big != 0.0 && (big < 0x1p-100 || big > 0x1p100)) f.scale = std::ldexp(1.0, -std::ilogb(big));
+    return f;
+}
+
+FBounds outward(const Bounds& b, const FloatFrame& frame) {
+    const Vec2 o = frame.origin;
+    const double k = frame.scale;
+    return FBounds{float_down((b.min.x - o.x) * k), float_down((b.min.y - o.y) * k), float_up((b.max.x - o.x) * k),
+                   float_up((b.max.y - o.y) * k)};
 }
 
 BroadIndex::BroadIndex(std::vector<FBounds> bounds, const std::vector<std::uint32_t>& items, Broadphase method,
@@ -306,7 +322,8 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> candidate_pairs(const std::
     std::vector<std::uint32_t> sorted = items;
     std::sort(sorted.begin(), sorted.end());
     std::vector<detail::FBounds> fb(bounds.size());
-    for (std::uint32_t i : sorted) fb[i] = detail::outward(bounds[i]);
+    const detail::FloatFrame frame = sorted.empty() ? detail::FloatFrame{} : detail::frame_near(bounds[sorted[0]]);
+    for (std::uint32_t i : sorted) fb[i] = detail::outward(bounds[i], frame);
     const detail::BroadIndex index(std::move(fb), sorted, method);
     // The index may add pairs that only touch within float rounding; keep the exact ones.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> out;

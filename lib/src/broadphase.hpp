@@ -16,7 +16,20 @@ namespace collide::detail {
 struct FBounds {
     float x0, y0, x1, y1;
 };
-FBounds outward(const Bounds& b);
+
+/// Where floats are measured from: bounds are stored as (b - origin) * scale. A float has
+/// 24 bits, so near 1e9 absolute coordinates would round every box out to 64 units (a
+/// scene of small shapes there meets every neighbour), and beyond 3e38 to infinity (every
+/// shape unbounded, tested against all). Subtracting a fixed origin, multiplying by a
+/// positive power of two and rounding are each monotone, so the test stays a superset.
+struct FloatFrame {
+    Vec2 origin;
+    double scale = 1.0;
+};
+/// A frame for boxes near `b` (one of the scene's bounds): its min corner as the origin
+/// (0 where not finite), and a scale bringing a huge or tiny box's magnitude near 1.
+FloatFrame frame_near(const Bounds& b);
+FBounds outward(const Bounds& b, const FloatFrame& frame = FloatFrame{});
 inline bool overlap(const FBounds& a, const FBounds& b) {
     return a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
 }

@@ -123,10 +123,11 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
     detail::reserve_huge(bounds, ns);
     bounds.resize(ns);
     const unsigned parts = options.threads > 1 && items.size() >= kTwoThreadPairs ? 2 : 1;
+    const detail::FloatFrame frame = items.empty() ? detail::FloatFrame{} : detail::frame_near(bounds_of(scene.shapes[items[0]].shape));
     detail::in_parts(parts, [&](unsigned part) {
         const std::size_t to = items.size() * (part + 1) / parts;
         for (std::size_t p = items.size() * part / parts; p < to; ++p)
-            bounds[items[p]] = detail::outward(bounds_of(scene.shapes[items[p]].shape));
+            bounds[items[p]] = detail::outward(bounds_of(scene.shapes[items[p]].shape), frame);
     });
     const detail::BroadIndex index(std::move(bounds), items, options.broadphase, options.threads);
 

@@ -527,23 +527,29 @@ private:
     }
 };
 
+/// sign_of for a homogeneous f whose inputs leave Magnitude's range: Magnitude on the
+/// inputs rescaled by a power of two (exact; the sign does not change), then sign_of. Out
+/// of line and cold, so that the common path's code stays as small as before.
+template <class F>
+[[gnu::noinline, gnu::cold]] int sign_of_rescaled(F& f) {
+    Rescale k;
+    if (rescale_for(f, k)) {
+        const RescaleScope scope(k.shift);
+        const int t = f(Rescaled<Magnitude>{}).sign();
+        if (t != Filtered::kUnknown) return t;
+    }
+    return sign_of(f);
+}
+
 /// sign_of for a predicate of degree at most 4 (at most two levels of products) with at most
 /// 16 rounded operations on any path: Magnitude decides the clear cases first, and when an
-/// input lies outside its range (coordinates near 1e300), Magnitude on the inputs rescaled
-/// by a power of two (exact; the sign of a homogeneous predicate does not change).
+/// input lies outside its range (coordinates near 1e300), Magnitude on the rescaled inputs.
 template <class F>
 int sign_of_low_degree(F&& f) {
     const Magnitude r = f(Magnitude{});
     const int s = r.sign();
     if (s != Filtered::kUnknown) return s;
-    if (!(r.m < HUGE_VAL)) {  // an input beyond [2^-100, 2^100] (or NaN from inf * 0)
-        Rescale k;
-        if (rescale_for(f, k)) {
-            const RescaleScope scope(k.shift);
-            const int t = f(Rescaled<Magnitude>{}).sign();
-            if (t != Filtered::kUnknown) return t;
-        }
-    }
+    if (!(r.m < HUGE_VAL)) return sign_of_rescaled(f);  // an input beyond [2^-100, 2^100], or NaN
     return sign_of(f);
 }
 

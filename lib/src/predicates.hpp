@@ -131,6 +131,22 @@ double value_of(F&& f) {
     return f(Exact{}).to_double();
 }
 
+/// Exact's value of f rounded to 53 bits. Inputs near 1e300 overflow Filtered and
+/// DoubleWord: DoubleWord on the inputs rescaled by 2^k gives the value times 2^(k degree)
+/// correctly rounded, that is Exact's mantissa, exactly. Out of line and cold (see
+/// sign_of_rescaled).
+template <class F>
+[[gnu::noinline, gnu::cold]] Scaled rescaled_or_exact(F& f) {
+    Rescale k;
+    if (rescale_for(f, k)) {
+        const RescaleScope scope(k.shift);
+        const DoubleWord w = f(Rescaled<DoubleWord>{});
+        double x = 0.0;
+        if (w.round_to_nearest(x)) return Scaled::make(x, -static_cast<std::int64_t>(k.shift) * k.degree);
+    }
+    return f(Exact{}).to_scaled();
+}
+
 /// The same value at any magnitude: value_of's double when it is accurate, else the exact
 /// value rounded to 53 bits with its own exponent (see scaled.hpp).
 template <class F>
@@ -139,15 +155,7 @@ Scaled scaled_of(F&& f) {
     if (std::isfinite(r.v) && std::isfinite(r.e) && r.e <= 1e-15 * std::fabs(r.v)) return Scaled::of(r.v);
     double x = 0.0;
     if (f(DoubleWord{}).round_to_nearest(x)) return Scaled::of(x);  // a normal double or 0: as Exact's
-    // Inputs near 1e300 overflow both: DoubleWord on the inputs rescaled by 2^k gives the
-    // value times 2^(k degree) correctly rounded, that is Exact's mantissa, exactly.
-    Rescale k;
-    if (rescale_for(f, k)) {
-        const RescaleScope scope(k.shift);
-        const DoubleWord w = f(Rescaled<DoubleWord>{});
-        if (w.round_to_nearest(x)) return Scaled::make(x, -static_cast<std::int64_t>(k.shift) * k.degree);
-    }
-    return f(Exact{}).to_scaled();
+    return rescaled_or_exact(f);
 }
 
 }  // namespace collide::detail

@@ -556,6 +556,27 @@ TEST_CASE("Magnitude and Rescaled: the fast filter decides at any magnitude") {
         CHECK(f(Rescaled<Magnitude>{}).sign() == kUnknown);
         CHECK(sign_of_low_degree(f) == 1);
     }
+    SUBCASE("near-degenerate orientations at every magnitude agree with Exact") {
+        // Points on a line through p and q, rounded, translated and scaled at random: the
+        // sign is often 0 or tiny, so every stage (Magnitude, rescaled, Filtered, Exact)
+        // gets cases, and each must give Exact's sign.
+        std::mt19937_64 rng(10);
+        std::uniform_real_distribution<double> unit(-1, 1);
+        std::uniform_int_distribution<int> exponent(-1070, 1000);
+        for (int round = 0; round < 20000; ++round) {
+            const int e = exponent(rng);
+            const double size = std::ldexp(1.0, e - static_cast<int>(rng() % 40));
+            const double ox = std::ldexp(unit(rng), e), oy = std::ldexp(unit(rng), e);
+            const double px = ox + size * unit(rng), py = oy + size * unit(rng);
+            const double qx = ox + size * unit(rng), qy = oy + size * unit(rng);
+            const double t = unit(rng);
+            const double rx = px + t * (qx - px), ry = py + t * (qy - py);
+            if (!std::isfinite(rx) || !std::isfinite(ry) || !std::isfinite(qx - px) || !std::isfinite(qy - py)) continue;
+            const auto f = orientation(P{px, py}, P{qx, qy}, P{rx, ry});
+            CAPTURE(round);
+            CHECK(sign_of_low_degree(f) == f(Exact{}).sign());
+        }
+    }
     SUBCASE("RescaleScope restores the previous shift") {
         const int before = collide::detail::rescale_shift();
         {

@@ -287,7 +287,7 @@ TEST_CASE("candidate_pairs") {
 
 TEST_CASE("broad phase floats: measured from a frame near the scene, at any magnitude") {
     using collide::detail::FBounds;
-    using collide::detail::frame_near;
+    using collide::detail::frame_for;
     using collide::detail::outward;
     using collide::detail::overlap;
     // Unit boxes 2 apart near a corner c: floats from 0 keep about 7 digits, so near 1e9
@@ -299,7 +299,7 @@ TEST_CASE("broad phase floats: measured from a frame near the scene, at any magn
                                   std::make_pair(1e300, 1e290), std::make_pair(1e-300, 1e-302)}) {
         CAPTURE(c);
         const auto [a, b] = boxes(c, unit);
-        const auto frame = frame_near(a);
+        const auto frame = frame_for({a, b});
         const FBounds fa = outward(a, frame);
         const FBounds fb = outward(b, frame);
         CHECK_FALSE(overlap(fa, fb));
@@ -314,9 +314,15 @@ TEST_CASE("broad phase floats: measured from a frame near the scene, at any magn
     const auto [a, b] = boxes(1e9, 1.0);
     CHECK(overlap(outward(a), outward(b)));
     // Unbounded boxes stay unbounded, and a frame ignores their infinite sides.
-    const auto frame = frame_near(Bounds{{-kInf, 1e9}, {kInf, 1e9}});
+    const auto frame = frame_for({Bounds{{-kInf, 1e9}, {kInf, 1e9}}});
     CHECK(frame.origin.x == 0.0);
     CHECK(frame.origin.y == 1e9);
+    // One far outlier does not move the origin: the median of the sample does not follow it.
+    std::vector<Bounds> sample(9, a);
+    sample[0] = Bounds{{0, 0}, {1, 1}};
+    CHECK(frame_for(sample).origin.x == a.min.x);
+    CHECK(frame_for({}).origin.x == 0.0);
+    CHECK(frame_for({}).scale == 1.0);
     CHECK(outward(Bounds{{-kInf, 1e9}, {kInf, 1e9}}, frame).x0 == -std::numeric_limits<float>::infinity());
 }
 

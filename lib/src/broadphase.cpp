@@ -61,15 +61,26 @@ void radix_sort(std::vector<std::uint64_t>& keys) {
     }
 }
 
-FloatFrame frame_near(const Bounds& b) {
-    auto finite_or_0 = [](double v) { return std::isfinite(v) ? v : 0.0; };
+FloatFrame frame_for(std::vector<Bounds> sample) {
+    // The median of the finite values (0 if none).
+    auto median = [](std::vector<double>& v) {
+        if (v.empty()) return 0.0;
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    std::vector<double> xs, ys, sizes;
+    for (const Bounds& b : sample) {
+        if (std::isfinite(b.min.x)) xs.push_back(b.min.x);
+        if (std::isfinite(b.min.y)) ys.push_back(b.min.y);
+        const double size = std::max(b.max.x - b.min.x, b.max.y - b.min.y);
+        if (std::isfinite(size)) sizes.push_back(size);
+    }
     FloatFrame f;
-    f.origin = Vec2{finite_or_0(b.min.x), finite_or_0(b.min.y)};
-    // Outside [2^-100, 2^100] (far from the float range's ends) bring the box's magnitude to
-    // about 1: exact, and the scene's offsets from the origin then fit a float unless they
-    // span some 2^120 times that.
-    const double big = std::max({std::fabs(f.origin.x), std::fabs(f.origin.y), std::fabs(finite_or_0(b.max.x)),
-                                 std::fabs(finite_or_0(b.max.y))});
+    f.origin = Vec2{median(xs), median(ys)};
+    // Outside [2^-100, 2^100] (far from the float range's ends) bring the scene's magnitude
+    // to about 1: exact, and its offsets from the origin then fit a float unless they span
+    // some 2^120 times that.
+    const double big = std::max({std::fabs(f.origin.x), std::fabs(f.origin.y), median(sizes)});
     if (big != 0.0 && (big < 0x1p-100 || big > 0x1p100)) f.scale = std::ldexp(1.0, -std::ilogb(big));
     return f;
 }
@@ -322,7 +333,9 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> candidate_pairs(const std::
     std::vector<std::uint32_t> sorted = items;
     std::sort(sorted.begin(), sorted.end());
     std::vector<detail::FBounds> fb(bounds.size());
-    const detail::FloatFrame frame = sorted.empty() ? detail::FloatFrame{} : detail::frame_near(bounds[sorted[0]]);
+    std::vector<Bounds> sample;
+    for (std::size_t k = 0; k < sorted.size(); k += std::max<std::size_t>(1, sorted.size() / 64)) sample.push_back(bounds[sorted[k]]);
+    const detail::FloatFrame frame = detail::frame_for(std::move(sample));
     for (std::uint32_t i : sorted) fb[i] = detail::outward(bounds[i], frame);
     const detail::BroadIndex index(std::move(fb), sorted, method);
     // The index may add pairs that only touch within float rounding; keep the exact ones.

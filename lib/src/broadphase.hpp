@@ -26,9 +26,10 @@ struct FloatFrame {
     Vec2 origin;
     double scale = 1.0;
 };
-/// A frame for boxes near `b` (one of the scene's bounds): its min corner as the origin
-/// (0 where not finite), and a scale bringing a huge or tiny box's magnitude near 1.
-FloatFrame frame_near(const Bounds& b);
+/// A frame for a scene given a sample of its bounds: the median min corner as the origin
+/// (robust to a far outlier; infinite sides left out), and a scale bringing the scene's
+/// magnitude near 1 when it is huge or tiny.
+FloatFrame frame_for(std::vector<Bounds> sample);
 FBounds outward(const Bounds& b, const FloatFrame& frame = FloatFrame{});
 inline bool overlap(const FBounds& a, const FBounds& b) {
     return a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;

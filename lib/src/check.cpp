@@ -123,7 +123,10 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
     detail::reserve_huge(bounds, ns);
     bounds.resize(ns);
     const unsigned parts = options.threads > 1 && items.size() >= kTwoThreadPairs ? 2 : 1;
-    const detail::FloatFrame frame = items.empty() ? detail::FloatFrame{} : detail::frame_near(bounds_of(scene.shapes[items[0]].shape));
+    std::vector<Bounds> sample;  // the float frame is set from about 64 shapes spread over the scene
+    for (std::size_t k = 0; k < items.size(); k += std::max<std::size_t>(1, items.size() / 64))
+        sample.push_back(bounds_of(scene.shapes[items[k]].shape));
+    const detail::FloatFrame frame = detail::frame_for(std::move(sample));
     detail::in_parts(parts, [&](unsigned part) {
         const std::size_t to = items.size() * (part + 1) / parts;
         for (std::size_t p = items.size() * part / parts; p < to; ++p)

@@ -374,6 +374,21 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
             }
         };
         std::vector<std::thread> pool;
+        // A sink or rule that throws (a full disk, out of memory) must not leave the workers
+        // running: std::thread's destructor would end the program.
+        auto stop_and_join = [&] {
+            {
+                std::lock_guard<std::mutex> lock(m);
+                stop = true;
+                cv.notify_all();
+            }
+            for (std::thread& t : pool)
+                if (t.joinable()) t.join();
+        };
+        struct JoinOnExit {
+            decltype(stop_and_join)& f;
+            ~JoinOnExit() { f(); }
+        } join_on_exit{stop_and_join};
         for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
         bool more = true;
         for (std::size_t k = 0; k < blocks && more; ++k) {

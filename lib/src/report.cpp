@@ -74,12 +74,59 @@ std::string format_number(double v) {
 
 namespace {
 
+// The length of the well-formed UTF-8 sequence at the start of s (Unicode 15, table 3-7:
+// no overlong forms, no surrogates, nothing above U+10FFFF), or 0 when there is none.
+std::size_t utf8_length(std::string_view s) {
+    const auto at = [&](std::size_t i) { return i < s.size() ? static_cast<unsigned char>(s[i]) : 0u; };
+    const unsigned c = at(0);
+    const auto cont = [&](std::size_t i, unsigned lo = 0x80, unsigned hi = 0xBF) { return at(i) >= lo && at(i) <= hi; };
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+    if (c >= 0xE0 && c <= 0xEF) {
+        const bool second = c == 0xE0 ? cont(1, 0xA0) : c == 0xED ? cont(1, 0x80, 0x9F) : cont(1);
+        return second && cont(2) ? 3 : 0;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        const bool second = c == 0xF0 ? cont(1, 0x90) : c == 0xF4 ? cont(1, 0x80, 0x8F) : cont(1);
+        return second && cont(2) && cont(3) ? 4 : 0;
+    }
+    return 0;
+}
+
+// `s` with each byte that is not part of valid UTF-8 replaced by U+FFFD: scene texts are
+// checked UTF-8 when read, but file names come from the command line as any bytes, and a
+// report must stay valid JSON (and CSV that reads as UTF-8).
+std::string valid_utf8(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size();) {
+        const std::size_t n = utf8_length(s.substr(i));
+        if (n == 0) {
+            out += "\xEF\xBF\xBD";
+            ++i;
+        } else {
+            out.append(s.data() + i, n);
+            i += n;
+        }
+    }
+    return out;
+}
+
+bool is_valid_utf8(std::string_view s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const std::size_t n = utf8_length(s.substr(i));
+        if (n == 0) return false;
+        i += n;
+    }
+    return true;
+}
+
 void json_string(std::string& out, std::string_view s) {
     static const char* hex = "0123456789abcdef";
     // Ids are almost always plain: copy them whole, quotes included, in one step.
     if (std::none_of(s.begin(), s.end(), [](char ch) {
             const auto c = static_cast<unsigned char>(ch);
-            return c < 0x20 || c == '"' || c == '\\';
+            return c < 0x20 || c == '"' || c == '\\' || c >= 0x80;
         })) {
         const std::size_t at = out.size();
         out.resize(at + s.size() + 2);
@@ -89,6 +136,8 @@ void json_string(std::string& out, std::string_view s) {
         d[s.size() + 1] = '"';
         return;
     }
+    std::string fixed;  // only for a name that is not UTF-8
+    if (!is_valid_utf8(s)) s = fixed = valid_utf8(s);
     out += '"';
     for (char ch : s) {
         const auto c = static_cast<unsigned char>(ch);
@@ -203,7 +252,12 @@ void summary_fields(std::string& out, const Summary& s) {
            ", \"blocked\": " + std::to_string(s.blocked) + ", \"rules_failed\": " + std::to_string(s.rules_failed);
 }
 
+// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; a name
+// that is not UTF-8 gets U+FFFD for its stray bytes, as in JSON.
 void csv_field(std::string& out, std::string_view s) {
+    std::string fixed;
+    if (std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }) && !is_valid_utf8(s))
+        s = fixed = valid_utf8(s);
     if (s.find_first_of(",\"\r\n") == std::string_view::npos) {
         out += s;
         return;
@@ -225,7 +279,36 @@ void pad(std::string& out, std::string_view s, std::size_t w) {
     out.append(w > width(s) ? w - width(s) : 0, ' ');
 }
 
+// Columns of the text report are as wide as their longest id up to this; a longer id is
+// written whole and breaks the alignment of its line only (a 1 MB id must not pad every
+// line to 1 MB).
+constexpr std::size_t kMaxColumn = 40;
+
 }  // namespace
+
+std::string printable(std::string_view s) {
+    if (std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7F; })) return std::string(s);
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    out.reserve(s.size() + 8);
+    const auto spell = [&](const char* prefix, unsigned c) {
+        out += prefix;
+        out += hex[(c >> 4) & 15];
+        out += hex[c & 15];
+    };
+    for (std::size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        const std::size_t n = utf8_length(s.substr(i));
+        if (c == '\n') out += "\\n";
+        else if (c == '\r') out += "\\r";
+        else if (c == '\t') out += "\\t";
+        else if (c < 0x20 || c == 0x7F || n == 0) spell("\\x", c);  // a control, or a byte that is not UTF-8
+        else if (c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) spell("\\u00", static_cast<unsigned char>(s[i + 1]));  // C1
+        else out.append(s.data() + i, n);
+        i += n == 0 ? 1 : n;
+    }
+    return out;
+}
 
 struct ReportWriter::Impl {
     std::ostream& out;
@@ -383,20 +466,21 @@ struct ReportWriter::Impl {
 
     void text_scene(const Scene& scene, const SceneResult& r, const std::vector<Collision>& collisions) {
         const Summary& s = r.summary;
-        buf += scene.file + ": " + std::to_string(s.collisions) + (s.collisions == 1 ? " collision" : " collisions");
+        buf += printable(scene.file) + ": " + std::to_string(s.collisions) + (s.collisions == 1 ? " collision" : " collisions");
         if (s.moves) buf += ", " + std::to_string(s.blocked) + " of " + std::to_string(s.moves) + " moves blocked";
         if (!r.rules.empty() || s.rules_failed)
             buf += ", " + std::to_string(s.rules_failed) + (s.rules_failed == 1 ? " check failed" : " checks failed");
         buf += '\n';
         std::size_t wa = 0, wb = 0;
         for (const Collision& c : collisions) {
-            wa = std::max(wa, width(object_id(scene, c.a)));
-            wb = std::max(wb, width(object_id(scene, c.b)));
+            wa = std::max(wa, std::min(kMaxColumn, width(printable(object_id(scene, c.a)))));
+            wb = std::max(wb, std::min(kMaxColumn, width(printable(object_id(scene, c.b)))));
         }
         for (const Collision& c : collisions) {
             buf += "  ";
-            pad(buf, object_id(scene, c.a), wa + 2);
-            pad(buf, object_id(scene, c.b), wb + 2);
+            const std::string a = printable(object_id(scene, c.a)), b = printable(object_id(scene, c.b));
+            pad(buf, a, std::max(wa, width(a)) + 2);
+            pad(buf, b, std::max(wb, width(b)) + 2);
             pad(buf, relation_name(c.relation), 10);
             std::string detail;
             if (c.b >= scene.shapes.size()) {
@@ -416,7 +500,7 @@ struct ReportWriter::Impl {
         }
         for (std::size_t k = 0; k < r.moves.size(); ++k) {
             const MoveResult& m = r.moves[k];
-            buf += "  move " + scene.moves[k].id + ": " + (m.allowed ? "allowed" : "blocked");
+            buf += "  move " + printable(scene.moves[k].id) + ": " + (m.allowed ? "allowed" : "blocked");
             if (!m.allowed)
                 buf += " at t=" + format_number(m.t) + " (" + format_number(m.stop.x) + ", " + format_number(m.stop.y) +
                        ") cell [" + std::to_string(m.cell.col) + ", " + std::to_string(m.cell.row) + "]";
@@ -425,12 +509,12 @@ struct ReportWriter::Impl {
         }
         for (std::size_t k = 0; k < r.rules.size(); ++k) {
             const RuleResult& rr = r.rules[k];
-            buf += "  rule '" + scene.rules[k].name + "': " + (rr.passed ? "passed" : "FAILED");
+            buf += "  rule '" + printable(scene.rules[k].name) + "': " + (rr.passed ? "passed" : "FAILED");
             for (std::size_t v = 0; v < rr.violations.size(); ++v) {
                 buf += v ? ", " : ": ";
-                buf += object_id(scene, rr.violations[v].first);
+                buf += printable(object_id(scene, rr.violations[v].first));
                 if (rr.violations[v].second != static_cast<std::size_t>(-1))
-                    buf += " × " + object_id(scene, rr.violations[v].second);
+                    buf += " × " + printable(object_id(scene, rr.violations[v].second));
                 flush_if_big();
             }
             buf += '\n';

@@ -48,4 +48,10 @@ private:
 /// The shortest decimal text that reads back to the same double ("48", "0.1", "1e+20").
 std::string format_number(double v);
 
+/// `s` safe to show on one line of a terminal or log: control characters spelled out
+/// (`\n`, `\r`, `\t`, `\x1b`; C1 controls as `\u009b`) and each byte that is not part of
+/// valid UTF-8 as `\xff`; everything else (backslashes too) as it is. The `text` report and
+/// the command line's diagnostics use it, so that no id or file name can start a new line.
+std::string printable(std::string_view s);
+
 }  // namespace collide

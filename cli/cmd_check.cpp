@@ -1,13 +1,17 @@
 #include "commands.hpp"
 #include "io.hpp"
 #include "log.hpp"
+#include "output.hpp"
 
 #include <collide/check.hpp>
 #include <collide/report.hpp>
 #include <collide/scene.hpp>
 
+#include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <thread>
@@ -27,11 +31,35 @@ struct {
     bool no_touch = false;
     bool no_points = false;
     bool fail_on_collision = false;
-    unsigned threads = default_threads();
-    std::size_t max_collisions = 0;
+    std::string threads;         // parsed by count(): CLI11 would take "-1" as a huge unsigned
+    std::string max_collisions;
+    CLI::Option* threads_option = nullptr;
+    CLI::Option* max_collisions_option = nullptr;
+    CLI::Option* output_option = nullptr;
     bool quiet = false;
     bool verbose = false;
 } opt;
+
+// "--threads: '-1' is not a whole number from 1 to 256": digits only, no sign, no overflow.
+bool count(const std::string& option, const std::string& text, std::uint64_t lo, std::uint64_t hi, std::uint64_t& value) {
+    const char* end = text.data() + text.size();
+    const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (digits && ec == std::errc() && ptr == end && value >= lo && value <= hi) return true;
+    log_error(option + ": '" + text + "' is not a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
+    return false;
+}
+
+// A test hook (tests/cli/test_cli.py): COLLIDE_TEST_OOM_SCENE=K makes the check of the K-th
+// scene run out of memory at its first collision, the one failure part way through a report
+// that a test can cause on demand. 0 (unset) never.
+std::size_t oom_scene_for_tests() {
+    const char* k = std::getenv("COLLIDE_TEST_OOM_SCENE");
+    return k ? static_cast<std::size_t>(std::strtoull(k, nullptr, 10)) : 0;
+}
+
+// "level2.json: out of memory": every message names the input it is about, when there is one.
+std::string about(const std::string& file, const std::string& what) { return file.empty() ? what : file + ": " + what; }
 
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
@@ -83,17 +111,33 @@ const T* choice(const std::map<std::string, T>& choices, const std::string& opti
 void setup_check(CLI::App& sub) {
     sub.add_option("files", opt.files, "Scene files ('-' reads standard input)")->required();
     sub.add_option("-f,--format", opt.format, "Report format: json, jsonl, csv or text")->default_str("json");
-    sub.add_option("-o,--output", opt.output, "Write the report to this file (whole or not at all)");
+    opt.output_option = sub.add_option("-o,--output", opt.output, "Write the report to this file (whole or not at all)");
     sub.add_option("--pairs", opt.pairs, "Pair spec A:B (repeatable); replaces the scenes' own pairs");
     sub.add_option("--broadphase", opt.broadphase, "auto, grid, sweep or brute (same results)")->default_str("auto");
     sub.add_flag("--no-touch", opt.no_touch, "Ignore pairs that only touch");
     sub.add_flag("--no-points", opt.no_points, "Leave out intersection points");
     sub.add_flag("--fail-on-collision", opt.fail_on_collision, "Exit 1 when any collision is reported");
-    sub.add_option("--threads", opt.threads,
-                   "Worker threads for reading files and testing pairs; default: the machine's, up to 8 (results never depend on it)")->check(CLI::Range(1u, 256u));
-    sub.add_option("--max-collisions", opt.max_collisions, "Stop after N collisions (exit 1); 0 means no limit");
+    opt.threads_option = sub.add_option("--threads", opt.threads,
+                   "Worker threads (1 to 256) for reading files and testing pairs; default: the machine's, up to 8 (results never depend on it)");
+    opt.max_collisions_option = sub.add_option("--max-collisions", opt.max_collisions, "Stop after N collisions (exit 1); 0 means no limit");
     sub.add_flag("-q,--quiet", opt.quiet, "No warnings or rule failure lines on stderr");
     sub.add_flag("-v,--verbose", opt.verbose, "Phase timings on stderr");
+}
+
+// The options CLI11 leaves as text, checked and converted; false after a usage error.
+bool finish_options(collide::CheckOptions& copt) {
+    std::uint64_t threads = default_threads(), max_collisions = 0;
+    if (opt.threads_option->count() > 0 && !count("--threads", opt.threads, 1, 256, threads)) return false;
+    if (opt.max_collisions_option->count() > 0 &&
+        !count("--max-collisions", opt.max_collisions, 0, std::numeric_limits<std::size_t>::max(), max_collisions))
+        return false;
+    if (opt.output_option->count() > 0 && opt.output.empty()) {
+        log_error("--output: the path is empty");
+        return false;
+    }
+    copt.threads = static_cast<unsigned>(threads);
+    copt.max_collisions = static_cast<std::size_t>(max_collisions);
+    return true;
 }
 
 ExitCode run_check() {
@@ -106,8 +150,8 @@ ExitCode run_check() {
     copt.broadphase = *phase;
     copt.no_touch = opt.no_touch;
     copt.points = !opt.no_points;
-    copt.threads = opt.threads;
-    copt.max_collisions = opt.max_collisions;
+    if (!finish_options(copt)) return ExitCode::BadInput;
+    std::string current;  // the input being checked, which a failure is about
     try {
         if (!opt.pairs.empty()) {
             copt.pairs.emplace();
@@ -125,47 +169,76 @@ ExitCode run_check() {
         const std::vector<collide::Scene> scenes = read_scenes(opt.files, copt.threads);
         log_verbose("parse " + std::to_string(ms_since(t0)) + " ms (" + std::to_string(scenes.size()) + " files)");
 
+        // Where the report goes. A JSON document (and the text report) on standard output is
+        // held until it is complete, so that a failure part way leaves nothing there; JSON
+        // Lines and CSV stream whole records (README, "Guarantees").
+        StdOut stdout_;
         std::unique_ptr<AtomicFile> file;
+        std::unique_ptr<HeldBuf> held;
         if (!opt.output.empty()) {
             install_signal_cleanup();
             file = std::make_unique<AtomicFile>(opt.output);
+        } else if (*format == collide::Format::Json || *format == collide::Format::Text) {
+            held = std::make_unique<HeldBuf>();
         }
-        std::ostream& out = file ? file->stream() : std::cout;
+        std::unique_ptr<std::ostream> held_stream;
+        if (held) {
+            held_stream = std::make_unique<std::ostream>(held.get());
+            held_stream->exceptions(std::ios::badbit);
+        }
+        std::ostream& out = file ? file->stream() : held ? *held_stream : stdout_.stream();
         collide::ReportWriter writer(out, *format, copt.points);
         bool failed = false;
         double check_ms = 0;
-        for (const collide::Scene& scene : scenes) {
+        const std::size_t oom_scene = oom_scene_for_tests();
+        for (std::size_t k = 0; k < scenes.size(); ++k) {
+            const collide::Scene& scene = scenes[k];
+            current = scene.file;
+            const bool oom = k + 1 == oom_scene;
             // Collisions stream from the check into the writer in report order.
             auto t1 = Clock::now();
             writer.begin_scene(scene);
-            const collide::SceneResult r =
-                collide::check(scene, copt, [&](collide::Collision&& c) { writer.collision(scene, c); });
+            const collide::SceneResult r = collide::check(scene, copt, [&](collide::Collision&& c) {
+                if (oom) throw std::bad_alloc();
+                writer.collision(scene, c);
+            });
+            if (oom) throw std::bad_alloc();
             writer.end_scene(scene, r);
+            // A streamed report holds every finished scene whole, whatever happens next.
+            if (!file && !held) stdout_.buf().flush_out();
             check_ms += ms_since(t1);
             for (const std::string& sel : r.empty_selectors)
                 log_warning(scene.file + ": selector '" + sel + "' selects nothing");
             report_failures(scene, r);
             failed = failed || r.summary.rules_failed > 0 || (opt.fail_on_collision && r.summary.collisions > 0);
             if (r.truncated) {
-                log_failure("stopped after " + std::to_string(opt.max_collisions) + " collisions (--max-collisions) in " +
+                log_failure("stopped after " + std::to_string(copt.max_collisions) + " collisions (--max-collisions) in " +
                             scene.file + "; rules saw only those");
                 failed = true;
             }
         }
+        current.clear();
         writer.finish();
-        if (file) file->commit();
-        else std::cout.flush();
+        if (file) {
+            file->commit();
+        } else {
+            if (held) held->copy_to(stdout_.buf());
+            stdout_.finish();
+        }
         log_verbose("check and write " + std::to_string(check_ms) + " ms");
         return failed ? ExitCode::Failed : ExitCode::Ok;
+    } catch (const WriteError& e) {
+        log_error(e.what());
+        return ExitCode::BadInput;
     } catch (const collide::Error& e) {
         log_error(e.what());
         return ExitCode::BadInput;
     } catch (const std::bad_alloc&) {
-        log_error("out of memory");
+        log_error(about(current, "out of memory"));
         return ExitCode::BadInput;
     } catch (const std::exception& e) {
         // A library bug, not the user's: say so, and still exit 2 rather than abort.
-        log_error(internal_error_message(e));
+        log_error(about(current, internal_error_message(e)));
         return ExitCode::BadInput;
     }
 }

@@ -1,11 +1,17 @@
 #include "commands.hpp"
-
-#include <iostream>
+#include "log.hpp"
+#include "output.hpp"
 
 void setup_schema(CLI::App&) {}
 
 ExitCode run_schema() {
-    std::cout << kSceneSchema;
-    std::cout.flush();
-    return std::cout ? ExitCode::Ok : ExitCode::BadInput;
+    try {
+        StdOut out;
+        out.stream() << kSceneSchema;
+        out.finish();
+        return ExitCode::Ok;
+    } catch (const WriteError& e) {
+        log_error(e.what());
+        return ExitCode::BadInput;
+    }
 }

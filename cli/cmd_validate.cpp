@@ -1,11 +1,12 @@
 #include "commands.hpp"
 #include "io.hpp"
 #include "log.hpp"
+#include "output.hpp"
 
+#include <collide/report.hpp>
 #include <collide/scene.hpp>
 
 #include <algorithm>
-#include <iostream>
 #include <thread>
 
 namespace {
@@ -30,12 +31,17 @@ ExitCode run_validate() {
     // A big file's shapes are read and built on two threads when the machine has them (the
     // scene and its errors never depend on it); files one after the other, in order.
     const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 2u);
+    StdOut out;
     for (const std::string& f : opt.files) {
         try {
             const collide::Scene s = read_scene_file(f, threads);
             if (!opt.quiet)
-                std::cout << f << ": valid (" << count(s.shapes.size(), "shape") << ", " << count(s.grids.size(), "grid")
-                          << ", " << count(s.moves.size(), "move") << ", " << count(s.rules.size(), "rule") << ")\n";
+                out.stream() << collide::printable(f) << ": valid (" << count(s.shapes.size(), "shape") << ", "
+                             << count(s.grids.size(), "grid") << ", " << count(s.moves.size(), "move") << ", "
+                             << count(s.rules.size(), "rule") << ")\n";
+        } catch (const WriteError& e) {
+            log_error(e.what());  // the lines that follow could not be written either
+            return ExitCode::BadInput;
         } catch (const collide::Error& e) {
             log_error(e.what());
             all_ok = false;
@@ -46,6 +52,12 @@ ExitCode run_validate() {
             log_error(f + ": " + internal_error_message(e));
             all_ok = false;
         }
+    }
+    try {
+        out.finish();
+    } catch (const WriteError& e) {
+        log_error(e.what());
+        return ExitCode::BadInput;
     }
     return all_ok ? ExitCode::Ok : ExitCode::BadInput;
 }

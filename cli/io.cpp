@@ -20,6 +20,7 @@
 #include <new>
 #include <sstream>
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -31,8 +32,34 @@ char g_pending_tmp[4096] = {0};
 
 void on_signal(int sig) {
     if (g_pending_tmp[0] != '\0') unlink(g_pending_tmp);
+    // Blocked while its handler runs, the signal raised again arrives on return with its
+    // default action, so the exit status is the signal's (a fault re-executes and faults).
     std::signal(sig, SIG_DFL);
     std::raise(sig);
+}
+
+// Every signal whose default action ends the program (signal(7)), synchronous faults
+// included: a temporary of hundreds of MB must not outlive the program however it ends.
+// SIGKILL cannot be caught; the real-time signals are added at run time.
+constexpr int kTerminating[] = {SIGHUP,  SIGINT,    SIGQUIT,   SIGILL,  SIGTRAP, SIGABRT, SIGBUS,  SIGFPE,
+                                SIGUSR1, SIGSEGV,   SIGUSR2,   SIGPIPE, SIGALRM, SIGTERM, SIGXCPU, SIGXFSZ,
+                                SIGVTALRM, SIGPROF, SIGIO,     SIGSYS,
+#ifdef SIGSTKFLT
+                                SIGSTKFLT,
+#endif
+#ifdef SIGPWR
+                                SIGPWR,
+#endif
+};
+
+// A signal the caller ignores (nohup ignores SIGHUP, `trap '' INT` SIGINT) stays ignored.
+void clean_up_on(int sig) {
+    struct sigaction now {};
+    if (sigaction(sig, nullptr, &now) != 0 || now.sa_handler == SIG_IGN) return;
+    struct sigaction act {};
+    act.sa_handler = on_signal;
+    sigemptyset(&act.sa_mask);
+    (void)sigaction(sig, &act, nullptr);
 }
 
 // Storage about to be filled by reads: backed by 2 MiB pages where the system allows it
@@ -54,9 +81,10 @@ void advise_huge(char* p, std::size_t n) {
 }  // namespace
 
 void install_signal_cleanup() {
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
-    std::signal(SIGHUP, on_signal);
+    for (const int sig : kTerminating) clean_up_on(sig);
+#if defined(SIGRTMIN) && defined(SIGRTMAX)
+    for (int sig = SIGRTMIN; sig <= SIGRTMAX; ++sig) clean_up_on(sig);
+#endif
 }
 
 char* InputText::reserve_tail(std::size_t n) {
@@ -275,7 +303,11 @@ std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, u
     auto work = [&] {
         for (std::size_t k = next++; k < files.size() && k < first_bad; k = next++) {
             try {
-                scenes[k] = read_scene_file(files[k], each);
+                try {
+                    scenes[k] = read_scene_file(files[k], each);
+                } catch (const std::bad_alloc&) {
+                    throw collide::Error(files[k], "", "out of memory");  // the message names the file
+                }
             } catch (...) {
                 errors[k] = std::current_exception();
                 std::size_t bad = first_bad;
@@ -303,8 +335,9 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
         // A device, FIFO or the like (-o /dev/null): write to it directly; renaming over it
         // would replace it with a regular file.
         direct_ = true;
-        out_.open(path_, std::ios::binary);
-        if (!out_) throw collide::Error(path_, "", std::string("cannot write output: ") + std::strerror(errno));
+        const int fd = open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (fd < 0) throw collide::Error(path_, "", std::string("cannot write output: ") + std::strerror(errno));
+        open_stream(fd);
         return;
     }
     // A symbolic link keeps pointing where it did: the report replaces the file it names.
@@ -326,6 +359,9 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
     std::string templ = path_ + ".tmp-XXXXXX";
     const int fd = mkstemp(templ.data());
     if (fd < 0) throw collide::Error(path_, "", std::string("cannot create output: ") + std::strerror(errno));
+    tmp_ = templ;
+    if (tmp_.size() < sizeof g_pending_tmp) std::memcpy(g_pending_tmp, tmp_.c_str(), tmp_.size() + 1);
+    open_stream(fd);
     // mkstemp makes the file 0600; a report gets the mode the target has, or 0666 less umask.
     struct stat st {};
     mode_t mode = 0;
@@ -337,39 +373,29 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
         mode = 0666 & ~mask;
     }
     fchmod(fd, mode);
-    close(fd);
-    tmp_ = templ;
-    if (tmp_.size() < sizeof g_pending_tmp) std::memcpy(g_pending_tmp, tmp_.c_str(), tmp_.size() + 1);
-    out_.open(tmp_, std::ios::binary | std::ios::trunc);
-    if (!out_) throw collide::Error(path_, "", std::string("cannot write output: ") + std::strerror(errno));
+}
+
+void AtomicFile::open_stream(int fd) {
+    fd_ = fd;
+    buf_ = std::make_unique<FdBuf>(fd, path_ + ": cannot write output");
+    out_ = std::make_unique<std::ostream>(buf_.get());
+    out_->exceptions(std::ios::badbit);
 }
 
 AtomicFile::~AtomicFile() {
-    if (direct_) return;
-    if (!done_) {
-        out_.close();
-        std::remove(tmp_.c_str());
-    }
-    g_pending_tmp[0] = '\0';
+    if (fd_ >= 0) close(fd_);
+    if (!direct_ && !done_) std::remove(tmp_.c_str());
+    if (!direct_) g_pending_tmp[0] = '\0';
 }
 
 void AtomicFile::commit() {
-    if (direct_) {
-        out_.flush();
-        if (!out_) throw collide::Error(path_, "", std::string("cannot write output: ") + std::strerror(errno));
-        done_ = true;
-        return;
-    }
-    out_.flush();
-    const bool ok = static_cast<bool>(out_);
-    out_.close();
-    if (!ok || std::rename(tmp_.c_str(), path_.c_str()) != 0) {
-        const std::string why = std::strerror(errno);
-        std::remove(tmp_.c_str());
-        done_ = true;
-        g_pending_tmp[0] = '\0';
-        throw collide::Error(path_, "", "cannot write output: " + why);
-    }
+    buf_->flush_out();
+    const int fd = fd_;
+    fd_ = -1;
+    // close(2) reports what a file system may keep until then (NFS, quotas).
+    if (close(fd) != 0 && errno != EINTR) throw WriteError(path_ + ": cannot write output", errno);
+    if (!direct_ && std::rename(tmp_.c_str(), path_.c_str()) != 0)
+        throw collide::Error(path_, "", std::string("cannot write output: ") + std::strerror(errno));
     done_ = true;
-    g_pending_tmp[0] = '\0';
+    if (!direct_) g_pending_tmp[0] = '\0';
 }

@@ -4,13 +4,15 @@
 
 #include <cstddef>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <collide/scene.hpp>
+
+#include "output.hpp"
 
 /// A file's bytes (uninitialised storage filled by reads: no zero-filling of large files).
 class InputText {
@@ -48,6 +50,7 @@ std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, u
 /// An output file written to a temporary beside it and renamed into place by commit();
 /// destroyed without commit(), it leaves nothing behind. An existing target that is not a
 /// regular file (a device, a FIFO) is written in place; a symbolic link's target is replaced.
+/// A failed write throws WriteError ("PATH: cannot write output: No space left on device").
 class AtomicFile {
 public:
     /// Throws collide::Error when the temporary cannot be created.
@@ -56,17 +59,22 @@ public:
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
 
-    std::ostream& stream() { return out_; }
-    /// Flush, close and rename over the target. Throws collide::Error on failure.
+    std::ostream& stream() { return *out_; }
+    /// Flush, close and rename over the target. Throws WriteError or collide::Error.
     void commit();
 
 private:
+    void open_stream(int fd);
     std::string path_;
     std::string tmp_;
-    std::ofstream out_;
+    int fd_ = -1;
+    std::unique_ptr<FdBuf> buf_;
+    std::unique_ptr<std::ostream> out_;
     bool done_ = false;
     bool direct_ = false;  // not a regular file: written in place
 };
 
-/// Remove a pending temporary output (if any) when a signal ends the program.
+/// Remove a pending temporary output (if any) when a signal ends the program: every signal
+/// whose default action ends it, except those the caller ignores (`nohup`, `trap '' INT`),
+/// which stay ignored. The signal then ends the program as it would have.
 void install_signal_cleanup();

@@ -1,6 +1,7 @@
 // collide: batch collision checker for 2D game data. See README.md and SPEC.md.
 #include "commands.hpp"
 #include "log.hpp"
+#include "output.hpp"
 
 #include <csignal>
 #include <iostream>
@@ -15,12 +16,29 @@ const Command kCommands[] = {
     {"validate", "Parse and validate scene files only", setup_validate, run_validate},
     {"schema", "Print the JSON Schema of the scene format", setup_schema, run_schema},
 };
+// Help goes to standard output, whose write errors count as for any other output.
+int print_help(CLI::App& app, const CLI::ParseError& e) {
+    try {
+        StdOut out;
+        app.exit(e, out.stream(), std::cerr);  // the help of the (sub)command asked about
+        out.finish();
+        return 0;
+    } catch (const WriteError& w) {
+        log_error(w.what());
+        return static_cast<int>(ExitCode::BadInput);
+    }
+}
 }  // namespace
 
 int main(int argc, char** argv) {
     // A closed pipe (`collide check ... | head -n 1`) ends the program at once and quietly,
     // even when the parent ignored SIGPIPE.
     std::signal(SIGPIPE, SIG_DFL);
+    sigset_t pipe;
+    sigemptyset(&pipe);
+    sigaddset(&pipe, SIGPIPE);
+    pthread_sigmask(SIG_UNBLOCK, &pipe, nullptr);  // a blocked one would turn into EPIPE errors
+    guard_standard_descriptors();
 #ifdef __GLIBC__
     // Memory freed by one phase is handed out again by the next instead of going back to the
     // system: big blocks come from the heap, not from mmap, and the heap is not trimmed. On the
@@ -51,15 +69,9 @@ int main(int argc, char** argv) {
     }
     try {
         app.parse(argc, argv);
-    } catch (const CLI::CallForHelp&) {
-        std::cout << app.help();
-        return 0;
-    } catch (const CLI::CallForAllHelp&) {
-        std::cout << app.help("", CLI::AppFormatMode::All);
-        return 0;
     } catch (const CLI::ParseError& e) {
-        // A subcommand's --help arrives here too.
-        if (e.get_exit_code() == 0) return app.exit(e);
+        // --help, --help-all and a subcommand's --help arrive here with exit code 0.
+        if (e.get_exit_code() == 0) return print_help(app, e);
         log_error(std::string(e.what()) + " (run 'collide --help' for usage)");
         return static_cast<int>(ExitCode::BadInput);
     }

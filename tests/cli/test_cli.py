@@ -838,6 +838,280 @@ def a_big_file_is_read_while_parsing_and_still_fails_or_rereads_cleanly():
         check(err.startswith(f"collide: error: {path}:1:"), f"stderr: {err!r}")
         eq(path.stat().st_size, 1000, "the shim did cut it")
 
+# ---------------------------------------------------------------------------------------
+# 8. Write errors, partial output, signals, usage errors and escaping (issue 12, items 1-5)
+
+def run_with_stdout(args, stdout, env=None, preexec_fn=None):
+    """Runs collide with its standard output on `stdout` (a file object, or None: closed)."""
+    closed = stdout is None
+    proc = subprocess.run([BIN, *[str(a) for a in args]], cwd=ROOT, stdin=subprocess.DEVNULL,
+                          stdout=subprocess.DEVNULL if closed else stdout, stderr=subprocess.PIPE,
+                          env=env, timeout=300,
+                          preexec_fn=(lambda: os.close(1)) if closed else preexec_fn)
+    return proc.returncode, proc.stderr.decode("utf-8", "replace")
+
+
+FULL = "collide: error: writing standard output: No space left on device\n"
+
+
+@test
+def a_full_standard_output_is_exit_2_in_every_format_and_subcommand():
+    # /dev/full fails every write with ENOSPC, as a full file system does (tried by hand on
+    # a 1 MiB tmpfs too: the same message and exit status in every format).
+    with open("/dev/full", "wb") as full:
+        for fmt in FORMATS:
+            eq(run_with_stdout(["check", "-f", fmt, "samples/shmup-bullets.json"], full), (2, FULL), f"check -f {fmt}")
+        eq(run_with_stdout(["validate", "samples/shmup-bullets.json"], full), (2, FULL), "validate")
+        eq(run_with_stdout(["schema"], full), (2, FULL), "schema")
+        eq(run_with_stdout(["--help"], full), (2, FULL), "--help")
+        # A report of several MB (held in a temporary file first) fails the same way.
+        with tempfile.TemporaryDirectory() as d:
+            scene = write(d, "dense.json", dense_scene(60_000))
+            eq(run_with_stdout(["check", scene], full), (2, FULL), "check of a big report")
+
+
+@test
+def a_closed_standard_output_is_exit_2():
+    bad = "collide: error: writing standard output: Bad file descriptor\n"
+    for fmt in FORMATS:
+        eq(run_with_stdout(["check", "-f", fmt, "samples/shmup-bullets.json"], None), (2, bad), f"check -f {fmt}")
+    eq(run_with_stdout(["validate", "samples/shmup-bullets.json"], None), (2, bad), "validate")
+    eq(run_with_stdout(["validate", "-q", "samples/shmup-bullets.json"], None), (0, ""), "validate -q writes nothing")
+
+
+@test
+def output_onto_a_full_device_is_exit_2():
+    r = collide("check", "samples/shmup-bullets.json", "-o", "/dev/full")
+    bad_input(r)
+    eq(r.err, "collide: error: /dev/full: cannot write output: No space left on device\n", "stderr")
+
+
+@test
+def standard_output_into_a_file_that_cannot_grow_is_exit_2():
+    # RLIMIT_FSIZE stands in for a full disk without root: writing past it fails (EFBIG,
+    # with SIGXFSZ ignored) after part of the report is written.
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        import resource
+        resource.setrlimit(resource.RLIMIT_FSIZE, (100_000, 100_000))
+    with tempfile.TemporaryDirectory() as d:
+        scene = write(d, "dense.json", dense_scene(5000))
+        with open(Path(d) / "out.jsonl", "wb") as out:
+            code, err = run_with_stdout(["check", scene, "-f", "jsonl"], out, preexec_fn=limit)
+        eq((code, err), (2, "collide: error: writing standard output: File too large\n"), "exit and stderr")
+        eq((Path(d) / "out.jsonl").stat().st_size, 100_000, "bytes written up to the limit")
+
+
+def two_scenes(d, n=400):
+    first = write(d, "level1.json", dense_scene(n))
+    second = write(d, "level2.json", dense_scene(n))
+    return first, second
+
+
+def failing_second_scene(args, threads="1"):
+    """Runs collide with the test hook that makes the check of the second scene run out of
+    memory at its first collision (cli/cmd_check.cpp, COLLIDE_TEST_OOM_SCENE)."""
+    env = dict(os.environ, COLLIDE_TEST_OOM_SCENE="2")
+    proc = subprocess.run([BIN, *[str(a) for a in args], "--threads", threads], capture_output=True,
+                          stdin=subprocess.DEVNULL, env=env, timeout=300)
+    return proc.returncode, proc.stdout, proc.stderr.decode("utf-8", "replace")
+
+
+@test
+def a_failure_after_the_first_scene_leaves_no_partial_json_or_text():
+    with tempfile.TemporaryDirectory() as d:
+        first, second = two_scenes(d)
+        for fmt in ["json", "text"]:
+            for threads in ["1", "2"]:
+                code, out, err = failing_second_scene(["check", first, second, "-f", fmt], threads)
+                eq((code, out, err), (2, b"", f"collide: error: {second}: out of memory\n"),
+                   f"-f {fmt} --threads {threads}: exit, stdout, stderr")
+        # The same with a first scene whose report outgrows memory (8 MiB) and is held in a
+        # temporary file; that file is unlinked at once, so nothing stays behind in TMPDIR.
+        big = write(d, "big.json", dense_scene(60_000))
+        tmp = Path(d) / "tmp"
+        tmp.mkdir()
+        env = dict(os.environ, COLLIDE_TEST_OOM_SCENE="2", TMPDIR=str(tmp))
+        proc = subprocess.run([BIN, "check", big, second], capture_output=True, stdin=subprocess.DEVNULL,
+                              env=env, timeout=300)
+        eq((proc.returncode, proc.stdout, proc.stderr.decode()), (2, b"", f"collide: error: {second}: out of memory\n"),
+           "big first scene: exit, stdout, stderr")
+        eq(list(tmp.iterdir()), [], "files left in TMPDIR")
+
+
+@test
+def a_big_json_report_held_in_a_temporary_file_is_the_same_bytes():
+    with tempfile.TemporaryDirectory() as d:
+        big = write(d, "big.json", dense_scene(60_000))
+        tmp = Path(d) / "tmp"
+        tmp.mkdir()
+        out = Path(d) / "out.json"
+        proc = subprocess.run([BIN, "check", big], capture_output=True, stdin=subprocess.DEVNULL,
+                              env=dict(os.environ, TMPDIR=str(tmp)), timeout=300)
+        eq(proc.returncode, 0, "exit")
+        check(len(proc.stdout) > 8 << 20, f"a report beyond what is held in memory: {len(proc.stdout)} bytes")
+        status(collide("check", big, "-o", out), 0)
+        same_bytes(proc.stdout, out.read_bytes(), "stdout against -o")
+        eq(list(tmp.iterdir()), [], "files left in TMPDIR")
+
+
+@test
+def a_failure_after_the_first_scene_ends_jsonl_and_csv_at_a_record_boundary():
+    with tempfile.TemporaryDirectory() as d:
+        first, second = two_scenes(d)
+        full = collide("check", first, "-f", "jsonl")
+        code, out, err = failing_second_scene(["check", first, second, "-f", "jsonl"], "2")
+        eq((code, err), (2, f"collide: error: {second}: out of memory\n"), "jsonl: exit and stderr")
+        check(out.endswith(b"\n"), "jsonl ends with a whole line")
+        records = [json.loads(line) for line in out.decode().splitlines()]
+        eq(records, jsonl(full), "jsonl: the first scene whole, with its summary")
+        check(all(r["type"] != "summary" or r["scene"] == str(first) for r in records), "no summary of the failed scene")
+        code, out, err = failing_second_scene(["check", first, second, "-f", "csv"], "2")
+        eq((code, err), (2, f"collide: error: {second}: out of memory\n"), "csv: exit and stderr")
+        same_bytes(out, collide("check", first, "-f", "csv").out, "csv: the first scene's rows, whole")
+
+
+def wait_for_temporary(directory, p):
+    """Waits until `collide -o DIR/out.json` has created its temporary (its signal handlers
+    are in place then); returns False if the program ended first."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if any(x.name.startswith("out.json.tmp-") for x in Path(directory).iterdir()):
+            return True
+        if p.poll() is not None:
+            return False
+        time.sleep(0.005)
+    return False
+
+
+@test
+def every_terminating_signal_removes_the_temporary_output():
+    with tempfile.TemporaryDirectory() as d:
+        scene = write(d, "dense.json", dense_scene(300_000))
+        out = Path(d) / "out.json"
+        for sig in [signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM, signal.SIGXFSZ,
+                    signal.SIGVTALRM, signal.SIGPROF, signal.SIGRTMIN]:
+            p = subprocess.Popen([BIN, "check", scene, "-o", str(out), "--threads", "1"], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+            check(wait_for_temporary(d, p), f"{sig.name}: the check finished before the temporary was seen")
+            p.send_signal(sig)
+            code = p.wait(timeout=120)
+            p.stderr.close()
+            eq(code, -sig, f"exit (killed by {sig.name})")
+            eq(sorted(x.name for x in Path(d).iterdir()), ["dense.json"], f"{sig.name}: files left in the directory")
+
+
+@test
+def ignored_signals_stay_ignored_with_output():
+    # As under `nohup` (SIGHUP ignored) or `trap '' INT`: the run goes on and writes the report.
+    def ignore():
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with tempfile.TemporaryDirectory() as d:
+        scene = write(d, "dense.json", dense_scene(300_000))
+        out = Path(d) / "out.jsonl"
+        p = subprocess.Popen([BIN, "check", scene, "-f", "jsonl", "--no-points", "-o", str(out).replace(".jsonl", ".json"),
+                              "--threads", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             stdin=subprocess.DEVNULL, preexec_fn=ignore)
+        check(wait_for_temporary(d, p), "the check finished before the temporary was seen")
+        p.send_signal(signal.SIGHUP)
+        p.send_signal(signal.SIGINT)
+        err = p.stderr.read().decode()
+        eq((p.wait(timeout=300), err), (0, ""), "exit and stderr")
+        report = (Path(d) / "out.json").read_text().splitlines()
+        eq(json.loads(report[-1])["type"], "summary", "the report is whole")
+
+
+@test
+def bad_counts_and_an_empty_output_path_are_usage_errors():
+    cases = [
+        (["--max-collisions", "-1"], "--max-collisions: '-1' is not a whole number from 0 to 18446744073709551615"),
+        (["--max-collisions", "18446744073709551616"],
+         "--max-collisions: '18446744073709551616' is not a whole number from 0 to 18446744073709551615"),
+        (["--max-collisions", "1.5"], "--max-collisions: '1.5' is not a whole number from 0 to 18446744073709551615"),
+        (["--max-collisions", ""], "--max-collisions: '' is not a whole number from 0 to 18446744073709551615"),
+        (["--threads", "0"], "--threads: '0' is not a whole number from 1 to 256"),
+        (["--threads", "-1"], "--threads: '-1' is not a whole number from 1 to 256"),
+        (["--threads", "257"], "--threads: '257' is not a whole number from 1 to 256"),
+        (["--threads", "4294967297"], "--threads: '4294967297' is not a whole number from 1 to 256"),
+        (["-o", ""], "--output: the path is empty"),
+        (["--output", ""], "--output: the path is empty"),
+    ]
+    for extra, message in cases:
+        r = collide("check", "samples/spec-example.json", *extra)
+        bad_input(r)
+        eq(r.err, f"collide: error: {message}\n", f"stderr for {extra}")
+    status(collide("check", "samples/spec-example.json", "--max-collisions", "18446744073709551615"), 1)  # its rule fails
+
+
+@test
+def a_file_name_that_is_not_utf8_gets_u_fffd_in_json_and_csv():
+    with tempfile.TemporaryDirectory() as d:
+        scene = json.dumps(dense_scene(4)).encode()
+        name = os.path.join(os.fsencode(d), b"lev\xffel\xc3.json")
+        with open(name, "wb") as f:
+            f.write(scene)
+        shown = os.fsdecode(os.fsencode(d)) + "/lev\ufffdel\ufffd.json"
+        r = collide_bytes(["check", name])
+        status(r, 0)
+        eq(json.loads(r.out.decode("utf-8"))["scenes"][0]["file"], shown, "json file")
+        r = collide_bytes(["check", name, "-f", "jsonl"])
+        check(all(rec["scene"] == shown for rec in jsonl(r)), "jsonl scene")
+        r = collide_bytes(["check", name, "-f", "csv"])
+        check(all(row["scene"] == shown for row in csv_rows(r)), "csv scene")
+        r = collide_bytes(["check", name, "-f", "text"])
+        check(r.text.startswith(os.fsdecode(os.fsencode(d)) + "/lev\\xffel\\xc3.json: "), f"text: {r.text[:200]!r}")
+
+
+def collide_bytes(args):
+    """collide with arguments that may be bytes (file names that are not UTF-8)."""
+    proc = subprocess.run([BIN, *args], cwd=ROOT, capture_output=True, stdin=subprocess.DEVNULL, timeout=120)
+    return Result([os.fsdecode(a) if isinstance(a, bytes) else a for a in args], proc)
+
+
+@test
+def control_characters_cannot_forge_diagnostics_or_text_lines():
+    with tempfile.TemporaryDirectory() as d:
+        # A file name with a newline and ESC: one error line, with both spelled out.
+        name = Path(d) / "bad\ncollide: error: forged\x1b[31m.json"
+        name.write_text("{")
+        r = collide("check", name)
+        bad_input(r)
+        eq(r.err.count("\n"), 1, f"one line: {r.err!r}")
+        check(r.err.startswith(f"collide: error: {d}/bad\\ncollide: error: forged\\x1b[31m.json:1:2: "), f"stderr {r.err!r}")
+        # Ids and rule names with control characters: escaped on stderr and in text, \u-escaped in JSON.
+        evil = "x\ncollide: error: forged\x1b]0;title\x07\u009b"
+        scene = write(d, "level.json", {
+            "shapes": [circle(evil, 0, 0, 1, groups=["g"]), circle("b\tc", 1, 0, 1, groups=["g"])],
+            "rules": [{"name": "r\rule", "pairs": "g:g", "expect": "none"}]})
+        r = collide("check", scene, "-f", "text")
+        status(r, 1)
+        spelled = "x\\ncollide: error: forged\\x1b]0;title\\x07\\u009b"
+        eq(r.err, f"collide: rule 'r\\rule' failed: {spelled} × b\\tc ({scene})\n", "stderr")
+        check(spelled in r.text and "b\\tc" in r.text and "rule 'r\\rule': FAILED" in r.text, f"text {r.text!r}")
+        check(not any(ord(ch) < 0x20 and ch != "\n" or 0x7f <= ord(ch) < 0xa0 for ch in r.text),
+              "no control character in the text report")
+        r = collide("check", scene, "-f", "jsonl")
+        check("\\u001b]0;title\\u0007" in r.text and "\\n" in r.text, f"jsonl escapes {r.text[:300]!r}")
+        eq(jsonl(r)[0]["a"], evil, "the id read back")
+
+
+@test
+def a_huge_id_does_not_pad_every_text_line():
+    with tempfile.TemporaryDirectory() as d:
+        huge = "h" * 1_000_000
+        scene = write(d, "level.json", {"shapes": [circle(huge, 0, 0, 1), circle("a", 1, 0, 1),
+                                                   circle("b", 50, 0, 1), circle("c", 51, 0, 1)]})
+        r = collide("check", scene, "-f", "text")
+        status(r, 0)
+        lines = r.text.splitlines()
+        eq(len(lines), 3, "header and two collisions")
+        check(lines[1].startswith(f"  {huge}  a  "), "the huge id written whole")
+        # Columns are as wide as the longest id up to 40 characters, then two spaces.
+        check(lines[2].startswith("  b" + " " * 41 + "c  overlap"), f"columns: {lines[2]!r}")
+        check(len(lines[2]) < 160, f"the other line is not padded to the huge id: {len(lines[2])} chars")
+
+
 
 def main():
     global BIN, UPDATE_GOLDEN, BIG_SCENE_SHAPES, BRUTE_BIG, READ_FAULT

@@ -152,6 +152,12 @@ ExitCode run_check() {
     copt.points = !opt.no_points;
     if (!finish_options(copt)) return ExitCode::BadInput;
     std::string current;  // the input being checked, which a failure is about
+    long long rewind_at = -1;  // >= 0: a failure cuts standard output back to here
+    const auto fail = [&](const std::string& message) {
+        if (rewind_at >= 0) rewind_stdout(rewind_at);
+        log_error(message);
+        return ExitCode::BadInput;
+    };
     try {
         if (!opt.pairs.empty()) {
             copt.pairs.emplace();
@@ -169,9 +175,10 @@ ExitCode run_check() {
         const std::vector<collide::Scene> scenes = read_scenes(opt.files, copt.threads);
         log_verbose("parse " + std::to_string(ms_since(t0)) + " ms (" + std::to_string(scenes.size()) + " files)");
 
-        // Where the report goes. A JSON document (and the text report) on standard output is
-        // held until it is complete, so that a failure part way leaves nothing there; JSON
-        // Lines and CSV stream whole records (README, "Guarantees").
+        // Where the report goes. A JSON document (and the text report) on standard output
+        // must not be left partial: into a regular file it is written straight and cut back
+        // out on a failure, anywhere else (a pipe) held until it is complete. JSON Lines and
+        // CSV stream whole records (README, "Guarantees").
         StdOut stdout_;
         std::unique_ptr<AtomicFile> file;
         std::unique_ptr<HeldBuf> held;
@@ -179,7 +186,8 @@ ExitCode run_check() {
             install_signal_cleanup();
             file = std::make_unique<AtomicFile>(opt.output);
         } else if (*format == collide::Format::Json || *format == collide::Format::Text) {
-            held = std::make_unique<HeldBuf>();
+            rewind_at = stdout_rewind_point();
+            if (rewind_at < 0) held = std::make_unique<HeldBuf>();
         }
         std::unique_ptr<std::ostream> held_stream;
         if (held) {
@@ -228,17 +236,13 @@ ExitCode run_check() {
         log_verbose("check and write " + std::to_string(check_ms) + " ms");
         return failed ? ExitCode::Failed : ExitCode::Ok;
     } catch (const WriteError& e) {
-        log_error(e.what());
-        return ExitCode::BadInput;
+        return fail(e.what());
     } catch (const collide::Error& e) {
-        log_error(e.what());
-        return ExitCode::BadInput;
+        return fail(e.what());
     } catch (const std::bad_alloc&) {
-        log_error(about(current, "out of memory"));
-        return ExitCode::BadInput;
+        return fail(about(current, "out of memory"));
     } catch (const std::exception& e) {
         // A library bug, not the user's: say so, and still exit 2 rather than abort.
-        log_error(about(current, internal_error_message(e)));
-        return ExitCode::BadInput;
+        return fail(about(current, internal_error_message(e)));
     }
 }

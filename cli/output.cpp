@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
@@ -133,6 +134,22 @@ void StdOut::finish() {
     // close(2) reports what a file system may keep until then (NFS, quotas). EINTR leaves
     // the descriptor closed on Linux: nothing to retry.
     if (::close(STDOUT_FILENO) != 0 && errno != EINTR) throw WriteError("writing standard output", errno);
+}
+
+long long stdout_rewind_point() {
+    struct stat out {}, err {};
+    if (::fstat(STDOUT_FILENO, &out) != 0 || !S_ISREG(out.st_mode)) return -1;
+    if (::fstat(STDERR_FILENO, &err) == 0 && err.st_dev == out.st_dev && err.st_ino == out.st_ino) return -1;
+    const int flags = ::fcntl(STDOUT_FILENO, F_GETFL);
+    if (flags == -1 || (flags & O_ACCMODE) == O_RDONLY) return -1;
+    if (flags & O_APPEND) return static_cast<long long>(out.st_size);
+    const off_t at = ::lseek(STDOUT_FILENO, 0, SEEK_CUR);
+    return at < 0 ? -1 : static_cast<long long>(at);
+}
+
+void rewind_stdout(long long at) {
+    // Best effort: the failure being reported is the one that matters.
+    if (::ftruncate(STDOUT_FILENO, static_cast<off_t>(at)) == 0) (void)::lseek(STDOUT_FILENO, static_cast<off_t>(at), SEEK_SET);
 }
 
 void guard_standard_descriptors() {

@@ -78,6 +78,14 @@ private:
     std::ostream out_;
 };
 
+/// Where standard output is a regular file that a failed report can be cut back out of, the
+/// offset the report starts at (the end of the file when it is opened for appending);
+/// otherwise -1: a pipe, a terminal, or the same file as standard error, whose diagnostics
+/// must stay.
+long long stdout_rewind_point();
+/// Cut standard output back to `at` (from stdout_rewind_point), dropping a partial report.
+void rewind_stdout(long long at);
+
 /// Give standard input, output and error an open descriptor when the caller closed them
 /// (`collide check s.json >&-`): otherwise the first file opened would take number 1 or
 /// 2, and the report or diagnostics would be written into it. A closed standard output

@@ -217,6 +217,50 @@ TEST_CASE("report: text") {
           "  rule 'crate rests on something': passed\n");
 }
 
+TEST_CASE("printable: one line of a terminal, whatever the bytes") {
+    SUBCASE("plain text and valid UTF-8 stay as they are, backslashes too") {
+        CHECK(collide::printable("level 3.json") == "level 3.json");
+        CHECK(collide::printable("caf\u00e9 \u00d7 \U0001F600 C:\\x") == "caf\u00e9 \u00d7 \U0001F600 C:\\x");
+    }
+    SUBCASE("control characters are spelled out") {
+        CHECK(collide::printable("a\nb\rc\td") == "a\\nb\\rc\\td");
+        CHECK(collide::printable(std::string("\x1b[31m\x00\x7f", 7)) == "\\x1b[31m\\x00\\x7f");
+        CHECK(collide::printable("\u009b1m \u0085") == "\\u009b1m \\u0085");  // C1 controls
+    }
+    SUBCASE("each byte that is not part of valid UTF-8 is spelled out") {
+        CHECK(collide::printable("lev\xff" "el\xc3") == "lev\\xffel\\xc3");
+        CHECK(collide::printable("\xc0\xaf") == "\\xc0\\xaf");          // overlong '/'
+        CHECK(collide::printable("\xed\xa0\x80") == "\\xed\\xa0\\x80");  // a surrogate
+        CHECK(collide::printable("\xf4\x90\x80\x80") == "\\xf4\\x90\\x80\\x80");  // above U+10FFFF
+    }
+}
+
+TEST_CASE("report: a file name that is not UTF-8 gets U+FFFD for each stray byte") {
+    for (const Format format : {Format::Json, Format::Jsonl, Format::Csv}) {
+        std::ostringstream out;
+        ReportWriter w(out, format);
+        w.scene(small_scene("lev\xff" "el\xc3\xa9\xe2\x82" ".json"), small_result());
+        w.finish();
+        CAPTURE(static_cast<int>(format));
+        CHECK(out.str().find("lev\uFFFDel\u00e9\uFFFD\uFFFD.json") != std::string::npos);
+        CHECK(out.str().find('\xff') == std::string::npos);
+    }
+}
+
+TEST_CASE("report: control characters in ids are \\u-escaped in JSON, spelled out in text") {
+    const Scene scene = collide::read_scene(R"({"shapes": [
+        {"id": "a\nb\u001b", "type": "circle", "center": [0, 0], "radius": 1},
+        {"id": "c", "type": "circle", "center": [1, 0], "radius": 1}]})", "level.json");
+    SceneResult r;
+    r.collisions.push_back(Collision{0, 1, Relation::Overlap, {}, {}, false});
+    r.summary = collide::Summary{2, 0, 1, 0, 0, 0};
+    std::ostringstream json, text;
+    ReportWriter(json, Format::Jsonl, false).scene(scene, r);
+    ReportWriter(text, Format::Text, false).scene(scene, r);
+    CHECK(json.str().find("\"a\": \"a\\nb\\u001b\"") != std::string::npos);
+    CHECK(text.str() == "level.json: 1 collision\n  a\\nb\\x1b  c  overlap\n");
+}
+
 TEST_CASE("format_number: the shortest text that reads back to the same double") {
     CHECK(format_number(48) == "48");
     CHECK(format_number(-2.5) == "-2.5");

@@ -940,6 +940,34 @@ def a_failure_after_the_first_scene_leaves_no_partial_json_or_text():
 
 
 @test
+def a_failure_cuts_a_json_report_back_out_of_a_regular_file():
+    # Into a regular file the report is written straight and cut back to where it began.
+    with tempfile.TemporaryDirectory() as d:
+        first, second = two_scenes(d, 20_000)
+        env = dict(os.environ, COLLIDE_TEST_OOM_SCENE="2")
+        report = Path(d) / "report.json"
+        for mode, at in [("ab", None), ("r+b", 4)]:
+            report.write_bytes(b"before\n")
+            with open(report, mode) as out:
+                if at is not None:
+                    out.seek(at)
+                proc = subprocess.run([BIN, "check", first, second, "-f", "json"], stdout=out,
+                                      stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env, timeout=300)
+            eq((proc.returncode, proc.stderr.decode()), (2, f"collide: error: {second}: out of memory\n"), f"{mode}: exit, stderr")
+            eq(report.read_bytes(), b"before\n" if at is None else b"before\n"[:at], f"{mode}: the file after the failure")
+        # Shared with stderr (`> log 2>&1`), the file keeps the diagnostics and gets no partial report.
+        with open(report, "wb") as out:
+            proc = subprocess.run([BIN, "check", first, second, "-f", "json"], stdout=out, stderr=subprocess.STDOUT,
+                                  stdin=subprocess.DEVNULL, env=env, timeout=300)
+        eq((proc.returncode, report.read_text()), (2, f"collide: error: {second}: out of memory\n"), "2>&1: exit, file")
+        # And a report that succeeds is appended as it was.
+        report.write_bytes(b"before\n")
+        with open(report, "ab") as out:
+            eq(subprocess.run([BIN, "check", first], stdout=out, stdin=subprocess.DEVNULL, timeout=300).returncode, 0, "exit")
+        same_bytes(report.read_bytes(), b"before\n" + collide("check", first).out, "appended report")
+
+
+@test
 def a_big_json_report_held_in_a_temporary_file_is_the_same_bytes():
     with tempfile.TemporaryDirectory() as d:
         big = write(d, "big.json", dense_scene(60_000))

@@ -1,4 +1,5 @@
 #include "io.hpp"
+#include "log.hpp"
 
 #include <collide/error.hpp>
 
@@ -305,8 +306,12 @@ std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, u
             try {
                 try {
                     scenes[k] = read_scene_file(files[k], each);
+                } catch (const collide::Error&) {
+                    throw;
                 } catch (const std::bad_alloc&) {
                     throw collide::Error(files[k], "", "out of memory");  // the message names the file
+                } catch (const std::exception& e) {
+                    throw collide::Error(files[k], "", internal_error_message(e));
                 }
             } catch (...) {
                 errors[k] = std::current_exception();
@@ -357,10 +362,17 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
         }
     }
     std::string templ = path_ + ".tmp-XXXXXX";
+    // Signals wait while the temporary is created and named for the handler: one arriving
+    // in between would leave it behind.
+    sigset_t all, before;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &before);
     const int fd = mkstemp(templ.data());
-    if (fd < 0) throw collide::Error(path_, "", std::string("cannot create output: ") + std::strerror(errno));
+    const int mkstemp_errno = errno;
+    if (fd >= 0 && templ.size() < sizeof g_pending_tmp) std::memcpy(g_pending_tmp, templ.c_str(), templ.size() + 1);
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    if (fd < 0) throw collide::Error(path_, "", std::string("cannot create output: ") + std::strerror(mkstemp_errno));
     tmp_ = templ;
-    if (tmp_.size() < sizeof g_pending_tmp) std::memcpy(g_pending_tmp, tmp_.c_str(), tmp_.size() + 1);
     open_stream(fd);
     // mkstemp makes the file 0600; a report gets the mode the target has, or 0666 less umask.
     struct stat st {};

@@ -15,14 +15,14 @@ OUT=${TMPDIR:-/tmp}/collide-output-bench.$$
 trap 'rm -f "$OUT".*' EXIT
 declare -A T
 run() {  # run BIN LABEL CASE
-  local bin=$1 label=$2 case=$3 t
+  local bin=$1 label=$2 case=$3 tm=(/usr/bin/time -o "$OUT.time" -f '%e %U %S')
   case $case in
-    jsonl-null) t=$( { /usr/bin/time -f '%e %U %S' "$bin" check "$SCENE" -f jsonl > /dev/null 2>/dev/null; } 2>&1 ) ;;
-    jsonl-file) t=$( { /usr/bin/time -f '%e %U %S' "$bin" check "$SCENE" -f jsonl > "$OUT.jsonl" 2>/dev/null; } 2>&1 ) ;;
-    json-file) t=$( { /usr/bin/time -f '%e %U %S' "$bin" check "$SCENE" -f json > "$OUT.json" 2>/dev/null; } 2>&1 ) ;;
-    json-pipe) t=$( { /usr/bin/time -f '%e %U %S' bash -c '"$0" check "$1" -f json 2>/dev/null | cat > /dev/null' "$bin" "$SCENE"; } 2>&1 ) ;;
+    jsonl-null) "${tm[@]}" "$bin" check "$SCENE" -f jsonl > /dev/null 2>/dev/null ;;
+    jsonl-file) "${tm[@]}" "$bin" check "$SCENE" -f jsonl > "$OUT.jsonl" 2>/dev/null ;;
+    json-file) "${tm[@]}" "$bin" check "$SCENE" -f json > "$OUT.json" 2>/dev/null ;;
+    json-pipe) "${tm[@]}" bash -c '"$0" check "$1" -f json 2>/dev/null | cat > /dev/null' "$bin" "$SCENE" ;;
   esac
-  T[$label,$case]+="$t;"
+  T[$label,$case]+="$(cat "$OUT.time");"
 }
 median() { tr ';' '\n' | sed '/^$/d' | awk -v c="$1" '{ print (c == 1 ? $1 : $2 + $3) }' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 CASES="jsonl-null jsonl-file json-file json-pipe"

@@ -1036,7 +1036,7 @@ def ignored_signals_stay_ignored_with_output():
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     with tempfile.TemporaryDirectory() as d:
-        scene = write(d, "dense.json", dense_scene(300_000))
+        scene = write(d, "dense.json", dense_scene(150_000))
         out = Path(d) / "out.jsonl"
         p = subprocess.Popen([BIN, "check", scene, "-f", "jsonl", "--no-points", "-o", str(out).replace(".jsonl", ".json"),
                               "--threads", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,

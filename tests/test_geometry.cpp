@@ -8,15 +8,21 @@
 // fast paths agreeing with the general polygon code.
 #include "collide/geometry.hpp"
 
+#include "collide_into.hpp"
+#include "edge_index.hpp"
+#include "simple_polygon.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 using collide::Bounds;
@@ -1527,4 +1533,205 @@ TEST_CASE("random lattice pairs: symmetric, and a segment is a two-point polylin
             }
         }
     }
+}
+
+// ---- the edge index of big polygons and polylines (edge_index.hpp) -----------------------
+// The index only chooses which edges a pair test reads; the answers must be those of the
+// plain path that reads every edge, bit for bit. Forcing an index on shapes of any size
+// (below kIndexFrom as well) compares the two on small lattice shapes, where touching and
+// shared pieces are common; big shapes are compared against the plain path too.
+
+namespace {
+
+using collide::detail::EdgeIndex;
+
+// An index of a polygon or polyline of any size, or null for other shapes.
+std::unique_ptr<EdgeIndex> forced_index(const Shape& s) {
+    if (const auto* p = std::get_if<Polygon>(&s))
+        return std::make_unique<EdgeIndex>(collide::detail::Ring{p->points.data(), p->points.size()});
+    if (const auto* l = std::get_if<Polyline>(&s)) {
+        std::vector<collide::detail::Piece> pieces = collide::detail::polyline_pieces(l->points);
+        if (!pieces.empty()) return std::make_unique<EdgeIndex>(std::move(pieces));
+    }
+    return nullptr;
+}
+
+// collide_into with both shapes indexed gives what the plain path gives, both ways round,
+// with and without points. Returns the plain answer.
+std::optional<Relation> same_with_index(const Shape& a, const Shape& b) {
+    const std::unique_ptr<EdgeIndex> ia = forced_index(a);
+    const std::unique_ptr<EdgeIndex> ib = forced_index(b);
+    std::optional<Relation> answer;
+    for (const bool swap : {false, true}) {
+        const Shape& x = swap ? b : a;
+        const Shape& y = swap ? a : b;
+        const EdgeIndex* ix = swap ? ib.get() : ia.get();
+        const EdgeIndex* iy = swap ? ia.get() : ib.get();
+        Points plain;
+        Points indexed;
+        const auto r_plain = collide::detail::collide_into(x, y, &plain);
+        const auto r_indexed = collide::detail::collide_into(x, y, &indexed, ix, iy);
+        REQUIRE(r_plain.has_value() == r_indexed.has_value());
+        if (r_plain) CHECK(*r_plain == *r_indexed);
+        CHECK(plain == indexed);
+        const auto bare = collide::detail::collide_into(x, y, nullptr, ix, iy);
+        REQUIRE(bare.has_value() == r_plain.has_value());
+        if (bare) CHECK(*bare == *r_plain);
+        if (!swap) answer = r_plain;
+    }
+    return answer;
+}
+
+// A simple star-shaped polygon of up to 16 vertices on the half-unit lattice of [0, 6]^2.
+Polygon random_lattice_polygon(std::mt19937_64& rng) {
+    for (;;) {
+        const int n = std::uniform_int_distribution<int>(3, 16)(rng);
+        const double cx = std::uniform_int_distribution<int>(4, 8)(rng) * 0.5;
+        const double cy = std::uniform_int_distribution<int>(4, 8)(rng) * 0.5;
+        std::vector<double> angles(static_cast<std::size_t>(n));
+        for (double& a : angles) a = std::uniform_real_distribution<double>(0, 2 * 3.141592653589793)(rng);
+        std::sort(angles.begin(), angles.end());
+        Polygon p;
+        for (const double a : angles) {
+            const double r = std::uniform_int_distribution<int>(1, 6)(rng) * 0.5;
+            const Vec2 v{std::round(2 * (cx + r * std::cos(a))) * 0.5, std::round(2 * (cy + r * std::sin(a))) * 0.5};
+            if (p.points.empty() || v != p.points.back()) p.points.push_back(v);
+        }
+        while (p.points.size() > 1 && p.points.back() == p.points.front()) p.points.pop_back();
+        if (p.points.size() < 3) continue;
+        const collide::detail::Ring ring{p.points.data(), p.points.size()};
+        if (collide::detail::ring_orientation(ring) != 0 && !collide::detail::ring_defect(ring)) return p;
+    }
+}
+
+// A polyline of up to 12 points on the same lattice, open or closed, crossing itself at will.
+Polyline random_lattice_polyline(std::mt19937_64& rng) {
+    auto coord = [&] { return std::uniform_int_distribution<int>(0, 12)(rng) * 0.5; };
+    Polyline p;
+    const int n = std::uniform_int_distribution<int>(2, 12)(rng);
+    for (int i = 0; i < n; ++i) p.points.push_back(Vec2{coord(), coord()});
+    if (rng() % 3 == 0) p.points.push_back(p.points.front());
+    return p;
+}
+
+// A star-shaped polygon of n vertices around c: radius r with a ripple of +-r/50.
+Polygon wobbly_polygon(std::size_t n, Vec2 c, double r) {
+    Polygon p;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double a = 2 * 3.141592653589793 * static_cast<double>(i) / static_cast<double>(n);
+        const double ri = r * (1 + 0.02 * std::sin(37 * a) * std::cos(5 * a));
+        p.points.push_back(Vec2{c.x + ri * std::cos(a), c.y + ri * std::sin(a)});
+    }
+    return p;
+}
+
+// A polyline of n points zig-zagging across the circle of radius r around c.
+Polyline zigzag_around(std::size_t n, Vec2 c, double r, double from_angle, double to_angle) {
+    Polyline p;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double a = from_angle + (to_angle - from_angle) * static_cast<double>(i) / static_cast<double>(n);
+        const double ri = r * (i % 2 ? 1.05 : 0.95);
+        p.points.push_back(Vec2{c.x + ri * std::cos(a), c.y + ri * std::sin(a)});
+    }
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("edge index: random lattice pairs give the plain path's answers and points") {
+    std::mt19937_64 rng(12);
+    int met = 0;
+    for (int round = 0; round < 6000; ++round) {
+        auto any = [&]() -> Shape {
+            switch (rng() % 3) {
+                case 0: return random_lattice_polygon(rng);
+                case 1: return random_lattice_polyline(rng);
+                default: return random_lattice_shape(rng);
+            }
+        };
+        const Shape a = any();
+        const Shape b = any();
+        CAPTURE(round);
+        if (same_with_index(a, b)) ++met;
+    }
+    CHECK(met > 2000);
+}
+
+TEST_CASE("edge index: big polygons and polylines against every kind of partner") {
+    const Vec2 c{1000, -500};
+    const Polygon big = wobbly_polygon(3000, c, 100);
+    std::vector<Shape> partners = {
+        wobbly_polygon(2000, {c.x + 150, c.y + 20}, 80),  // beside it, overlapping
+        wobbly_polygon(1000, c, 50),                       // inside it
+        big,                                               // equal
+        Polygon{{big.points.begin() + 10, big.points.begin() + 600}},  // shares 589 edges
+        zigzag_around(1000, c, 100, 0.0, 4.0),
+        Polyline{{big.points.begin() + 100, big.points.begin() + 900}},  // on its boundary
+        Polyline{big.points},
+        Rect{{c.x - 200, c.y - 10}, {c.x + 200, c.y + 10}},
+        Segment{{c.x - 300, c.y}, {c.x + 300, c.y + 1}},
+        Line{c, {c.x + 1, c.y + 1}},
+        Ray{c, {1, 0.25}},
+        Circle{c, 1000},
+        Circle{c, 50},
+        Point{c},
+        Point{big.points[17]},
+    };
+    // Circles and points near the boundary, inside and outside.
+    std::mt19937_64 rng(5);
+    for (int i = 0; i < 300; ++i) {
+        const double a = std::uniform_real_distribution<double>(0, 7)(rng);
+        const double r = std::uniform_real_distribution<double>(90, 110)(rng);
+        const Vec2 at{c.x + r * std::cos(a), c.y + r * std::sin(a)};
+        partners.push_back(Circle{at, std::uniform_real_distribution<double>(0.01, 20)(rng)});
+        partners.push_back(Point{at});
+    }
+    int met = 0;
+    for (std::size_t k = 0; k < partners.size(); ++k) {
+        CAPTURE(k);
+        if (same_with_index(big, partners[k])) ++met;
+        if (k < 7) same_with_index(partners[k], partners[(k + 1) % 7]);  // big against big
+    }
+    CHECK(met > 200);
+    // collide() indexes big shapes of its own accord: the same answers.
+    const auto both = collide::collide(big, partners[0]);
+    Points plain;
+    const auto r_plain = collide::detail::collide_into(big, partners[0], &plain);
+    REQUIRE(both);
+    REQUIRE(r_plain);
+    CHECK(both->relation == *r_plain);
+    CHECK(both->points == plain);
+    CHECK(both->relation == Relation::Overlap);
+    CHECK(collide::collide(big, partners[2])->relation == Relation::Equal);
+    CHECK(collide::collide(big, partners[1])->relation == Relation::Contains);
+}
+
+TEST_CASE("edge index: which shapes get one, and one build shared by threads") {
+    using collide::detail::index_if_big;
+    using collide::detail::kIndexFrom;
+    CHECK(index_if_big(wobbly_polygon(kIndexFrom - 1, {0, 0}, 1)) == nullptr);
+    CHECK(index_if_big(wobbly_polygon(kIndexFrom, {0, 0}, 1)) != nullptr);
+    CHECK(index_if_big(Polyline{std::vector<Vec2>(kIndexFrom, Vec2{1, 1})}) == nullptr);  // a point
+    CHECK(index_if_big(Circle{{0, 0}, 1}) == nullptr);
+
+    std::vector<collide::SceneShape> shapes(3);
+    shapes[0].shape = Circle{{0, 0}, 1};
+    shapes[1].shape = wobbly_polygon(500, {0, 0}, 10);
+    shapes[2].shape = zigzag_around(500, {0, 0}, 10, 0, 6);
+    const collide::detail::SceneIndexes indexes(shapes);
+    const EdgeIndex* seen[2][3] = {};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 2; ++t)
+        threads.emplace_back([&, t] {
+            for (std::size_t i = 0; i < 3; ++i) seen[t][i] = indexes.of(i);
+        });
+    for (std::thread& t : threads) t.join();
+    CHECK(seen[0][0] == nullptr);
+    REQUIRE(seen[0][1] != nullptr);
+    REQUIRE(seen[0][2] != nullptr);
+    CHECK(seen[0][1] == seen[1][1]);
+    CHECK(seen[0][2] == seen[1][2]);
+    CHECK(seen[0][1]->size() == 500);
+    CHECK(seen[0][2]->size() == 499);
+    CHECK(indexes.of(7) == nullptr);
 }

@@ -5,6 +5,7 @@
 #include "big_alloc.hpp"
 #include "broadphase.hpp"
 #include "collide_into.hpp"
+#include "edge_index.hpp"
 #include "grid_ops.hpp"
 #include "in_parts.hpp"
 #include "selection.hpp"
@@ -133,6 +134,7 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
             bounds[items[p]] = detail::outward(bounds_of(scene.shapes[items[p]].shape), frame);
     });
     const detail::BroadIndex index(std::move(bounds), items, options.broadphase, options.threads);
+    const detail::SceneIndexes edges(scene.shapes);  // big polygons' and polylines' edges
 
     // Each pair is tested once, in the block of its reported `a` (so records come out in
     // report order), or for a pair only rules ask about, in the block of its lower index.
@@ -141,7 +143,8 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
         if (b < ns) {
             const std::size_t first = out.points.size();
             const auto hit = detail::collide_into(scene.shapes[a].shape, scene.shapes[b].shape,
-                                                  reported && options.points ? &out.points : nullptr);
+                                                  reported && options.points ? &out.points : nullptr, edges.of(a),
+                                                  edges.of(b));
             if (!hit) return;
             c.relation = *hit;
             c.first = static_cast<std::uint32_t>(first);

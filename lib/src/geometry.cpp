@@ -4,12 +4,14 @@
 #include "collide/geometry.hpp"
 
 #include "collide_into.hpp"
+#include "edge_index.hpp"
 #include "pieces.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 namespace collide {
 
@@ -49,20 +51,29 @@ namespace {
 
 enum class Kind : std::uint8_t { Point, Linear, Disk, Polygon };
 
-// A shape reduced to its geometric kind. Views into the Shape; no ownership.
+// A shape reduced to its geometric kind. Views into the Shape (and its edge index); owns
+// only the pieces it made.
 struct Geo {
     Kind kind = Kind::Point;
-    Vec2 pt;                      // Point
-    Circle disk;                  // Disk (radius > 0)
-    bool is_rect = false;         // Polygon: an axis-aligned rect of positive area
-    Rect rect;                    // Polygon, when is_rect
-    std::array<Vec2, 4> corners;  // Polygon, when is_rect
-    Ring poly_ring;               // Polygon, when !is_rect
-    std::vector<Piece> pieces;    // Linear
-    std::array<Vec2, 2> bd;       // Linear: boundary points
+    Vec2 pt;                        // Point
+    Circle disk;                    // Disk (radius > 0)
+    bool is_rect = false;           // Polygon: an axis-aligned rect of positive area
+    Rect rect;                      // Polygon, when is_rect
+    std::array<Vec2, 4> corners;    // Polygon, when is_rect
+    Ring poly_ring;                 // Polygon, when !is_rect
+    std::vector<Piece> own_pieces;  // Linear, without an index
+    std::array<Vec2, 2> bd;         // Linear: boundary points
     int nbd = 0;
+    // A big polygon's or polyline's edge index (then a polyline's pieces are the index's),
+    // or null: the pair tests then read every edge.
+    const EdgeIndex* index = nullptr;
 
     Ring ring() const { return is_rect ? Ring{corners.data(), 4} : poly_ring; }
+    PolygonRef polygon() const { return PolygonRef(ring(), index); }
+    const std::vector<Piece>& pieces() const { return index ? index->pieces() : own_pieces; }
+    // Linear: piece i; Polygon: edge i.
+    std::size_t edge_count() const { return kind == Kind::Polygon ? ring().n : pieces().size(); }
+    Piece edge(std::size_t i) const { return kind == Kind::Polygon ? ring().edge(i) : pieces()[i]; }
     bool in_boundary(const Vec2& x) const {
         for (int i = 0; i < nbd; ++i)
             if (bd[i] == x) return true;
@@ -81,13 +92,14 @@ Geo segment_geo(Vec2 a, Vec2 b) {
     if (a == b) return point_geo(a);
     Geo g;
     g.kind = Kind::Linear;
-    g.pieces.push_back(Piece{PieceKind::Segment, a, b});
+    g.own_pieces.push_back(Piece{PieceKind::Segment, a, b});
     g.bd = {a, b};
     g.nbd = 2;
     return g;
 }
 
-Geo make_geo(const Shape& shape) {
+// index: the shape's edge index when it is a big polygon or polyline, else null.
+Geo make_geo(const Shape& shape, const EdgeIndex* index) {
     switch (type_of(shape)) {
         case ShapeType::Point: return point_geo(std::get<Point>(shape).at);
         case ShapeType::Circle: {
@@ -116,14 +128,14 @@ Geo make_geo(const Shape& shape) {
             const auto& l = std::get<Line>(shape);
             Geo g;
             g.kind = Kind::Linear;
-            g.pieces.push_back(Piece{PieceKind::Line, l.a, l.b});
+            g.own_pieces.push_back(Piece{PieceKind::Line, l.a, l.b});
             return g;
         }
         case ShapeType::Ray: {
             const auto& r = std::get<Ray>(shape);
             Geo g;
             g.kind = Kind::Linear;
-            g.pieces.push_back(Piece{PieceKind::Ray, r.origin, r.direction});
+            g.own_pieces.push_back(Piece{PieceKind::Ray, r.origin, r.direction});
             g.bd[0] = r.origin;
             g.nbd = 1;
             return g;
@@ -133,17 +145,16 @@ Geo make_geo(const Shape& shape) {
             Geo g;
             g.kind = Kind::Polygon;
             g.poly_ring = Ring{p.points.data(), p.points.size()};
+            g.index = index;
             return g;
         }
         case ShapeType::Polyline: {
             const auto& pl = std::get<Polyline>(shape).points;
             Geo g;
             g.kind = Kind::Linear;
-            for (std::size_t i = 1; i < pl.size(); ++i) {
-                const Vec2 from = g.pieces.empty() ? pl[0] : g.pieces.back().q;
-                if (pl[i] != from) g.pieces.push_back(Piece{PieceKind::Segment, from, pl[i]});
-            }
-            if (g.pieces.empty()) return point_geo(pl.empty() ? Vec2{} : pl[0]);
+            if (index && index->size() > 0) g.index = index;
+            else g.own_pieces = polyline_pieces(pl);
+            if (g.pieces().empty()) return point_geo(pl.empty() ? Vec2{} : pl[0]);
             if (pl.front() != pl.back()) {  // open: its two ends are its boundary
                 g.bd = {pl.front(), pl.back()};
                 g.nbd = 2;
@@ -167,6 +178,68 @@ Topo mirror(Topo t) {
     return t;
 }
 
+// ---- candidates ----------------------------------------------------------------------------
+// A big shape's index narrows the edges a pair test reads to those near the partner; the
+// exact tests then decide as they do on all edges, and no result depends on the order in
+// which edges are met (points are sorted, and flags are ORed).
+
+// Calls f(i) for the edges i (a polygon's edges, or straight pieces) of g that may meet
+// what the box `near` holds: with an index only those whose boxes meet it, else every one.
+// Stops when f returns false. Returns how many it visited: an edge not visited lies outside
+// `near`, and `near` is read only with an index.
+template <class F>
+std::size_t each_edge_near(const Geo& g, const Box& near, F&& f) {
+    std::size_t seen = 0;
+    auto visit = [&](std::size_t i) {
+        ++seen;
+        return f(i);
+    };
+    if (g.index) {
+        g.index->each_meeting(near, visit);
+    } else {
+        for (std::size_t i = 0, n = g.edge_count(); i < n && visit(i); ++i) {
+        }
+    }
+    return seen;
+}
+
+// The box of a polygon (exact: vertex coordinates).
+Box polygon_box(const Geo& g) {
+    if (g.index) return g.index->bounds();
+    const Ring r = g.ring();
+    Box b{r[0], r[0]};
+    for (std::size_t i = 1; i < r.n; ++i) {
+        b.min = Vec2{std::min(b.min.x, r[i].x), std::min(b.min.y, r[i].y)};
+        b.max = Vec2{std::max(b.max.x, r[i].x), std::max(b.max.y, r[i].y)};
+    }
+    return b;
+}
+
+// Calls f(i, j) for the pairs of pieces of a and b that may meet: with an index on either
+// side only those whose boxes meet (O(n log m) for two big shapes), else every pair.
+template <class F>
+void each_piece_pair(const Geo& a, const Geo& b, F&& f) {
+    if (b.index) {
+        each_edge_near(a, b.index->bounds(), [&](std::size_t i) {
+            b.index->each_meeting(box_of(a.pieces()[i]), [&](std::size_t j) {
+                f(i, j);
+                return true;
+            });
+            return true;
+        });
+    } else if (a.index) {
+        for (std::size_t j = 0; j < b.pieces().size(); ++j) {
+            a.index->each_meeting(box_of(b.pieces()[j]), [&](std::size_t i) {
+                f(i, j);
+                return true;
+            });
+        }
+    } else {
+        for (std::size_t i = 0; i < a.pieces().size(); ++i)
+            for (std::size_t j = 0; j < b.pieces().size(); ++j) f(i, j);
+    }
+}
+
 // ---- point against anything ------------------------------------------------------------
 
 Topo point_point(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
@@ -179,8 +252,10 @@ Topo point_point(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
 
 Topo point_linear(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
     Topo t;
-    for (const Piece& s : b.pieces)
-        if (on_piece(s, a.pt)) t.intersects = true;
+    each_edge_near(b, Box{a.pt, a.pt}, [&](std::size_t i) {
+        t.intersects = on_piece(b.pieces()[i], a.pt);
+        return !t.intersects;
+    });
     if (!t.intersects) return t;
     t.a_in_b = true;
     t.interiors = !b.in_boundary(a.pt);
@@ -200,7 +275,7 @@ Topo point_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
 
 Topo point_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
     Topo t;
-    const int loc = locate_in_polygon(b.ring(), a.pt);
+    const int loc = locate_in(b.polygon(), a.pt);
     if (loc < 0) return t;
     t.intersects = t.a_in_b = true;
     t.interiors = loc > 0;
@@ -236,63 +311,84 @@ bool covers(const Piece& s, std::vector<Span>& spans) {
     return s.kind == PieceKind::Segment && reached_any && along(s, s.q, reach) >= 0;
 }
 
+// Whether every piece is covered by its spans, given as (piece, span) pairs: a piece
+// with none is not.
+bool all_covered(const std::vector<Piece>& pieces, std::vector<std::pair<std::size_t, Span>>& spans) {
+    std::sort(spans.begin(), spans.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::vector<Span> own;
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+        own.clear();
+        for (; k < spans.size() && spans[k].first == i; ++k) own.push_back(spans[k].second);
+        if (own.empty() || !covers(pieces[i], own)) return false;
+    }
+    return true;
+}
+
 Topo linear_linear(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
     Topo t;
-    std::vector<std::vector<Span>> cover_a(a.pieces.size());
-    std::vector<std::vector<Span>> cover_b(b.pieces.size());
-    for (std::size_t i = 0; i < a.pieces.size(); ++i) {
-        const Piece& pa = a.pieces[i];
-        for (std::size_t j = 0; j < b.pieces.size(); ++j) {
-            const Piece& pb = b.pieces[j];
-            const PieceHit h = intersect(pa, pb);
-            if (h.kind == PieceHit::None) continue;
-            t.intersects = true;
-            if (h.kind == PieceHit::Point) {
-                if (pts && h.representable) pts->push_back(h.point);
-                if (!t.interiors) {
-                    // The meeting point is a boundary point of a or b exactly when one of
-                    // those lies on both pieces.
-                    bool on_bd = false;
-                    for (int k = 0; k < a.nbd && !on_bd; ++k) on_bd = on_piece(pa, a.bd[k]) && on_piece(pb, a.bd[k]);
-                    for (int k = 0; k < b.nbd && !on_bd; ++k) on_bd = on_piece(pa, b.bd[k]) && on_piece(pb, b.bd[k]);
-                    if (!on_bd) t.interiors = true;
-                }
-                continue;
+    // The shared pieces found, by piece: few pieces of a big polyline have any, so they are
+    // kept as a list (one buffer per thread, reused) rather than a list for every piece.
+    thread_local std::vector<std::pair<std::size_t, Span>> cover_a;
+    thread_local std::vector<std::pair<std::size_t, Span>> cover_b;
+    cover_a.clear();
+    cover_b.clear();
+    each_piece_pair(a, b, [&](std::size_t i, std::size_t j) {
+        const Piece& pa = a.pieces()[i];
+        const Piece& pb = b.pieces()[j];
+        const PieceHit h = intersect(pa, pb);
+        if (h.kind == PieceHit::None) return;
+        t.intersects = true;
+        if (h.kind == PieceHit::Point) {
+            if (pts && h.representable) pts->push_back(h.point);
+            if (!t.interiors) {
+                // The meeting point is a boundary point of a or b exactly when one of
+                // those lies on both pieces.
+                bool on_bd = false;
+                for (int k = 0; k < a.nbd && !on_bd; ++k) on_bd = on_piece(pa, a.bd[k]) && on_piece(pb, a.bd[k]);
+                for (int k = 0; k < b.nbd && !on_bd; ++k) on_bd = on_piece(pa, b.bd[k]) && on_piece(pb, b.bd[k]);
+                if (!on_bd) t.interiors = true;
             }
-            t.interiors = true;  // a shared piece of positive length
-            if (pts) {
-                if (h.has_lo) pts->push_back(h.lo);
-                if (h.has_hi) pts->push_back(h.hi);
-            }
-            cover_a[i].push_back(Span{h.has_lo, h.has_hi, h.lo, h.hi});
-            const PieceHit hb = intersect(pb, pa);
-            cover_b[j].push_back(Span{hb.has_lo, hb.has_hi, hb.lo, hb.hi});
+            return;
         }
-    }
+        t.interiors = true;  // a shared piece of positive length
+        if (pts) {
+            if (h.has_lo) pts->push_back(h.lo);
+            if (h.has_hi) pts->push_back(h.hi);
+        }
+        cover_a.emplace_back(i, Span{h.has_lo, h.has_hi, h.lo, h.hi});
+        const PieceHit hb = intersect(pb, pa);
+        cover_b.emplace_back(j, Span{hb.has_lo, hb.has_hi, hb.lo, hb.hi});
+    });
     if (!t.intersects) return t;
-    t.a_in_b = true;
-    for (std::size_t i = 0; i < a.pieces.size() && t.a_in_b; ++i) t.a_in_b = covers(a.pieces[i], cover_a[i]);
-    t.b_in_a = true;
-    for (std::size_t j = 0; j < b.pieces.size() && t.b_in_a; ++j) t.b_in_a = covers(b.pieces[j], cover_b[j]);
+    t.a_in_b = all_covered(a.pieces(), cover_a);
+    t.b_in_a = all_covered(b.pieces(), cover_b);
     return t;
 }
 
+// near: a box holding the region, read when a has an index.
 template <class Region>
-Topo linear_region(const Geo& a, const Region& region, std::vector<Vec2>* pts) {
+Topo linear_region(const Geo& a, const Region& region, const Box& near, std::vector<Vec2>* pts) {
     Topo t;
     bool outside = false;
-    for (const Piece& s : a.pieces) {
-        const PieceClass c = classify(s, region, pts);
+    const std::size_t seen = each_edge_near(a, near, [&](std::size_t i) {
+        const PieceClass c = classify(a.pieces()[i], region, pts);
         t.intersects |= c.inside || c.boundary;
         t.interiors |= c.inside;
         outside |= c.outside;
-    }
+        return true;
+    });
+    outside |= seen < a.pieces().size();  // a piece whose box misses the region's
     t.a_in_b = t.intersects && !outside;
     return t;
 }
 
-Topo linear_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts) { return linear_region(a, b.disk, pts); }
-Topo linear_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) { return linear_region(a, b.ring(), pts); }
+Topo linear_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+    return linear_region(a, b.disk, a.index ? box_of(b.disk) : Box{}, pts);
+}
+Topo linear_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+    return linear_region(a, b.polygon(), a.index ? polygon_box(b) : Box{}, pts);
+}
 
 // ---- regions -----------------------------------------------------------------------------
 
@@ -348,18 +444,28 @@ Topo disk_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
     if (b.is_rect) return disk_rect(a, b, pts);
     Topo t;
     const Ring ring = b.ring();
-    const int loc = locate_in_polygon(ring, a.disk.center);
+    const int loc = locate_in(b.polygon(), a.disk.center);
+    // An edge whose box misses the disk's lies farther than r from the centre.
+    const Box near = b.index ? box_of(a.disk) : Box{};
     int nearest = 1;  // min over edges of sign(dist(center, edge) - r)
-    for (std::size_t i = 0; i < ring.n && nearest >= 0; ++i)
+    each_edge_near(b, near, [&](std::size_t i) {
         nearest = std::min(nearest, piece_distance_vs_radius(ring.edge(i), a.disk));
+        return nearest >= 0;
+    });
     if (loc < 0 && nearest > 0) return t;
     t.intersects = true;
     t.interiors = loc >= 0 || nearest < 0;
     t.a_in_b = loc > 0 && nearest >= 0;
     t.b_in_a = true;
+    // A big polygon lies in the disk only if its extreme vertices do: most are decided here.
+    if (b.index)
+        for (const Vec2& v : b.index->extremes()) t.b_in_a = t.b_in_a && power(a.disk, v) <= 0;
     for (std::size_t i = 0; i < ring.n && t.b_in_a; ++i) t.b_in_a = power(a.disk, ring[i]) <= 0;
     if (pts)
-        for (std::size_t i = 0; i < ring.n; ++i) classify(ring.edge(i), a.disk, pts);
+        each_edge_near(b, near, [&](std::size_t i) {
+            classify(ring.edge(i), a.disk, pts);
+            return true;
+        });
     return t;
 }
 
@@ -394,24 +500,27 @@ Topo polygon_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
     // Each boundary, piece by piece, against the other polygon: the
     // interiors meet iff some boundary part lies inside the other polygon or the two are
     // equal; a lies in b iff no part of a's boundary lies outside b.
-    const Ring ra = a.ring();
-    const Ring rb = b.ring();
     // A side's classes are settled once all three are seen; only points need the rest.
     auto settled = [](const PieceClass& c) { return c.inside && c.boundary && c.outside; };
-    PieceClass ca;
-    for (std::size_t i = 0; i < ra.n && !(pts == nullptr && settled(ca)); ++i) {
-        const PieceClass c = classify(ra.edge(i), rb, pts);
-        ca.inside |= c.inside;
-        ca.boundary |= c.boundary;
-        ca.outside |= c.outside;
-    }
-    PieceClass cb;
-    for (std::size_t i = 0; i < rb.n && !settled(cb); ++i) {
-        const PieceClass c = classify(rb.edge(i), ra, nullptr);
-        cb.inside |= c.inside;
-        cb.boundary |= c.boundary;
-        cb.outside |= c.outside;
-    }
+    // The edges of `from` against the polygon `to`: with an index only those whose boxes
+    // meet `to`'s box, the others lying outside it.
+    auto classify_edges = [&](const Geo& from, const Geo& to, std::vector<Vec2>* points) {
+        PieceClass acc;
+        const PolygonRef target = to.polygon();
+        const Ring ring = from.ring();
+        const std::size_t seen = each_edge_near(from, from.index ? polygon_box(to) : Box{}, [&](std::size_t i) {
+            if (points == nullptr && settled(acc)) return false;
+            const PieceClass c = classify(ring.edge(i), target, points);
+            acc.inside |= c.inside;
+            acc.boundary |= c.boundary;
+            acc.outside |= c.outside;
+            return true;
+        });
+        acc.outside |= seen < ring.n;
+        return acc;
+    };
+    const PieceClass ca = classify_edges(a, b, pts);
+    const PieceClass cb = classify_edges(b, a, nullptr);
     Topo t;
     t.intersects = ca.inside || ca.boundary || cb.inside || cb.boundary;
     if (!t.intersects) return t;
@@ -458,10 +567,11 @@ void normalize_points(std::vector<Vec2>& pts) {
 }  // namespace
 }  // namespace detail
 
-std::optional<Relation> detail::collide_into(const Shape& a, const Shape& b, std::vector<Vec2>* points) {
+std::optional<Relation> detail::collide_into(const Shape& a, const Shape& b, std::vector<Vec2>* points,
+                                            const EdgeIndex* index_a, const EdgeIndex* index_b) {
     using namespace detail;
-    const Geo ga = make_geo(a);
-    const Geo gb = make_geo(b);
+    const Geo ga = make_geo(a, index_a);
+    const Geo gb = make_geo(b, index_b);
     // The points gather in a buffer per thread, reused, and are appended once normalized.
     thread_local std::vector<Vec2> pts;
     pts.clear();
@@ -479,7 +589,11 @@ std::optional<Relation> detail::collide_into(const Shape& a, const Shape& b, std
 
 std::optional<Contact> collide(const Shape& a, const Shape& b, bool want_points) {
     Contact c;
-    const std::optional<Relation> r = detail::collide_into(a, b, want_points ? &c.points : nullptr);
+    // Big polygons and polylines are indexed for this one test: O(V) to build, where reading
+    // every edge against every edge would be O(V^2).
+    const std::unique_ptr<detail::EdgeIndex> ia = detail::index_if_big(a);
+    const std::unique_ptr<detail::EdgeIndex> ib = detail::index_if_big(b);
+    const std::optional<Relation> r = detail::collide_into(a, b, want_points ? &c.points : nullptr, ia.get(), ib.get());
     if (!r) return std::nullopt;
     c.relation = *r;
     return c;

@@ -229,7 +229,7 @@ PieceHit intersect(const Piece& a, const Piece& b) {
     return h;
 }
 
-PieceClass classify(const Piece& s, Ring poly, std::vector<Vec2>* points) {
+PieceClass classify(const Piece& s, PolygonRef poly, std::vector<Vec2>* points) {
     PieceClass c;
     c.outside = s.kind != PieceKind::Segment;  // an unbounded piece leaves any polygon
     // Events: the points along s where its classification may change, all input points
@@ -240,8 +240,8 @@ PieceClass classify(const Piece& s, Ring poly, std::vector<Vec2>* points) {
     events.clear();
     if (s.kind != PieceKind::Line) events.push_back(s.p);
     if (s.kind == PieceKind::Segment) events.push_back(s.q);
-    for (std::size_t i = 0; i < poly.n; ++i) {
-        const PieceHit h = intersect(s, poly.edge(i));
+    auto meet = [&](const Piece& edge) {
+        const PieceHit h = intersect(s, edge);
         if (h.kind == PieceHit::Point) {
             if (h.proper) {
                 c.inside = c.boundary = c.outside = true;
@@ -253,6 +253,15 @@ PieceClass classify(const Piece& s, Ring poly, std::vector<Vec2>* points) {
             events.push_back(h.lo);
             events.push_back(h.hi);
         }
+    };
+    // Edges whose boxes miss the piece's cannot meet it (intersect() rejects them first).
+    if (poly.index) {
+        poly.index->each_meeting(box_of(s), [&](std::size_t i) {
+            meet(poly.index->edge(i));
+            return true;
+        });
+    } else {
+        for (std::size_t i = 0; i < poly.ring.n; ++i) meet(poly.ring.edge(i));
     }
     // Without points to collect, a piece known to reach inside, outside and the boundary
     // has nothing left to learn (a proper crossing alone shows all three).
@@ -266,10 +275,10 @@ PieceClass classify(const Piece& s, Ring poly, std::vector<Vec2>* points) {
         else c.boundary = true;
     };
     for (std::size_t i = 0; i < events.size() && !settled(); ++i) {
-        const int loc = locate_in_polygon(poly, events[i]);
+        const int loc = locate_in(poly, events[i]);
         note(loc);
         if (loc == 0 && points) points->push_back(events[i]);
-        if (i + 1 < events.size()) note(locate_in_polygon(poly, Mid{events[i], events[i + 1]}));
+        if (i + 1 < events.size()) note(locate_in(poly, Mid{events[i], events[i + 1]}));
     }
     return c;
 }

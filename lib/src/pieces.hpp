@@ -2,6 +2,7 @@
 // algorithms every shape pair is built from (see geometry.cpp for the dispatch).
 #pragma once
 
+#include "edge_index.hpp"
 #include "predicates.hpp"
 
 #include <optional>
@@ -41,7 +42,8 @@ struct PieceClass {
 /// Classify a piece against a simple polygon; when `points` is given, append the points
 /// where the piece meets the polygon's boundary (crossings, and shared pieces' ends).
 /// Here and below, a computed point beyond the double range is left out (see scaled.hpp).
-PieceClass classify(const Piece& s, Ring poly, std::vector<Vec2>* points);
+/// With the polygon's edge index, only the edges whose boxes meet the piece's are read.
+PieceClass classify(const Piece& s, PolygonRef poly, std::vector<Vec2>* points);
 
 /// Classify a piece against a disk (radius > 0); when `points` is given, append the
 /// points where the piece meets the circle.

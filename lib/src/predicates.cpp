@@ -58,22 +58,28 @@ int compare_y(const Mid& x, const Vec2& v) {
     });
 }
 
-// Crossing-number test (a horizontal ray towards +x), exact: each edge is counted when it
-// spans the query's y half-open from below, so vertices on the ray count once.
+// One edge of the crossing-number test (a horizontal ray towards +x), exact: an edge is
+// counted when it spans the query's y half-open from below, so vertices on the ray count once.
+template <class Q>
+int crossing(const Piece& e, const Q& x) {
+    const int ya = compare_y(x, e.p);  // sign of x.y - a.y
+    const int yb = compare_y(x, e.q);
+    // Cheap rejection: an edge entirely above or below cannot hold or cross the query.
+    if ((ya < 0 && yb < 0) || (ya > 0 && yb > 0)) return -1;
+    const int s = side(e, x);
+    if (s == 0 && within_extent(e, x)) return 0;
+    const bool up = ya >= 0 && yb < 0;    // a.y <= y < b.y
+    const bool down = yb >= 0 && ya < 0;  // b.y <= y < a.y
+    return (up && s > 0) || (down && s < 0) ? 1 : -1;
+}
+
 template <class Q>
 int locate(Ring poly, const Q& x) {
     bool inside = false;
     for (std::size_t i = 0; i < poly.n; ++i) {
-        const Piece e = poly.edge(i);
-        const int ya = compare_y(x, e.p);  // sign of x.y - a.y
-        const int yb = compare_y(x, e.q);
-        // Cheap rejection: an edge entirely above or below cannot hold or cross the query.
-        if ((ya < 0 && yb < 0) || (ya > 0 && yb > 0)) continue;
-        const int s = side(e, x);
-        if (s == 0 && within_extent(e, x)) return 0;
-        const bool up = ya >= 0 && yb < 0;    // a.y <= y < b.y
-        const bool down = yb >= 0 && ya < 0;  // b.y <= y < a.y
-        if ((up && s > 0) || (down && s < 0)) inside = !inside;
+        const int c = crossing(poly.edge(i), x);
+        if (c == 0) return 0;
+        if (c > 0) inside = !inside;
     }
     return inside ? 1 : -1;
 }
@@ -82,6 +88,8 @@ int locate(Ring poly, const Q& x) {
 
 int locate_in_polygon(Ring poly, const Vec2& x) { return locate(poly, x); }
 int locate_in_polygon(Ring poly, const Mid& x) { return locate(poly, x); }
+int ray_crossing(const Piece& e, const Vec2& x) { return crossing(e, x); }
+int ray_crossing(const Piece& e, const Mid& x) { return crossing(e, x); }
 
 int ring_orientation(Ring ring) {
     // Twice the signed area as a sum of cross products about vertex 0: exact in Exact.

@@ -116,6 +116,12 @@ struct Ring {
 int locate_in_polygon(Ring poly, const Vec2& x);
 int locate_in_polygon(Ring poly, const Mid& x);
 
+/// One edge's part in locate_in_polygon's crossing count (a horizontal ray from x towards
+/// +x): 0 when x lies on the edge, 1 when the count includes the edge, -1 otherwise. Only an
+/// edge whose box meets [x, +inf) x [y, y] can give 0 or 1 (edge_index.hpp relies on it).
+int ray_crossing(const Piece& e, const Vec2& x);
+int ray_crossing(const Piece& e, const Mid& x);
+
 /// Sign of twice the signed area of a ring (+1 counter-clockwise), exact.
 int ring_orientation(Ring ring);
 

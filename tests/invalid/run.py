@@ -21,8 +21,9 @@ watchdog that kills it when its resident set passes the bound (see BOUNDS below)
 100 MiB of '[' on standard input, a 50 MB string at an unknown key, a valid polygon of
 10^6 vertices (must pass), the same polygon crossing itself at its last vertex, a BOM
 before valid JSON (must pass), polygons of 10^5 vertices that defeat an x-sorted
-simplicity check (a comb, valid and with one crossing far in, and a spiral), and an
-object with 10^5 unknown keys.
+simplicity check (a comb, valid and with one crossing far in, and a spiral), a 10^5-vertex
+polygon against a 10^5-point polyline crossing it 10^5 times (one pair), and an object
+with 10^5 unknown keys.
 
 expected.json entries with "pending" describe a known problem (see the reason there): by
 default only the safety contract is checked for them (exit 2, empty stdout, one error line
@@ -391,6 +392,19 @@ def gen_polygon_spiral(d):
     return path, None
 
 
+def gen_polygon_polyline(d):
+    # A 10^5-vertex polygon and a 10^5-point polyline zig-zagging across its outline: each
+    # piece crosses it, so the one pair has ~10^5 points. Reading every edge of one against
+    # every piece of the other took 100 s; the edge index makes it O(n log n).
+    path = os.path.join(d, "polygon-polyline-1e5.json")
+    n = 10**5
+    zig = [(1000.0 * (1.001 if i % 2 else 0.999) * math.cos(2 * math.pi * (i + 0.5) / n),
+            1000.0 * (1.001 if i % 2 else 0.999) * math.sin(2 * math.pi * (i + 0.5) / n)) for i in range(n)]
+    extra = ', {"id": "zig", "type": "polyline", "points": [' + ", ".join("[%r, %r]" % p for p in zig) + "]}"
+    write_polygon(path, circle_points(n), extra)
+    return path, None
+
+
 def gen_many_keys(d):
     # One shape object with 10^5 unknown keys: the first must be reported at once.
     path = os.path.join(d, "many-keys.json")
@@ -475,6 +489,10 @@ HOSTILE = {
         bound=lambda size: 640 * 10**5 + 2.5 * size + 64 * MiB, limit=(10, 120)),
     "polygon-spiral-1e5-valid": dict(
         gen=gen_polygon_spiral, args=["validate", "FILE"], status=0,
+        bound=lambda size: 640 * 10**5 + 2.5 * size + 64 * MiB, limit=(10, 120)),
+    "polygon-1e5-x-polyline-1e5": dict(
+        gen=gen_polygon_polyline, args=["check", "FILE", "-f", "jsonl"], status=0,
+        out_lines=2, out_contains=['"a": "big", "b": "zig", "relation": "overlap"', '"collisions": 1'],
         bound=lambda size: 640 * 10**5 + 2.5 * size + 64 * MiB, limit=(10, 120)),
     "object-1e5-unknown-keys": dict(
         gen=gen_many_keys, args=["validate", "FILE"], status=2,

@@ -9,8 +9,7 @@ namespace collide::detail {
 Box box_of(const Piece& s) {
     constexpr double inf = std::numeric_limits<double>::infinity();
     switch (s.kind) {
-        case PieceKind::Segment:
-            return Box{Vec2{std::min(s.p.x, s.q.x), std::min(s.p.y, s.q.y)}, Vec2{std::max(s.p.x, s.q.x), std::max(s.p.y, s.q.y)}};
+        case PieceKind::Segment: return segment_box(s.p, s.q);
         case PieceKind::Ray: {
             Box b{s.p, s.p};
             if (s.q.x > 0) b.max.x = inf;
@@ -34,6 +33,7 @@ Box box_of(const Circle& c) {
 
 std::vector<Piece> polyline_pieces(const std::vector<Vec2>& points) {
     std::vector<Piece> pieces;
+    if (points.size() > 1) pieces.reserve(points.size() - 1);
     for (std::size_t i = 1; i < points.size(); ++i) {
         const Vec2 from = pieces.empty() ? points[0] : pieces.back().q;
         if (points[i] != from) pieces.push_back(Piece{PieceKind::Segment, from, points[i]});

@@ -16,6 +16,7 @@
 #include "collide/scene.hpp"
 #include "predicates.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <memory>
@@ -34,6 +35,11 @@ struct Box {
         return min.x <= o.max.x && o.min.x <= max.x && min.y <= o.max.y && o.min.y <= max.y;
     }
 };
+
+/// The box of a segment's ends (exact).
+inline Box segment_box(const Vec2& p, const Vec2& q) {
+    return Box{Vec2{std::min(p.x, q.x), std::min(p.y, q.y)}, Vec2{std::max(p.x, q.x), std::max(p.y, q.y)}};
+}
 
 /// The box of a piece (exact; unbounded for lines and rays).
 Box box_of(const Piece& s);
@@ -75,7 +81,10 @@ public:
 
 private:
     void build();
-    Box edge_box(std::size_t i) const { return box_of(edge(i)); }
+    Box edge_box(std::size_t i) const {
+        if (!pieces_.empty()) return segment_box(pieces_[i].p, pieces_[i].q);
+        return segment_box(ring_[i], ring_[i + 1 == n_ ? 0 : i + 1]);
+    }
 
     Ring ring_;
     std::vector<Piece> pieces_;

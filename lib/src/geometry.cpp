@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <type_traits>
 
 namespace collide {
 
@@ -371,8 +372,16 @@ template <class Region>
 Topo linear_region(const Geo& a, const Region& region, const Box& near, std::vector<Vec2>* pts) {
     Topo t;
     bool outside = false;
+    ChainStart chain;  // a polyline's pieces far from a polygon are located once
     const std::size_t seen = each_edge_near(a, near, [&](std::size_t i) {
-        const PieceClass c = classify(a.pieces()[i], region, pts);
+        const Piece& s = a.pieces()[i];
+        PieceClass c;
+        if constexpr (std::is_same_v<Region, PolygonRef>) {
+            c = classify(s, region, pts, chain.of(i));
+            if (s.kind == PieceKind::Segment) chain.after(i, c);
+        } else {
+            c = classify(s, region, pts);
+        }
         t.intersects |= c.inside || c.boundary;
         t.interiors |= c.inside;
         outside |= c.outside;
@@ -508,9 +517,11 @@ Topo polygon_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
         PieceClass acc;
         const PolygonRef target = to.polygon();
         const Ring ring = from.ring();
+        ChainStart chain;  // edges far from `to` are located once a run
         const std::size_t seen = each_edge_near(from, from.index ? polygon_box(to) : Box{}, [&](std::size_t i) {
             if (points == nullptr && settled(acc)) return false;
-            const PieceClass c = classify(ring.edge(i), target, points);
+            const PieceClass c = classify(ring.edge(i), target, points, chain.of(i));
+            chain.after(i, c);
             acc.inside |= c.inside;
             acc.boundary |= c.boundary;
             acc.outside |= c.outside;

@@ -229,7 +229,7 @@ PieceHit intersect(const Piece& a, const Piece& b) {
     return h;
 }
 
-PieceClass classify(const Piece& s, PolygonRef poly, std::vector<Vec2>* points) {
+PieceClass classify(const Piece& s, PolygonRef poly, std::vector<Vec2>* points, int start) {
     PieceClass c;
     c.outside = s.kind != PieceKind::Segment;  // an unbounded piece leaves any polygon
     // Events: the points along s where its classification may change, all input points
@@ -240,8 +240,10 @@ PieceClass classify(const Piece& s, PolygonRef poly, std::vector<Vec2>* points) 
     events.clear();
     if (s.kind != PieceKind::Line) events.push_back(s.p);
     if (s.kind == PieceKind::Segment) events.push_back(s.q);
+    bool met = false;  // s meets some edge
     auto meet = [&](const Piece& edge) {
         const PieceHit h = intersect(s, edge);
+        met |= h.kind != PieceHit::None;
         if (h.kind == PieceHit::Point) {
             if (h.proper) {
                 c.inside = c.boundary = c.outside = true;
@@ -267,13 +269,19 @@ PieceClass classify(const Piece& s, PolygonRef poly, std::vector<Vec2>* points) 
     // has nothing left to learn (a proper crossing alone shows all three).
     auto settled = [&] { return !points && c.inside && c.boundary && c.outside; };
     if (settled()) return c;
-    std::sort(events.begin(), events.end(), [&](const Vec2& x, const Vec2& y) { return along(s, x, y) > 0; });
-    events.erase(std::unique(events.begin(), events.end()), events.end());
     auto note = [&](int loc) {
         if (loc > 0) c.inside = true;
         else if (loc < 0) c.outside = true;
         else c.boundary = true;
     };
+    // A segment or ray that meets no edge lies wholly inside or wholly outside (its events
+    // are its ends): one location, or none when the caller knows where it starts.
+    if (!met && s.kind != PieceKind::Line) {
+        note(start != kUnknownLocation ? start : locate_in(poly, s.p));
+        return c;
+    }
+    std::sort(events.begin(), events.end(), [&](const Vec2& x, const Vec2& y) { return along(s, x, y) > 0; });
+    events.erase(std::unique(events.begin(), events.end()), events.end());
     for (std::size_t i = 0; i < events.size() && !settled(); ++i) {
         const int loc = locate_in(poly, events[i]);
         note(loc);

@@ -43,7 +43,29 @@ struct PieceClass {
 /// where the piece meets the polygon's boundary (crossings, and shared pieces' ends).
 /// Here and below, a computed point beyond the double range is left out (see scaled.hpp).
 /// With the polygon's edge index, only the edges whose boxes meet the piece's are read.
-PieceClass classify(const Piece& s, PolygonRef poly, std::vector<Vec2>* points);
+/// `start`: where s.p lies (as locate_in_polygon says) when the caller knows it, else
+/// kUnknownLocation. A piece that meets no edge lies wholly where its start does, so the
+/// edges of a chain far from the polygon need no point location after the first.
+constexpr int kUnknownLocation = 2;
+PieceClass classify(const Piece& s, PolygonRef poly, std::vector<Vec2>* points, int start = kUnknownLocation);
+
+/// Where the next piece of a chain (a polygon's edges, a polyline's pieces: each starts where
+/// the one before ends) starts, when the last piece classified lay wholly inside or outside.
+class ChainStart {
+public:
+    /// The `start` for classifying piece i.
+    int of(std::size_t i) const { return i == next_ ? loc_ : kUnknownLocation; }
+    /// Piece i, a segment, was classified as c.
+    void after(std::size_t i, const PieceClass& c) {
+        next_ = i + 1;
+        // Only a piece that met no edge is wholly inside or wholly outside.
+        loc_ = c.boundary || c.inside == c.outside ? kUnknownLocation : (c.inside ? 1 : -1);
+    }
+
+private:
+    std::size_t next_ = static_cast<std::size_t>(-1);
+    int loc_ = kUnknownLocation;
+};
 
 /// Classify a piece against a disk (radius > 0); when `points` is given, append the
 /// points where the piece meets the circle.

@@ -78,8 +78,9 @@ void EdgeIndex::build() {
 
 namespace {
 
+// The crossing count of locate_in_polygon over the edges whose boxes meet `ray`.
 template <class Q>
-int locate_indexed(const EdgeIndex& index, const Q& x, const Box& ray) {
+int count_crossings(const EdgeIndex& index, const Q& x, const Box& ray) {
     bool inside = false;
     bool on = false;
     index.each_meeting(ray, [&](std::size_t i) {
@@ -93,21 +94,20 @@ int locate_indexed(const EdgeIndex& index, const Q& x, const Box& ray) {
 
 }  // namespace
 
-int locate_in(PolygonRef poly, const Vec2& x) {
-    if (!poly.index) return locate_in_polygon(poly.ring, x);
+int locate_indexed(const EdgeIndex& index, const Vec2& x) {
     constexpr double inf = std::numeric_limits<double>::infinity();
-    return locate_indexed(*poly.index, x, Box{x, Vec2{inf, x.y}});
+    return count_crossings(index, x, Box{x, Vec2{inf, x.y}});
 }
 
-int locate_in(PolygonRef poly, const Mid& x) {
-    if (!poly.index) return locate_in_polygon(poly.ring, x);
+int locate_indexed(const EdgeIndex& index, const Mid& x) {
     // The midpoint is not a double: a box holding it (and the ray from it) in input coordinates.
     constexpr double inf = std::numeric_limits<double>::infinity();
     const Box ray{Vec2{std::min(x.u.x, x.v.x), std::min(x.u.y, x.v.y)}, Vec2{inf, std::max(x.u.y, x.v.y)}};
-    return locate_indexed(*poly.index, x, ray);
+    return count_crossings(index, x, ray);
 }
 
 std::unique_ptr<EdgeIndex> index_if_big(const Shape& s) {
+    if (!may_be_big(s)) return nullptr;
     if (const auto* p = std::get_if<Polygon>(&s))
         if (p->points.size() >= kIndexFrom) return std::make_unique<EdgeIndex>(Ring{p->points.data(), p->points.size()});
     if (const auto* l = std::get_if<Polyline>(&s)) {
@@ -119,16 +119,6 @@ std::unique_ptr<EdgeIndex> index_if_big(const Shape& s) {
     return nullptr;
 }
 
-namespace {
-
-bool may_be_big(const Shape& s) {
-    if (const auto* p = std::get_if<Polygon>(&s)) return p->points.size() >= kIndexFrom;
-    if (const auto* l = std::get_if<Polyline>(&s)) return l->points.size() >= kIndexFrom;
-    return false;
-}
-
-}  // namespace
-
 struct SceneIndexes::Slot {
     std::once_flag once;
     std::unique_ptr<EdgeIndex> index;
@@ -138,10 +128,7 @@ SceneIndexes::SceneIndexes(const std::vector<SceneShape>& shapes) : shapes_(shap
 
 SceneIndexes::~SceneIndexes() = default;
 
-const EdgeIndex* SceneIndexes::of(std::size_t i) const {
-    // Small shapes, nearly all, are told apart without a lock; the pair test reads the shape
-    // anyway, so it is in cache.
-    if (i >= shapes_.size() || !may_be_big(shapes_[i].shape)) return nullptr;
+const EdgeIndex* SceneIndexes::built(std::size_t i) const {
     Slot* slot = nullptr;
     {
         std::lock_guard<std::mutex> lock(mutex_);

@@ -104,8 +104,20 @@ struct PolygonRef {
 
 /// locate_in_polygon, reading with an index only the edges that can hold x or cross the ray
 /// from it (towards +x): those whose box meets [x, +inf) x [y, y].
-int locate_in(PolygonRef poly, const Vec2& x);
-int locate_in(PolygonRef poly, const Mid& x);
+int locate_indexed(const EdgeIndex& index, const Vec2& x);
+int locate_indexed(const EdgeIndex& index, const Mid& x);
+template <class Q>
+int locate_in(PolygonRef poly, const Q& x) {
+    return poly.index ? locate_indexed(*poly.index, x) : locate_in_polygon(poly.ring, x);
+}
+
+/// Whether a shape is a polygon or polyline with kIndexFrom or more points (inline: every
+/// pair test asks, and nearly all shapes are small).
+inline bool may_be_big(const Shape& s) {
+    if (const auto* p = std::get_if<Polygon>(&s)) return p->points.size() >= kIndexFrom;
+    if (const auto* l = std::get_if<Polyline>(&s)) return l->points.size() >= kIndexFrom;
+    return false;
+}
 
 /// The index of a shape when it is a polygon or polyline big enough to need one, else null.
 std::unique_ptr<EdgeIndex> index_if_big(const Shape& s);
@@ -121,10 +133,15 @@ public:
     SceneIndexes(const SceneIndexes&) = delete;
     SceneIndexes& operator=(const SceneIndexes&) = delete;
     /// The index of shape i, or null when it needs none.
-    const EdgeIndex* of(std::size_t i) const;
+    const EdgeIndex* of(std::size_t i) const {
+        // Small shapes, nearly all, are told apart without a call or a lock; the pair test
+        // reads the shape anyway, so it is in cache.
+        return i < shapes_.size() && may_be_big(shapes_[i].shape) ? built(i) : nullptr;
+    }
 
 private:
     struct Slot;
+    const EdgeIndex* built(std::size_t i) const;
     const std::vector<SceneShape>& shapes_;
     mutable std::mutex mutex_;  // guards slots_ (not the builds)
     mutable std::unordered_map<std::size_t, std::unique_ptr<Slot>> slots_;

@@ -602,8 +602,8 @@ std::optional<Contact> collide(const Shape& a, const Shape& b, bool want_points)
     Contact c;
     // Big polygons and polylines are indexed for this one test: O(V) to build, where reading
     // every edge against every edge would be O(V^2).
-    const std::unique_ptr<detail::EdgeIndex> ia = detail::index_if_big(a);
-    const std::unique_ptr<detail::EdgeIndex> ib = detail::index_if_big(b);
+    const std::unique_ptr<detail::EdgeIndex> ia = detail::may_be_big(a) ? detail::index_if_big(a) : nullptr;
+    const std::unique_ptr<detail::EdgeIndex> ib = detail::may_be_big(b) ? detail::index_if_big(b) : nullptr;
     const std::optional<Relation> r = detail::collide_into(a, b, want_points ? &c.points : nullptr, ia.get(), ib.get());
     if (!r) return std::nullopt;
     c.relation = *r;

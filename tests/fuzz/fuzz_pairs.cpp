@@ -8,14 +8,20 @@
 //      1/2 where exact, change no boolean and no relation, and move the points along;
 //   4. another spelling of either shape (see 2) changes nothing;
 //   5. colliding shapes have overlapping bounds, every point lies in both bounds, and a
-//      shape that contains another has bounds that hold the other's.
+//      shape that contains another has bounds that hold the other's;
+//   6. with an edge index forced on every polygon and polyline (lib/src/edge_index.hpp; the
+//      library indexes only big ones), the same relation and the same points, bit for bit.
 // A failure prints both shapes and what differed, then traps.
 #include "fuzz_common.hpp"
+
+#include "collide_into.hpp"
+#include "edge_index.hpp"
 
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <typeinfo>
 
@@ -356,6 +362,30 @@ bool in_bounds(Vec2 p, const Bounds& b, double tol) {
     return p.x >= b.min.x - tol && p.x <= b.max.x + tol && p.y >= b.min.y - tol && p.y <= b.max.y + tol;
 }
 
+// An edge index of a polygon or polyline of any size, or null.
+std::unique_ptr<detail::EdgeIndex> forced_index(const Shape& s) {
+    if (const auto* p = std::get_if<Polygon>(&s))
+        return std::make_unique<detail::EdgeIndex>(detail::Ring{p->points.data(), p->points.size()});
+    if (const auto* l = std::get_if<Polyline>(&s)) {
+        std::vector<detail::Piece> pieces = detail::polyline_pieces(l->points);
+        if (!pieces.empty()) return std::make_unique<detail::EdgeIndex>(std::move(pieces));
+    }
+    return nullptr;
+}
+
+void check_index(const Case& c) {
+    const auto ia = forced_index(c.a);
+    const auto ib = forced_index(c.b);
+    if (!ia && !ib) return;
+    std::vector<Vec2> plain, indexed;
+    const auto r_plain = detail::collide_into(c.a, c.b, &plain);
+    const auto r_indexed = detail::collide_into(c.a, c.b, &indexed, ia.get(), ib.get());
+    if (r_plain != r_indexed || plain != indexed)
+        fuzz::fail("an edge index changes the result\n" + inputs(c) + "\nindexed: " +
+                   (r_indexed ? std::string(relation_name(*r_indexed)) : std::string("none")) + ", " +
+                   std::to_string(indexed.size()) + " points against " + std::to_string(plain.size()));
+}
+
 void check_bounds(const Case& c) {
     if (!c.ab) return;
     const Bounds ba = bounds_of(c.a);
@@ -428,6 +458,9 @@ void run(FuzzedDataProvider& fdp) {
 
     // 5. bounds
     check_bounds(c);
+
+    // 6. the edge index
+    check_index(c);
 }
 
 }  // namespace

@@ -5,6 +5,10 @@
 //     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCOLLIDE_BUILD_BENCH=ON
 //     cmake --build build --target bigshape_bench -j2
 //     build/bigshape_bench [--plain]
+//     # instructions of one pair test (indexes built beforehand), KIND polygon (x polygon),
+//     # polyline (polygon x polyline) or lines (polyline x polyline):
+//     valgrind --tool=callgrind --callgrind-out-file=/dev/null
+//         --toggle-collect='collide::detail::collide_into*' build/bigshape_bench --pair KIND V
 //
 // The shapes: star-shaped polygons of radius 1000 with a ripple (a coastline), two of them
 // beside each other with centres 1.5 radii apart, so their outlines cross in two places; the
@@ -21,6 +25,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 using namespace collide;
@@ -150,7 +155,24 @@ void circles_plain(std::size_t v) {
 
 }  // namespace
 
+// One pair test, with both indexes built beforehand: for counting its instructions, which a
+// shared machine does not disturb (valgrind --tool=callgrind --toggle-collect=... below).
+int one_pair(const char* kind, std::size_t v) {
+    const Shape a = std::strcmp(kind, "lines") == 0 ? Shape{Polyline{coast(v, {0, 0}, 1000)}}
+                                                      : Shape{Polygon{coast(v, {0, 0}, 1000)}};
+    const Shape b = std::strcmp(kind, "polygon") == 0 ? Shape{Polygon{coast(v, {1500, 0}, 1000)}}
+                                                       : Shape{Polyline{coast(v, {1500, 0}, 1000)}};
+    const auto ia = detail::index_if_big(a);
+    const auto ib = detail::index_if_big(b);
+    std::vector<Vec2> pts;
+    const auto hit = detail::collide_into(a, b, &pts, ia.get(), ib.get());
+    std::printf("%s V=%zu: %s, %zu points\n", kind, v, hit ? std::string(relation_name(*hit)).c_str() : "none",
+                pts.size());
+    return 0;
+}
+
 int main(int argc, char** argv) {
+    if (argc == 4 && std::strcmp(argv[1], "--pair") == 0) return one_pair(argv[2], std::stoul(argv[3]));
     const bool plain = argc > 1 && std::strcmp(argv[1], "--plain") == 0;
     if (plain) pairs(10000, true);
     for (const std::size_t v : {10000, 40000, 100000, 400000}) pairs(v, false);

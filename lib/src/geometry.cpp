@@ -72,9 +72,8 @@ struct Geo {
     Ring ring() const { return is_rect ? Ring{corners.data(), 4} : poly_ring; }
     PolygonRef polygon() const { return PolygonRef(ring(), index); }
     const std::vector<Piece>& pieces() const { return index ? index->pieces() : own_pieces; }
-    // Linear: piece i; Polygon: edge i.
+    // Polygon: its edges; Linear: its pieces.
     std::size_t edge_count() const { return kind == Kind::Polygon ? ring().n : pieces().size(); }
-    Piece edge(std::size_t i) const { return kind == Kind::Polygon ? ring().edge(i) : pieces()[i]; }
     bool in_boundary(const Vec2& x) const {
         for (int i = 0; i < nbd; ++i)
             if (bd[i] == x) return true;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
@@ -16,7 +17,14 @@ namespace detail {
 
 namespace {
 
-constexpr double kCoordLimit = 1073741824.0;  // 2^30: cell coordinates fit an int32
+// Cell coordinates up to 2^62 are floor(v / cell); beyond, they follow the order of the
+// floats (still non-decreasing in v, so overlapping bounds share a cell; only points and
+// zero-width sides get there, see coord()).
+constexpr double kCoordLimit = 0x1p62;
+constexpr std::int64_t kBeyond = std::int64_t{1} << 62;
+// Beyond this many cells from 0, a line's walk (which counts cells in doubles) gives way to
+// testing the level's items.
+constexpr double kWalkLimit = 0x1p50;
 
 constexpr float kFloatMax = std::numeric_limits<float>::max();
 constexpr float kFloatInf = std::numeric_limits<float>::infinity();
@@ -33,6 +41,21 @@ float float_up(double v) {
     if (v < -static_cast<double>(kFloatMax)) return -kFloatMax;
     const float f = static_cast<float>(v);
     return static_cast<double>(f) < v ? std::nextafter(f, kFloatInf) : f;
+}
+
+// A float's rank among the non-negative floats.
+std::int64_t float_rank(float f) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &f, sizeof bits);
+    return static_cast<std::int64_t>(bits);
+}
+
+// Exactly whether a.y * b.x < b.y * a.x (components of magnitude 0 or in [2^-480, 2), so
+// that the fma residuals are exact): the slope order of two directions with x >= 0.
+bool slope_less(Vec2 a, Vec2 b) {
+    const double p = a.y * b.x, q = b.y * a.x;
+    if (p != q) return p < q;
+    return std::fma(a.y, b.x, -p) < std::fma(b.y, a.x, -q);
 }
 
 }  // namespace
@@ -93,31 +116,208 @@ FBounds outward(const Bounds& b, const FloatFrame& frame) {
 }
 
 BroadIndex::BroadIndex(std::vector<FBounds> bounds, const std::vector<std::uint32_t>& items, Broadphase method,
-                       unsigned threads)
+                       unsigned threads, const std::vector<std::pair<std::uint32_t, Unbounded>>& lines)
     : items_(items), fb_(std::move(bounds)), method_(method) {
     if (method_ == Broadphase::Auto) method_ = items.size() <= 32 ? Broadphase::Brute : Broadphase::Grid;
     // The grid tags item indices with two flags: more than 2^30 items take the sweep.
     if (method_ == Broadphase::Grid && fb_.size() > kItem) method_ = Broadphase::Sweep;
     is_big_.assign(fb_.size(), 0);
-    if (method_ == Broadphase::Brute) return;
-    // Unbounded items meet every other item by a plain test.
+    // Unbounded items (lines, rays) are found by their geometry, not by cells.
     std::vector<std::uint32_t> bounded;
     std::vector<double> extents;
-    reserve_huge(bounded, items.size());
-    reserve_huge(extents, items.size());
+    if (method_ != Broadphase::Brute) {
+        reserve_huge(bounded, items.size());
+        reserve_huge(extents, items.size());
+    }
     for (std::uint32_t i : items) {
         const FBounds& q = fb_[i];
         const double ext = std::max(static_cast<double>(q.x1) - q.x0, static_cast<double>(q.y1) - q.y0);
-        if (std::isfinite(ext)) {
-            bounded.push_back(i);
-            extents.push_back(ext);
-        } else {
+        if (!std::isfinite(ext)) {
             big_.push_back(i);
             is_big_[i] = 1;
+        } else if (method_ != Broadphase::Brute) {
+            bounded.push_back(i);
+            extents.push_back(ext);
         }
     }
+    classify_lines(lines);
+    if (method_ == Broadphase::Brute) return;
     if (method_ == Broadphase::Sweep) build_sweep(bounded);
     else if (!bounded.empty()) build_grid(bounded, extents, threads);
+}
+
+void BroadIndex::classify_lines(const std::vector<std::pair<std::uint32_t, Unbounded>>& lines) {
+    if (big_.empty()) return;
+    bigs_.assign(big_.size(), Big{});
+    big_rank_.assign(fb_.size(), 0);
+    for (std::size_t k = 0; k < big_.size(); ++k) big_rank_[big_[k]] = static_cast<std::uint32_t>(k);
+    // Exactly parallel lines share a class: directions scaled by a power of two (exact) to
+    // a largest component in [1, 2), pointing to x >= 0, and sorted by exact slope.
+    std::vector<std::pair<Vec2, std::uint32_t>> dirs;  // (scaled direction, rank)
+    for (const auto& [item, l] : lines) {
+        if (item >= fb_.size() || !is_big_[item]) continue;
+        const std::uint32_t k = big_rank_[item];
+        const bool finite = std::isfinite(l.p.x) && std::isfinite(l.p.y) && std::isfinite(l.d.x) && std::isfinite(l.d.y);
+        if (!finite || (l.d.x == 0 && l.d.y == 0)) continue;
+        bigs_[k].known = true;
+        bigs_[k].line = l;
+        if (!l.exact_d) continue;
+        const int e = std::ilogb(std::max(std::fabs(l.d.x), std::fabs(l.d.y)));
+        Vec2 d{std::ldexp(l.d.x, -e), std::ldexp(l.d.y, -e)};
+        if (d.x < 0 || (d.x == 0 && d.y < 0)) d = Vec2{-d.x, -d.y};
+        const double small = std::min(std::fabs(d.x), std::fabs(d.y));
+        if (small != 0 && small < 0x1p-480) continue;  // its residuals could underflow: no class
+        dirs.emplace_back(d, k);
+    }
+    std::stable_sort(dirs.begin(), dirs.end(), [](const auto& a, const auto& b) { return slope_less(a.first, b.first); });
+    std::uint32_t cls = 0;
+    std::size_t first = 0;  // of the class
+    for (std::size_t q = 0; q < dirs.size(); ++q) {
+        if (q > 0 && slope_less(dirs[q - 1].first, dirs[q].first)) {
+            ++cls;
+            first = q;
+        }
+        // The offset across the class's first direction r: r x p, equal for collinear lines.
+        const Vec2 r = dirs[first].first;
+        Big& b = bigs_[dirs[q].second];
+        const Vec2 p = b.line.p;
+        const double off = r.x * p.y - r.y * p.x;
+        const double err = 0x1p-48 * (std::fabs(r.x * p.y) + std::fabs(r.y * p.x)) + 0x1p-1000;
+        b.cls = cls;
+        b.off_lo = std::isfinite(off) && std::isfinite(err) ? off - err : -std::numeric_limits<double>::infinity();
+        b.off_hi = std::isfinite(off) && std::isfinite(err) ? off + err : std::numeric_limits<double>::infinity();
+    }
+    // Class order: items without a class first, then class by class, by offset.
+    class_order_.resize(big_.size());
+    std::iota(class_order_.begin(), class_order_.end(), 0u);
+    std::stable_sort(class_order_.begin(), class_order_.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const Big& x = bigs_[a];
+        const Big& y = bigs_[b];
+        const std::uint64_t cx = x.cls == kNoClass ? 0 : std::uint64_t{x.cls} + 1;
+        const std::uint64_t cy = y.cls == kNoClass ? 0 : std::uint64_t{y.cls} + 1;
+        return cx != cy ? cx < cy : x.off_lo < y.off_lo;
+    });
+    class_end_.assign(dirs.empty() ? 0 : cls + 1, 0);
+    order_pos_.assign(big_.size(), 0);
+    for (std::size_t q = 0; q < class_order_.size(); ++q) {
+        const Big& b = bigs_[class_order_[q]];
+        order_pos_[class_order_[q]] = static_cast<std::uint32_t>(q);
+        if (b.cls != kNoClass) class_end_[b.cls] = static_cast<std::uint32_t>(q + 1);
+    }
+}
+
+bool BroadIndex::big_candidate(std::uint32_t i, std::uint32_t j) const {
+    if (!is_big_[i]) std::swap(i, j);
+    const Big& a = big_of(i);
+    if (!is_big_[j]) return !a.known || meets(a.line, fb_[j]);
+    const Big& b = big_of(j);
+    if (a.cls == kNoClass || a.cls != b.cls) return true;  // not parallel: they may meet
+    return a.off_lo <= b.off_hi && b.off_lo <= a.off_hi;  // parallel: only if collinear
+}
+
+bool BroadIndex::meets(const Unbounded& l, const FBounds& b) {
+    // The line misses the box when all four corners are strictly on one side of it, and a
+    // ray also when all are strictly behind its origin. Each sign is trusted only beyond a
+    // bound (2^11 times the rounding error of the products and of d, when d = b - a rounded).
+    int above = 0, below = 0, behind = 0;
+    for (const double cx : {static_cast<double>(b.x0), static_cast<double>(b.x1)}) {
+        for (const double cy : {static_cast<double>(b.y0), static_cast<double>(b.y1)}) {
+            const double ux = cx - l.p.x, uy = cy - l.p.y;
+            const double ax = std::fabs(cx) + std::fabs(l.p.x), ay = std::fabs(cy) + std::fabs(l.p.y);
+            const double side = l.d.x * uy - l.d.y * ux;
+            const double e = 0x1p-40 * (std::fabs(l.d.x) * ay + std::fabs(l.d.y) * ax) + 0x1p-1000;
+            if (side > e) ++above;
+            else if (side < -e) ++below;
+            if (l.ray) {
+                const double t = l.d.x * ux + l.d.y * uy;
+                if (t < -(0x1p-40 * (std::fabs(l.d.x) * ax + std::fabs(l.d.y) * ay) + 0x1p-1000)) ++behind;
+            }
+        }
+    }
+    return above < 4 && below < 4 && behind < 4;
+}
+
+void BroadIndex::near_line(std::uint32_t big, std::vector<std::uint32_t>& out) const {
+    const Big& b = big_of(big);
+    const std::size_t from = out.size();
+    if (method_ == Broadphase::Sweep) {
+        out.insert(out.end(), by_lo_.begin(), by_lo_.end());
+    } else {
+        for (const Level& level : levels_) {
+            if (level.entries.empty()) continue;
+            if (b.known) {
+                walk(b.line, level, out);
+                continue;
+            }
+            for (const Entry& c : level.entries)
+                if ((c.tagged & kFirst) == kFirst) out.push_back(c.tagged & kItem);
+        }
+    }
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(from), out.end());
+    out.erase(std::unique(out.begin() + static_cast<std::ptrdiff_t>(from), out.end()), out.end());
+}
+
+void BroadIndex::walk(const Unbounded& l, const Level& level, std::vector<std::uint32_t>& out) const {
+    // In (u, v), u the axis along which the line moves more: |slope| <= 1, so it crosses at
+    // most a few rows of each column. Every bounded item meeting the line at a point q lies
+    // in the extent; a float f of its u-range within an ulp of q.u is in a column walked, and
+    // the line's v there within the margin m of the item's v-range, so the rows walked
+    // reach the item's cells. (Amanatides & Woo 1987 walk the same cells one by one.)
+    auto test_all = [&] {
+        for (const Entry& c : level.entries)
+            if ((c.tagged & kFirst) == kFirst) out.push_back(c.tagged & kItem);
+    };
+    const bool xmaj = std::fabs(l.d.x) >= std::fabs(l.d.y);
+    const double pu = xmaj ? l.p.x : l.p.y, pv = xmaj ? l.p.y : l.p.x;
+    const double du = xmaj ? l.d.x : l.d.y, dv = xmaj ? l.d.y : l.d.x;
+    const double eu0 = xmaj ? extent_.x0 : extent_.y0, eu1 = xmaj ? extent_.x1 : extent_.y1;
+    const double ev0 = xmaj ? extent_.y0 : extent_.x0, ev1 = xmaj ? extent_.y1 : extent_.x1;
+    const double big = std::max({std::fabs(eu0), std::fabs(eu1), std::fabs(ev0), std::fabs(ev1)});
+    const double M = 0x1p-20 * (big + std::fabs(pu) + std::fabs(pv)) + 0x1p-126;
+    const double s = dv / du;
+    if (!std::isfinite(M) || !std::isfinite(s)) return test_all();
+    // The u-range of the line within the extent (widened by M).
+    double ua = eu0 - M, ub = eu1 + M;
+    if (s == 0) {
+        if (pv < ev0 - M || pv > ev1 + M) return;
+    } else {
+        const double qa = (ev0 - M - pv) / s, qb = (ev1 + M - pv) / s;
+        const double pad = 0x1p-30 * (std::fabs(pu) + std::fabs(qa) + std::fabs(qb)) + M;
+        ua = std::max(ua, std::min(pu + qa, pu + qb) - pad);
+        ub = std::min(ub, std::max(pu + qa, pu + qb) + pad);
+    }
+    if (l.ray) (du > 0 ? ua : ub) = du > 0 ? std::max(ua, pu - M) : std::min(ub, pu + M);
+    if (!(ua <= ub)) return;
+    const double inv = level.inv_cell, cell = level.cell;
+    const std::int64_t c0 = coord(ua, inv), c1 = coord(ub, inv);
+    const double umax = std::max(std::fabs(ua), std::fabs(ub));
+    const double m_max = 0x1p-21 * umax + 0x1p-40 * (std::fabs(pu) + std::fabs(pv) + 2 * umax + 2 * (std::fabs(ev0) + std::fabs(ev1) + M)) + 0x1p-126;
+    const double cols = static_cast<double>(c1) - static_cast<double>(c0) + 1;
+    const double rows = std::fabs(s) + 3 + 2 * m_max * inv;
+    if (std::fabs(static_cast<double>(c0)) > kWalkLimit || std::fabs(static_cast<double>(c1)) > kWalkLimit ||
+        !(cols * rows <= static_cast<double>(level.entries.size())))
+        return test_all();
+    for (std::int64_t c = c0; c <= c1; ++c) {
+        // Every double whose column is c lies in [lo, hi] (coord() rounds by under 2^-50 cells).
+        const double dc = 0x1p-30 * std::max(1.0, std::fabs(static_cast<double>(c)));
+        const double lo = std::max(ua, (static_cast<double>(c) - dc) * cell);
+        const double hi = std::min(ub, (static_cast<double>(c) + 1 + dc) * cell);
+        if (lo > hi) continue;
+        double va = pv + (lo - pu) * s, vb = pv + (hi - pu) * s;
+        if (va > vb) std::swap(va, vb);
+        const double m = 0x1p-21 * std::max(std::fabs(lo), std::fabs(hi)) +
+                         0x1p-40 * (std::fabs(pu) + std::fabs(pv) + std::fabs(lo) + std::fabs(hi) + std::fabs(va) + std::fabs(vb)) +
+                         0x1p-126;
+        const std::int64_t r0 = coord(va - m, inv), r1 = coord(vb + m, inv);
+        for (std::int64_t r = r0; r <= r1; ++r) {
+            const std::int64_t x = xmaj ? c : r, y = xmaj ? r : c;
+            const std::size_t k = bucket(x, y, level.mask);
+            for (std::uint32_t e = level.start[k]; e < level.start[k + 1]; ++e) {
+                const Entry& en = level.entries[e];
+                if (en.cx == static_cast<std::int32_t>(x) && en.cy == static_cast<std::int32_t>(y)) out.push_back(en.tagged & kItem);
+            }
+        }
+    }
 }
 
 void BroadIndex::build_sweep(const std::vector<std::uint32_t>& bounded) {
@@ -145,21 +345,21 @@ void BroadIndex::build_sweep(const std::vector<std::uint32_t>& bounded) {
 }
 
 void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vector<double>& extents, unsigned threads) {
-    // The base cell is twice the median extent, but never so small that the scene spans
-    // more than about 4n cells a side.
+    // The base cell is twice the median extent, whatever the extent of the scene (a far
+    // outlier must not make the cells coarse). Only so small that there are at most ~200
+    // levels (an item far smaller than the largest one goes to level 0, whatever its size).
     std::nth_element(extents.begin(), extents.begin() + static_cast<std::ptrdiff_t>(extents.size() / 2), extents.end());
-    float lo_x = fb_[bounded[0]].x0, lo_y = fb_[bounded[0]].y0, hi_x = fb_[bounded[0]].x1, hi_y = fb_[bounded[0]].y1;
+    const double median = extents[extents.size() / 2];
+    const double largest = *std::max_element(extents.begin() + static_cast<std::ptrdiff_t>(extents.size() / 2), extents.end());
+    extent_ = fb_[bounded[0]];
     for (std::uint32_t i : bounded) {
-        lo_x = std::min(lo_x, fb_[i].x0);
-        lo_y = std::min(lo_y, fb_[i].y0);
-        hi_x = std::max(hi_x, fb_[i].x1);
-        hi_y = std::max(hi_y, fb_[i].y1);
+        extent_.x0 = std::min(extent_.x0, fb_[i].x0);
+        extent_.y0 = std::min(extent_.y0, fb_[i].y0);
+        extent_.x1 = std::max(extent_.x1, fb_[i].x1);
+        extent_.y1 = std::max(extent_.y1, fb_[i].y1);
     }
-    origin_ = Vec2{lo_x, lo_y};
-    const double span = std::max(static_cast<double>(hi_x) - lo_x, static_cast<double>(hi_y) - lo_y);
-    const double base = std::max({extents[extents.size() / 2] * 2.0, span / (4.0 * static_cast<double>(bounded.size()) + 1.0),
-                                  span / (kCoordLimit / 2), std::numeric_limits<double>::min()});
-    if (!std::isfinite(base) || !std::isfinite(span) || !std::isfinite(1.0 / base)) return build_sweep(bounded);
+    const double base = std::max({median * 2.0, largest * 0x1p-400, 0x1p-1000});
+    if (!std::isfinite(base) || !std::isfinite(1.0 / base)) return build_sweep(bounded);
 
     // Each item in the finest level whose cells are at least its extent.
     std::vector<double> cells{base};
@@ -174,8 +374,12 @@ void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vect
         }
         level_of_[i] = static_cast<std::uint8_t>(k);
     }
+    if (cells.size() > 255) return build_sweep(bounded);  // level_of_ is 8 bits (never so many: see base)
     levels_.resize(cells.size());
-    for (std::size_t k = 0; k < cells.size(); ++k) levels_[k].inv_cell = 1.0 / cells[k];
+    for (std::size_t k = 0; k < cells.size(); ++k) {
+        levels_[k].cell = cells[k];
+        levels_[k].inv_cell = 1.0 / cells[k];
+    }
 
     // Counting sort of each level's entries by a hash of their cell, in two stable passes so
     // that no pass writes all over a big array (items come in file order, random in space):
@@ -188,8 +392,8 @@ void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vect
     auto for_each_cell = [&](std::uint32_t i, auto&& f) {
         const Level& level = levels_[level_of_[i]];
         const Range r = range(fb_[i], level);
-        for (std::int32_t y = r.y0; y <= r.y1; ++y)
-            for (std::int32_t x = r.x0; x <= r.x1; ++x) f(level, x, y, flags(r, x, y));
+        for (std::int64_t y = r.y0; y <= r.y1; ++y)
+            for (std::int64_t x = r.x0; x <= r.x1; ++x) f(level, x, y, flags(r, x, y));
     };
     auto for_my_items = [&](unsigned part, auto&& f) {
         const auto [p0, p1] = share(bounded.size(), part, parts);
@@ -198,7 +402,7 @@ void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vect
     const std::size_t nl = levels_.size();
     std::vector<std::vector<std::size_t>> part_counts(parts, std::vector<std::size_t>(nl, 0));
     in_parts(parts, [&](unsigned part) {
-        for_my_items(part, [&](std::uint32_t i, const Level&, std::int32_t, std::int32_t, std::uint32_t) { ++part_counts[part][level_of_[i]]; });
+        for_my_items(part, [&](std::uint32_t i, const Level&, std::int64_t, std::int64_t, std::uint32_t) { ++part_counts[part][level_of_[i]]; });
     });
     constexpr unsigned kRunBits = 8;
     std::vector<unsigned> run_shift(nl, 0);
@@ -222,7 +426,7 @@ void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vect
     std::vector<std::vector<std::vector<std::uint32_t>>> fill(parts, std::vector<std::vector<std::uint32_t>>(nl));
     in_parts(parts, [&](unsigned part) {
         for (std::size_t k = 0; k < nl; ++k) fill[part][k].assign(runs[k], 0);
-        for_my_items(part, [&](std::uint32_t i, const Level& level, std::int32_t x, std::int32_t y, std::uint32_t) {
+        for_my_items(part, [&](std::uint32_t i, const Level& level, std::int64_t x, std::int64_t y, std::uint32_t) {
             const std::size_t k = level_of_[i];
             ++fill[part][k][bucket(x, y, level.mask) >> run_shift[k]];
         });
@@ -242,9 +446,10 @@ void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vect
         run_start[k][runs[k]] = at;
     }
     in_parts(parts, [&](unsigned part) {
-        for_my_items(part, [&](std::uint32_t i, const Level& level, std::int32_t x, std::int32_t y, std::uint32_t f) {
+        for_my_items(part, [&](std::uint32_t i, const Level& level, std::int64_t x, std::int64_t y, std::uint32_t f) {
             const std::size_t k = level_of_[i];
-            levels_[k].entries[fill[part][k][bucket(x, y, level.mask) >> run_shift[k]]++] = Entry{fb_[i], i | f, x, y};
+            levels_[k].entries[fill[part][k][bucket(x, y, level.mask) >> run_shift[k]]++] =
+                Entry{fb_[i], i | f, static_cast<std::int32_t>(x), static_cast<std::int32_t>(y)};
         });
     });
     // Pass 2: each run by bucket (stable), through a copy of the run.
@@ -270,19 +475,25 @@ void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vect
     for (Level& level : levels_) level.start[level.mask + 1] = static_cast<std::uint32_t>(level.entries.size());
 }
 
-std::int32_t BroadIndex::coord(float v, double origin, double inv_cell) const {
+std::int64_t BroadIndex::coord(double v, double inv_cell) {
     // Any non-decreasing function of v works here (overlapping bounds then share a cell):
-    // a multiplication is cheaper than a division.
-    const double c = std::floor((static_cast<double>(v) - origin) * inv_cell);
-    return static_cast<std::int32_t>(std::clamp(c, -kCoordLimit, kCoordLimit));
+    // a multiplication is cheaper than a division. Beyond 2^62 cells (only a point, or the
+    // zero-width side of an item, can be so far in cells of its level: a side of non-zero
+    // width at v is at least a float ulp of v wide, 2^-24 |v|), the floats' own order keeps
+    // distinct values apart.
+    const double c = std::floor(v * inv_cell);
+    if (c >= -kCoordLimit && c <= kCoordLimit) return static_cast<std::int64_t>(c);
+    return c > 0 ? kBeyond + float_rank(float_down(v)) : -kBeyond - float_rank(float_down(-v));
 }
 
 BroadIndex::Range BroadIndex::range(const FBounds& b, const Level& level) const {
-    return Range{coord(b.x0, origin_.x, level.inv_cell), coord(b.y0, origin_.y, level.inv_cell),
-                 coord(b.x1, origin_.x, level.inv_cell), coord(b.y1, origin_.y, level.inv_cell)};
+    return Range{coord(b.x0, level.inv_cell), coord(b.y0, level.inv_cell), coord(b.x1, level.inv_cell),
+                 coord(b.y1, level.inv_cell)};
 }
 
-std::size_t BroadIndex::bucket(std::int32_t cx, std::int32_t cy, std::size_t mask) {
+std::size_t BroadIndex::bucket(std::int64_t cx, std::int64_t cy, std::size_t mask) {
+    // The low 32 bits, as kept in the entries: cells 2^32 apart share a bucket and look alike,
+    // which is harmless because no item's range spans 2^32 cells where it is looked up.
     const auto h = static_cast<std::uint64_t>(static_cast<std::uint32_t>(cx)) * 0x9E3779B97F4A7C15ull ^
                    static_cast<std::uint64_t>(static_cast<std::uint32_t>(cy)) * 0xC2B2AE3D27D4EB4Full;
     return static_cast<std::size_t>(h ^ (h >> 29)) & mask;
@@ -291,13 +502,20 @@ std::size_t BroadIndex::bucket(std::int32_t cx, std::int32_t cy, std::size_t mas
 void BroadIndex::query(std::uint32_t i, std::vector<std::uint32_t>& out) const {
     out.clear();
     const FBounds& bi = fb_[i];
-    if (method_ == Broadphase::Brute || is_big_[i]) {
+    if (method_ == Broadphase::Brute) {
         for (std::uint32_t j : items_)
-            if (j != i && overlap(bi, fb_[j])) out.push_back(j);
+            if (j != i && candidate(i, j)) out.push_back(j);
         return;  // items_ is sorted by the caller
     }
+    if (is_big_[i]) {
+        near_line(i, out);
+        out.erase(std::remove_if(out.begin(), out.end(), [&](std::uint32_t j) { return !candidate(i, j); }), out.end());
+        big_partners(big_rank_[i], true, [&](std::uint32_t j) { out.push_back(j); });
+        std::sort(out.begin(), out.end());
+        return;
+    }
     for (std::uint32_t j : big_)
-        if (overlap(bi, fb_[j])) out.push_back(j);
+        if (candidate(i, j)) out.push_back(j);
     if (method_ == Broadphase::Sweep) {
         const double from = std::nextafter(static_cast<double>(lo(i)) - max_width_, -std::numeric_limits<double>::infinity());
         auto it = std::lower_bound(by_lo_.begin(), by_lo_.end(), from,
@@ -309,7 +527,8 @@ void BroadIndex::query(std::uint32_t i, std::vector<std::uint32_t>& out) const {
             const Level& level = levels_[k];
             if (level.entries.empty()) continue;
             const Range r = range(bi, level);
-            const double cells = (static_cast<double>(r.x1) - r.x0 + 1) * (static_cast<double>(r.y1) - r.y0 + 1);
+            const double cells = (static_cast<double>(r.x1) - static_cast<double>(r.x0) + 1) *
+                                 (static_cast<double>(r.y1) - static_cast<double>(r.y0) + 1);
             if (k < level_of_[i] && cells > static_cast<double>(level.entries.size())) {
                 // A finer level where this item covers more cells than there are entries:
                 // test each of its items once instead.

@@ -39,25 +39,44 @@ inline bool overlap(const FBounds& a, const FBounds& b) {
 /// in every key are skipped).
 void radix_sort(std::vector<std::uint64_t>& keys);
 
-/// Finds the pairs of items whose bounds may overlap, for a fixed set of items, either all
-/// at once in an order that suits the index (for_each_pair) or one item at a time (query).
-/// Every method gives the same pairs; only the cost differs.
+/// The line of an unbounded item: the points p + t d for every real t (a line) or every
+/// t >= 0 (a ray), d != 0. `exact_d` says that d is the line's true direction (a ray's, or a
+/// line's b - a when that difference is exact), so that parallel lines can be told apart.
+struct Unbounded {
+    Vec2 p;
+    Vec2 d;
+    bool ray = false;
+    bool exact_d = true;
+};
+
+/// Finds the candidate pairs of a fixed set of items, either all at once in an order that
+/// suits the index (for_each_pair) or one item at a time (query). A pair is a candidate when
+/// the items' outward-rounded bounds overlap and, where one is a known line or ray (see
+/// `lines`), when a conservative test does not rule out that it meets the other's bounds
+/// (two lines: not both exactly parallel and apart). Every method gives the same pairs;
+/// only the cost differs.
 ///
 /// Grid: a hierarchy of uniform grids (levels of cells 4^k times the base cell, which is
-/// twice the median item size), each item in the finest level whose cells are at least its
-/// size, so it covers at most 2 x 2 cells there. Pairs within a level are found cell by cell;
+/// twice the median item size, whatever the scene's extent), each item in the finest level
+/// whose cells are at least its size, so it covers at most 2 x 2 cells there. Cell
+/// coordinates are 64-bit (truncated to 32 in the cells, which is harmless as no item spans
+/// 2^32 cells), so a far outlier costs nothing. Pairs within a level are found cell by cell;
 /// pairs across levels by looking up each item's few cells in every coarser level. Each pair
 /// is reported in one cell only: the one holding the larger of the two min corners (at the
 /// coarser item's level). Cells are hashed into buckets (counting sort, items ascending),
-/// so empty space costs nothing. Unbounded items (lines, rays) are tested against all.
+/// so empty space costs nothing. A known line or ray walks, on each level, the cells it
+/// crosses within the items' extent (or tests that level's items, when they are fewer);
+/// lines among themselves are grouped by exact direction.
 /// Sweep: sort and prune along the axis where the items spread more.
 class BroadIndex {
 public:
     /// `items` (indices into `bounds`) must be sorted. The index works on these rounded
     /// bounds only, so the caller need not keep the exact ones. With threads > 1, a big grid
-    /// is built on two threads (the same index).
+    /// is built on two threads (the same index). `lines` gives the geometry of unbounded
+    /// items that are lines or rays (item, line); other unbounded items meet every item
+    /// whose bounds they overlap.
     BroadIndex(std::vector<FBounds> bounds, const std::vector<std::uint32_t>& items, Broadphase method,
-               unsigned threads = 1);
+               unsigned threads = 1, const std::vector<std::pair<std::uint32_t, Unbounded>>& lines = {});
 
     /// Items from which a grid is built on two threads when allowed.
     static constexpr std::size_t kTwoThreadBuild = 16384;
@@ -70,8 +89,13 @@ public:
     template <class Emit>
     bool for_each_pair(Emit&& emit, unsigned part = 0, unsigned parts = 1) const;
 
-    /// The items other than i whose outward-rounded bounds overlap i's, sorted ascending.
+    /// The items other than i that make a candidate pair with i, sorted ascending.
     void query(std::uint32_t i, std::vector<std::uint32_t>& out) const;
+
+    /// Whether (i, j), two items, is a candidate pair (the test every method applies).
+    bool candidate(std::uint32_t i, std::uint32_t j) const {
+        return overlap(fb_[i], fb_[j]) && ((!is_big_[i] && !is_big_[j]) || big_candidate(i, j));
+    }
 
 private:
     // An item's entry in one grid cell, with its bounds inline so that a cell is scanned
@@ -87,9 +111,10 @@ private:
     static constexpr std::uint32_t kFirst = kFirstCol | kFirstRow;
 
     struct Range {
-        std::int32_t x0, y0, x1, y1;
+        std::int64_t x0, y0, x1, y1;
     };
     struct Level {
+        double cell = 1.0;
         double inv_cell = 1.0;  // 1 / cell size
         std::size_t mask = 0;   // buckets - 1
         std::vector<std::uint32_t> start;
@@ -99,9 +124,9 @@ private:
     void build_grid(const std::vector<std::uint32_t>& bounded, std::vector<double>& extents, unsigned threads);
     void build_sweep(const std::vector<std::uint32_t>& bounded);
     Range range(const FBounds& b, const Level& level) const;
-    std::int32_t coord(float v, double origin, double inv_cell) const;
-    static std::size_t bucket(std::int32_t cx, std::int32_t cy, std::size_t mask);
-    static std::uint32_t flags(const Range& r, std::int32_t x, std::int32_t y) {
+    static std::int64_t coord(double v, double inv_cell);
+    static std::size_t bucket(std::int64_t cx, std::int64_t cy, std::size_t mask);
+    static std::uint32_t flags(const Range& r, std::int64_t x, std::int64_t y) {
         return (x == r.x0 ? kFirstCol : 0u) | (y == r.y0 ? kFirstRow : 0u);
     }
     // Calls f(entry, flags of the querying box in that cell) for the entries of `level` in the
@@ -111,6 +136,27 @@ private:
     void scan(const Level& level, const FBounds& b, std::uint32_t self, F&& f) const;
     template <class Emit>
     bool big_pairs(Emit& emit, unsigned part, unsigned parts) const;
+
+    // What the index knows of an unbounded item, by its rank in big_.
+    struct Big {
+        bool known = false;    // a line or ray whose geometry was given
+        Unbounded line;
+        std::uint32_t cls = kNoClass;  // lines of one class are exactly parallel; classes apart are not
+        double off_lo = 0.0, off_hi = 0.0;  // bounds on the exact offset across the class's direction
+    };
+    static constexpr std::uint32_t kNoClass = 0xFFFFFFFFu;
+    void classify_lines(const std::vector<std::pair<std::uint32_t, Unbounded>>& lines);
+    const Big& big_of(std::uint32_t i) const { return bigs_[big_rank_[i]]; }
+    bool big_candidate(std::uint32_t i, std::uint32_t j) const;
+    static bool meets(const Unbounded& l, const FBounds& b);
+    // The bounded items `big` may meet (candidate(big, j) still to be tested), each at least
+    // once, appended to out.
+    void near_line(std::uint32_t big, std::vector<std::uint32_t>& out) const;
+    void walk(const Unbounded& l, const Level& level, std::vector<std::uint32_t>& out) const;
+    // Big items after `rank` in class order that make a candidate pair with big_[rank]'s
+    // item, or with every = true all of them, before and after.
+    template <class F>
+    void big_partners(std::size_t rank, bool every, F&& f) const;
     // Prefetches, for the first cell of entry a of level la, its bucket in each coarser level
     // (or with `cells`, the start of that bucket's entries).
     void prefetch_lookup(const Entry& a, std::size_t la, bool cells) const {
@@ -119,7 +165,7 @@ private:
         for (std::size_t lb = la + 1; lb < levels_.size(); ++lb) {
             const Level& level = levels_[lb];
             if (level.entries.empty()) continue;
-            const std::size_t k = bucket(coord(a.fb.x0, origin_.x, level.inv_cell), coord(a.fb.y0, origin_.y, level.inv_cell), level.mask);
+            const std::size_t k = bucket(coord(a.fb.x0, level.inv_cell), coord(a.fb.y0, level.inv_cell), level.mask);
             if (cells) __builtin_prefetch(level.entries.data() + std::min<std::size_t>(level.start[k], level.entries.size() - 1));
             else __builtin_prefetch(level.start.data() + k);
         }
@@ -138,15 +184,20 @@ private:
 
     std::vector<std::uint32_t> items_;
     std::vector<FBounds> fb_;           // by item index; only items' entries are meaningful
-    std::vector<char> is_big_;          // unbounded: tested against every item
+    std::vector<char> is_big_;          // unbounded
     std::vector<std::uint32_t> big_;    // sorted
+    std::vector<Big> bigs_;             // by rank in big_
+    std::vector<std::uint32_t> big_rank_;  // by item index (only for big items)
+    std::vector<std::uint32_t> class_order_;  // ranks in big_: unknown first, then by class and off_lo
+    std::vector<std::uint32_t> class_end_;    // by class: its end in class_order_
+    std::vector<std::uint32_t> order_pos_;    // by rank: its position in class_order_
     Broadphase method_;
     // Sweep: bounded items by their min on the sweep axis.
     bool sweep_y_ = false;
     std::vector<std::uint32_t> by_lo_;
     double max_width_ = 0.0;  // the widest item's width along the axis, rounded up
     // Grid
-    Vec2 origin_;
+    FBounds extent_{};  // of the bounded items
     std::vector<Level> levels_;
     std::vector<std::uint8_t> level_of_;  // by item index
 };
@@ -154,29 +205,52 @@ private:
 template <class F>
 void BroadIndex::scan(const Level& level, const FBounds& b, std::uint32_t self, F&& f) const {
     const Range r = range(b, level);
-    for (std::int32_t y = r.y0; y <= r.y1; ++y) {
-        for (std::int32_t x = r.x0; x <= r.x1; ++x) {
+    for (std::int64_t y = r.y0; y <= r.y1; ++y) {
+        for (std::int64_t x = r.x0; x <= r.x1; ++x) {
             const std::uint32_t mine = flags(r, x, y);
             const std::size_t k = bucket(x, y, level.mask);
             for (std::uint32_t e = level.start[k]; e < level.start[k + 1]; ++e) {
                 const Entry& c = level.entries[e];
-                if (c.cx != x || c.cy != y || (c.tagged & kItem) == self || ((c.tagged | mine) & kFirst) != kFirst) continue;
+                if (c.cx != static_cast<std::int32_t>(x) || c.cy != static_cast<std::int32_t>(y) || (c.tagged & kItem) == self || ((c.tagged | mine) & kFirst) != kFirst) continue;
                 f(c);
             }
         }
     }
 }
 
+template <class F>
+void BroadIndex::big_partners(std::size_t rank, bool every, F&& f) const {
+    const std::uint32_t i = big_[rank];
+    const Big& bi = bigs_[rank];
+    const std::size_t n = class_order_.size();
+    for (std::size_t q = every ? 0 : order_pos_[rank] + 1; q < n; ++q) {
+        const std::uint32_t r = class_order_[q];
+        const Big& bj = bigs_[r];
+        // Within i's class, past the lines whose offsets may equal i's: the rest of the class
+        // is parallel and apart.
+        if (bi.cls != kNoClass && bj.cls == bi.cls && bj.off_lo > bi.off_hi) {
+            q = class_end_[bi.cls] - 1;
+            continue;
+        }
+        if (r != rank && candidate(i, big_[r])) f(big_[r]);
+    }
+}
+
 template <class Emit>
 bool BroadIndex::big_pairs(Emit& emit, unsigned part, unsigned parts) const {
     const auto [k0, k1] = share(big_.size(), part, parts);
+    std::vector<std::uint32_t> near;
     for (std::size_t k = k0; k < k1; ++k) {
         const std::uint32_t i = big_[k];
-        const FBounds& bi = fb_[i];
-        for (std::uint32_t j : items_) {
-            if (j == i || (is_big_[j] && j < i) || !overlap(bi, fb_[j])) continue;
-            if (!(i < j ? emit(i, j) : emit(j, i))) return false;
-        }
+        near.clear();
+        near_line(i, near);
+        for (std::uint32_t j : near)
+            if (candidate(i, j) && !(i < j ? emit(i, j) : emit(j, i))) return false;
+        bool go = true;
+        big_partners(k, false, [&](std::uint32_t j) {
+            if (go) go = i < j ? emit(i, j) : emit(j, i);
+        });
+        if (!go) return false;
     }
     return true;
 }
@@ -186,7 +260,7 @@ bool BroadIndex::for_each_pair(Emit&& emit, unsigned part, unsigned parts) const
     if (method_ == Broadphase::Brute) {
         for (std::size_t p = part; p < items_.size(); p += parts)  // interleaved: rows shrink
             for (std::size_t q = p + 1; q < items_.size(); ++q)
-                if (overlap(fb_[items_[p]], fb_[items_[q]]) && !emit(items_[p], items_[q])) return false;
+                if (candidate(items_[p], items_[q]) && !emit(items_[p], items_[q])) return false;
         return true;
     }
     if (!big_pairs(emit, part, parts)) return false;

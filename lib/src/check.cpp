@@ -11,6 +11,7 @@
 #include "selection.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -99,12 +100,78 @@ struct BlockOut {
     }
 };
 
+// A line in the float frame of the bounds: (p - origin) * scale rounds p by an ulp of the
+// difference, which the index's margins (2^-40 and more, relative) cover; d * scale is
+// exact unless it leaves the normal range, and then d no longer tells parallel lines apart.
+detail::Unbounded in_frame(detail::Unbounded l, const detail::FloatFrame& frame) {
+    const double k = frame.scale;
+    const Vec2 d{l.d.x * k, l.d.y * k};
+    l.exact_d = l.exact_d && d.x / k == l.d.x && d.y / k == l.d.y && (d.x == 0 || std::fabs(d.x) >= 0x1p-1000) &&
+                (d.y == 0 || std::fabs(d.y) >= 0x1p-1000);
+    l.p = Vec2{(l.p.x - frame.origin.x) * k, (l.p.y - frame.origin.y) * k};
+    l.d = d;
+    return l;
+}
+
+// What the broad phase needs besides the shapes' bounds.
+struct GridsAndLines {
+    std::vector<std::uint32_t> indexed;  // the shapes, then the grids in the index; empty: just the shapes
+    std::vector<std::uint32_t> solid;    // selected grids whose outside is solid, ascending
+    std::vector<std::pair<std::uint32_t, detail::Unbounded>> lines;  // the lines and rays among the shapes
+};
+
+// A grid whose outside is empty meets only shapes that reach into its extent, so it joins
+// the broad phase by its extent (bounds appended after the shapes'). One whose outside is
+// solid meets every shape not wholly inside its closed extent, so every shape is a
+// candidate. (Grids no spec selects are skipped by the selections, as before.) Lines and
+// rays give the index their geometry.
+GridsAndLines grids_and_lines(const Scene& scene, const std::vector<std::uint32_t>& items,
+                              const detail::FloatFrame& frame, std::vector<detail::FBounds>& bounds) {
+    GridsAndLines out;
+    const std::size_t ns = scene.shapes.size();
+    for (std::size_t k = 0; k < scene.grids.size(); ++k) {
+        const Grid& g = scene.grids[k];
+        const auto id = static_cast<std::uint32_t>(ns + k);
+        if (g.outside_solid) {
+            out.solid.push_back(id);
+            continue;
+        }
+        if (out.indexed.empty()) {
+            out.indexed = items;
+            bounds.resize(ns + scene.grids.size());
+        }
+        out.indexed.push_back(id);
+        // Cell edges are at the exact origin + k * tile: the computed far edges are widened
+        // by more than their rounding.
+        const double w = static_cast<double>(g.cols) * g.tile.x, h = static_cast<double>(g.rows) * g.tile.y;
+        const Vec2 hi{g.origin.x + w, g.origin.y + h};
+        const Vec2 pad{0x1p-50 * (std::fabs(g.origin.x) + w), 0x1p-50 * (std::fabs(g.origin.y) + h)};
+        bounds[id] = detail::outward(Bounds{g.origin, Vec2{hi.x + pad.x, hi.y + pad.y}}, frame);
+    }
+    for (const std::uint32_t i : items) {
+        const Shape& s = scene.shapes[i].shape;
+        if (const auto* l = std::get_if<Line>(&s)) {
+            // d = b - a, and whether that is exact (Knuth's TwoSum: its error term is zero).
+            auto diff = [](double b, double a, bool& exact) {
+                const double sum = b - a, bv = sum - b, av = sum - bv;
+                exact = exact && (b - av) + (-a - bv) == 0;
+                return sum;
+            };
+            bool exact = true;
+            const Vec2 d{diff(l->b.x, l->a.x, exact), diff(l->b.y, l->a.y, exact)};
+            out.lines.push_back({i, in_frame(detail::Unbounded{l->a, d, false, exact}, frame)});
+        } else if (const auto* r = std::get_if<Ray>(&s)) {
+            out.lines.push_back({i, in_frame(detail::Unbounded{r->origin, r->direction, true, true}, frame)});
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 SceneResult check(const Scene& scene, const CheckOptions& options, const std::function<void(Collision&&)>& sink) {
     SceneResult res;
     const std::size_t ns = scene.shapes.size();
-    const std::size_t n = ns + scene.grids.size();
     const std::vector<PairSpec> default_specs{PairSpec{"*", "*"}};
     const std::vector<PairSpec>& specs =
         options.pairs ? *options.pairs : (scene.pairs.empty() ? default_specs : scene.pairs);
@@ -133,7 +200,9 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
         for (std::size_t p = items.size() * part / parts; p < to; ++p)
             bounds[items[p]] = detail::outward(bounds_of(scene.shapes[items[p]].shape), frame);
     });
-    const detail::BroadIndex index(std::move(bounds), items, options.broadphase, options.threads);
+    GridsAndLines extra = grids_and_lines(scene, items, frame, bounds);
+    const detail::BroadIndex index(std::move(bounds), extra.indexed.empty() ? items : extra.indexed, options.broadphase,
+                                   options.threads, extra.lines);
     const detail::SceneIndexes edges(scene.shapes);  // big polygons' and polylines' edges
 
     // Each pair is tested once, in the block of its reported `a` (so records come out in
@@ -183,6 +252,7 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
         // would bounce between the cores at every pair.)
         auto keep_into = [&](std::vector<std::uint64_t>& into) {
             return [&](std::uint32_t i, std::uint32_t j) {
+                if (i >= ns) return true;  // two grids (i < j)
                 std::uint64_t key = 0;
                 std::pair<std::size_t, std::size_t> ab;
                 if (sel.reported(i, j, ab))
@@ -249,12 +319,19 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
                 if (sel.any_rule(a, b)) test_pair(a, b, false, out);
             };
             auto full = [&] { return out.size() >= kChunk; };
+            // Partners come ascending (shapes, then grids whose outside is empty); the grids
+            // whose outside is solid meet every shape not wholly inside them, and are merged in.
+            auto solid = extra.solid.cbegin();
             for (std::uint32_t b : partners) {
+                for (; solid != extra.solid.cend() && *solid < b; ++solid) {
+                    visit(*solid);
+                    if (full() && !flush(out)) return false;
+                }
                 visit(b);
                 if (full() && !flush(out)) return false;
             }
-            for (std::size_t g = ns; g < n; ++g) {
-                visit(g);
+            for (; solid != extra.solid.cend(); ++solid) {
+                visit(*solid);
                 if (full() && !flush(out)) return false;
             }
         }

@@ -315,6 +315,69 @@ def random_scene_of_3000_same_report_with_brute_force():
                                                  "--broadphase sweep", "--broadphase auto"])
 
 
+def hostile_scene(n, seed):
+    """What once made the broad phase quadratic (issue 12): small shapes with far outliers
+    (a point at 1e9, points at +-1e30, a rect and a segment 1e9 across), a family of
+    exactly parallel lines and rays crossing the level steeply (some collinear), lines in
+    every direction, and n/20 small grids, most with outside empty, a few solid."""
+    rng = random.Random(seed)
+    side = math.sqrt(n) * 3.0
+
+    def q(v):
+        return round(v * 4) / 4
+
+    shapes = []
+    for _ in range(n):
+        x, y = q(rng.uniform(0, side)), q(rng.uniform(0, side))
+        k = rng.random()
+        if k < 0.5:
+            shapes.append({"type": "circle", "center": [x, y], "radius": q(rng.uniform(0.5, 2))})
+        elif k < 0.8:
+            shapes.append({"type": "rect", "min": [x, y], "max": [x + q(rng.uniform(0, 3)), y + q(rng.uniform(0, 3))]})
+        else:
+            shapes.append({"type": "point", "at": [x, y]})
+    shapes += [{"type": "point", "at": [1e9, 1e9]}, {"type": "point", "at": [1e30, -1e30]},
+               {"type": "point", "at": [-1e30, 3]},
+               {"type": "rect", "min": [-5e8, -5e8], "max": [5e8, 5e8]},
+               {"type": "segment", "a": [-5e8, -5e8 + 3], "b": [5e8, 5e8]}]
+    for k in range(n // 20):
+        x = q(rng.uniform(-10, side))
+        if k % 3 == 0:
+            shapes.append({"type": "ray", "origin": [x, -5], "direction": [1, 7]})
+        else:
+            shapes.append({"type": "line", "a": [x, 0], "b": [x + 2, 14]})
+    for k in range(10):
+        shapes.append({"type": "line", "a": [q(rng.uniform(0, side)), q(rng.uniform(0, side))],
+                       "b": [q(rng.uniform(0, side)), q(rng.uniform(0, side))]})
+    for i, s in enumerate(shapes):
+        s["id"] = f"s{i}"
+    grids = []
+    for k in range(n // 20):
+        rows = ["".join("#" if rng.random() < 0.4 else "." for _ in range(3)) for _ in range(3)]
+        grids.append({"id": f"g{k}", "tile_size": q(rng.uniform(0.5, 2)),
+                      "origin": [q(rng.uniform(0, side)), q(rng.uniform(0, side))],
+                      "outside": "solid" if k % 25 == 0 else "empty", "rows": rows})
+    return {"shapes": shapes, "grids": grids}
+
+
+@test
+def hostile_scene_same_report_for_every_broadphase_and_thread_count():
+    runs = [["--broadphase", bp, "--threads", t] for bp in ("brute", "grid", "sweep", "auto") for t in ("1", "2")]
+    with tempfile.TemporaryDirectory() as d:
+        scene = write(d, "hostile.json", hostile_scene(2000, 5))
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            results = list(pool.map(lambda args: collide("check", "-f", "jsonl", *args, scene, cwd=d), runs))
+    for r in results:
+        status(r, 0)
+    records = [json.loads(line) for line in results[0].out.splitlines()]
+    grid_hits = sum(1 for r in records if r.get("type") == "collision" and r["b"].startswith("g"))
+    line_hits = sum(1 for r in records if r.get("type") == "collision" and r["b"] in ("s2005", "s2006"))
+    check(grid_hits > 100, f"the hostile scene should hit grids; got {grid_hits}")
+    check(line_hits > 0, "the hostile scene's lines should meet shapes")
+    for args, r in zip(runs[1:], results[1:]):
+        same_bytes(r.out, results[0].out, f"hostile scene: {' '.join(args)} vs brute")
+
+
 # ---------------------------------------------------------------------------------------
 # 3. Exit status
 

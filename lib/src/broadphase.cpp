@@ -18,9 +18,7 @@ namespace detail {
 namespace {
 
 // Cell coordinates up to 2^62 are floor(v / cell); beyond, they follow the order of the
-// floats (still non-decreasing in v, so overlapping bounds share a cell; only points and
-// zero-width sides get there, see coord()).
-constexpr double kCoordLimit = 0x1p62;
+// floats (see coord_beyond()).
 constexpr std::int64_t kBeyond = std::int64_t{1} << 62;
 // Beyond this many cells from 0, a line's walk (which counts cells in doubles) gives way to
 // testing the level's items.
@@ -475,14 +473,11 @@ void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vect
     for (Level& level : levels_) level.start[level.mask + 1] = static_cast<std::uint32_t>(level.entries.size());
 }
 
-std::int64_t BroadIndex::coord(double v, double inv_cell) {
-    // Any non-decreasing function of v works here (overlapping bounds then share a cell):
-    // a multiplication is cheaper than a division. Beyond 2^62 cells (only a point, or the
-    // zero-width side of an item, can be so far in cells of its level: a side of non-zero
-    // width at v is at least a float ulp of v wide, 2^-24 |v|), the floats' own order keeps
-    // distinct values apart.
-    const double c = std::floor(v * inv_cell);
-    if (c >= -kCoordLimit && c <= kCoordLimit) return static_cast<std::int64_t>(c);
+std::int64_t BroadIndex::coord_beyond(double v, double c) {
+    // Beyond 2^62 cells (only a point, or the zero-width side of an item, can be so far in
+    // cells of its level: a side of non-zero width at v is at least a float ulp of v wide,
+    // 2^-24 |v|), the floats' own order keeps distinct values apart, and is still
+    // non-decreasing in v.
     return c > 0 ? kBeyond + float_rank(float_down(v)) : -kBeyond - float_rank(float_down(-v));
 }
 

@@ -5,7 +5,8 @@
 
 KIND is one of
   outlier         N small circles spread over a square, one point at (1e9, 1e9)
-  outlier-cluster N small circles in a tight cluster, one point at (1e9, 1e9)
+  outlier-cluster 90% of N small circles packed in one corner, 10% spread over a square
+                  100x wider, one point at (1e9, 1e9)
   outlier-rect    N small circles, one rect 1e9 wide over all of them
   outlier-segment N small circles, one segment 1e9 long across them
   outlier-tiny    N points 1e-6 apart near 0, one circle of radius 1 at (1e30, 1e30)
@@ -44,8 +45,8 @@ def main():
                                "at": [rng.randrange(n) * 1e-6, rng.randrange(n) * 1e-6]})
             shapes.append(circle("far", 1e30, 1e30, 1))
         else:
-            span = 20.0 if a.kind == "outlier-cluster" else side
             for i in range(n):
+                span = side * 100 if a.kind == "outlier-cluster" and i % 10 == 0 else side
                 shapes.append(circle(i, r3(rng.uniform(0, span)), r3(rng.uniform(0, span)), 1))
             if a.kind in ("outlier", "outlier-cluster"):
                 shapes.append({"id": "far", "type": "point", "at": [1e9, 1e9]})
@@ -58,11 +59,12 @@ def main():
         for i in range(n):
             shapes.append(circle(i, r3(rng.uniform(0, width)), r3(rng.uniform(0, 100)), 1))
         # All with direction (1, 7): parallel, crossing the 100-unit band over ~14 units.
+        # Quarter units, so that b - a is exactly (1, 7) (else they meet far away).
         for k in range(n // 2):
-            x = r3(rng.uniform(-20, width))
+            x = rng.randrange(-80, int(width) * 4) / 4
             shapes.append({"id": f"l{k}", "type": "line", "a": [x, 0], "b": [x + 1, 7]})
         for k in range(n // 2):
-            x = r3(rng.uniform(-20, width))
+            x = rng.randrange(-80, int(width) * 4) / 4
             shapes.append({"id": f"r{k}", "type": "ray", "origin": [x, -10], "direction": [1, 7]})
     elif a.kind == "grids":
         for i in range(n):

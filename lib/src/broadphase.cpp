@@ -195,12 +195,19 @@ void BroadIndex::classify_lines(const std::vector<std::pair<std::uint32_t, Unbou
         const std::uint64_t cy = y.cls == kNoClass ? 0 : std::uint64_t{y.cls} + 1;
         return cx != cy ? cx < cy : x.off_lo < y.off_lo;
     });
-    class_end_.assign(dirs.empty() ? 0 : cls + 1, 0);
+    const std::size_t classes = dirs.empty() ? 0 : cls + 1;
+    class_start_.assign(classes, static_cast<std::uint32_t>(big_.size()));
+    class_end_.assign(classes, 0);
+    class_width_.assign(classes, 0.0);
     order_pos_.assign(big_.size(), 0);
     for (std::size_t q = 0; q < class_order_.size(); ++q) {
         const Big& b = bigs_[class_order_[q]];
         order_pos_[class_order_[q]] = static_cast<std::uint32_t>(q);
-        if (b.cls != kNoClass) class_end_[b.cls] = static_cast<std::uint32_t>(q + 1);
+        if (b.cls == kNoClass) continue;
+        class_start_[b.cls] = std::min(class_start_[b.cls], static_cast<std::uint32_t>(q));
+        class_end_[b.cls] = static_cast<std::uint32_t>(q + 1);
+        const double w = std::nextafter(b.off_hi - b.off_lo, std::numeric_limits<double>::infinity());
+        class_width_[b.cls] = std::max(class_width_[b.cls], std::isnan(w) ? std::numeric_limits<double>::infinity() : w);
     }
 }
 
@@ -253,6 +260,29 @@ void BroadIndex::near_line(std::uint32_t big, std::vector<std::uint32_t>& out) c
     }
     std::sort(out.begin() + static_cast<std::ptrdiff_t>(from), out.end());
     out.erase(std::unique(out.begin() + static_cast<std::ptrdiff_t>(from), out.end()), out.end());
+}
+
+void BroadIndex::build_near() const {
+    // (item, line) pairs, then counted into each item's list.
+    std::vector<std::uint64_t> pairs;
+    std::vector<std::uint32_t> near;
+    for (std::uint32_t i : big_) {
+        if (!big_of(i).known) continue;
+        near.clear();
+        near_line(i, near);
+        for (std::uint32_t j : near) {
+            if (!candidate(i, j)) continue;
+            if (pairs.size() == kNearCap) return;  // too many: query() tests each line
+            pairs.push_back(std::uint64_t{j} << 32 | i);
+        }
+    }
+    radix_sort(pairs);
+    std::vector<std::uint32_t> start(fb_.size() + 1, 0);
+    for (std::uint64_t p : pairs) ++start[(p >> 32) + 1];
+    for (std::size_t k = 0; k + 1 < start.size(); ++k) start[k + 1] += start[k];
+    near_.resize(pairs.size());
+    for (std::size_t k = 0; k < pairs.size(); ++k) near_[k] = static_cast<std::uint32_t>(pairs[k]);
+    near_start_ = std::move(start);
 }
 
 void BroadIndex::walk(const Unbounded& l, const Level& level, std::vector<std::uint32_t>& out) const {
@@ -509,8 +539,15 @@ void BroadIndex::query(std::uint32_t i, std::vector<std::uint32_t>& out) const {
         std::sort(out.begin(), out.end());
         return;
     }
-    for (std::uint32_t j : big_)
-        if (candidate(i, j)) out.push_back(j);
+    if (method_ == Broadphase::Grid && big_.size() > kLoopBigs) std::call_once(near_once_, [this] { build_near(); });
+    if (!near_start_.empty()) {
+        out.insert(out.end(), near_.begin() + near_start_[i], near_.begin() + near_start_[i + 1]);
+        for (std::uint32_t j : big_)
+            if (!big_of(j).known && candidate(i, j)) out.push_back(j);
+    } else {
+        for (std::uint32_t j : big_)
+            if (candidate(i, j)) out.push_back(j);
+    }
     if (method_ == Broadphase::Sweep) {
         const double from = std::nextafter(static_cast<double>(lo(i)) - max_width_, -std::numeric_limits<double>::infinity());
         auto it = std::lower_bound(by_lo_.begin(), by_lo_.end(), from,

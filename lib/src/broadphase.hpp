@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -197,8 +199,19 @@ private:
     std::vector<Big> bigs_;             // by rank in big_
     std::vector<std::uint32_t> big_rank_;  // by item index (only for big items)
     std::vector<std::uint32_t> class_order_;  // ranks in big_: unknown first, then by class and off_lo
+    std::vector<std::uint32_t> class_start_;  // by class: its start in class_order_
     std::vector<std::uint32_t> class_end_;    // by class: its end in class_order_
+    std::vector<double> class_width_;         // by class: at least every off_hi - off_lo in it
     std::vector<std::uint32_t> order_pos_;    // by rank: its position in class_order_
+    // For query() of a bounded item when there are many lines: the known lines that make a
+    // candidate pair with each item (by item, CSR), built by the first such query; empty
+    // (and the lines tested one by one) when they would be more than kNearCap pairs.
+    static constexpr std::size_t kLoopBigs = 32;
+    static constexpr std::size_t kNearCap = std::size_t{1} << 23;
+    void build_near() const;
+    mutable std::once_flag near_once_;
+    mutable std::vector<std::uint32_t> near_start_;
+    mutable std::vector<std::uint32_t> near_;
     Broadphase method_;
     // Sweep: bounded items by their min on the sweep axis.
     bool sweep_y_ = false;
@@ -232,6 +245,16 @@ void BroadIndex::big_partners(std::size_t rank, bool every, F&& f) const {
     const Big& bi = bigs_[rank];
     const std::size_t n = class_order_.size();
     for (std::size_t q = every ? 0 : order_pos_[rank] + 1; q < n; ++q) {
+        if (every && bi.cls != kNoClass && q == class_start_[bi.cls]) {
+            // Before i in its class, only lines whose offsets may reach down to i's.
+            const double from = std::nextafter(bi.off_lo - class_width_[bi.cls], -std::numeric_limits<double>::infinity());
+            const auto first = class_order_.begin() + static_cast<std::ptrdiff_t>(q);
+            const auto last = class_order_.begin() + static_cast<std::ptrdiff_t>(order_pos_[rank]);
+            q = static_cast<std::size_t>(std::lower_bound(first, last, from, [&](std::uint32_t r, double v) {
+                    return bigs_[r].off_lo < v;
+                }) - class_order_.begin());
+            if (q == n) break;
+        }
         const std::uint32_t r = class_order_[q];
         const Big& bj = bigs_[r];
         // Within i's class, past the lines whose offsets may equal i's: the rest of the class

@@ -246,3 +246,31 @@ TEST_CASE("check: grids join the broad phase by their extent, in report order, f
         }
     }
 }
+
+TEST_CASE("broad phase: lines walk the cells of shapes far from the origin and of tiny ones") {
+    // Cells far smaller than the coordinates (shapes near 1e9 and 1e20, whose float bounds
+    // are a few ulps wide) and tiny ones (1e-15): the walk's margins must still reach every
+    // shape a line meets.
+    for (const auto& [offset, scale] : {std::pair{1e9, 1.0}, std::pair{-1e20, 1e6}, std::pair{3e-12, 1e-15}}) {
+        CAPTURE(offset);
+        std::mt19937_64 rng(5);
+        std::vector<Shape> shapes;
+        for (const Shape& s : small_shapes(rng, 800, 60)) {
+            auto at = [&](Vec2 v) { return Vec2{offset + v.x * scale, offset + v.y * scale}; };
+            if (const auto* c = std::get_if<collide::Circle>(&s)) shapes.emplace_back(collide::Circle{at(c->center), c->radius * scale});
+            else if (const auto* r = std::get_if<collide::Rect>(&s)) shapes.emplace_back(collide::Rect{at(r->min), at(r->max)});
+            else if (const auto* g = std::get_if<collide::Segment>(&s)) shapes.emplace_back(collide::Segment{at(g->a), at(g->b)});
+            else shapes.emplace_back(collide::Point{at(std::get<collide::Point>(s).at)});
+        }
+        for (int k = 0; k < 50; ++k) {
+            const Vec2 a{offset + std::uniform_real_distribution<double>(0, 60)(rng) * scale,
+                         offset + std::uniform_real_distribution<double>(0, 60)(rng) * scale};
+            const Vec2 d{std::uniform_real_distribution<double>(-1, 1)(rng), std::uniform_real_distribution<double>(-1, 1)(rng)};
+            if (k % 2 == 0) shapes.emplace_back(collide::Ray{a, d});
+            else shapes.emplace_back(collide::Line{a, Vec2{a.x + d.x * scale, a.y + d.y * scale}});
+        }
+        const Items it = items_of(shapes);
+        const Pairs pairs = same_pairs_everywhere(it);
+        CHECK(includes(pairs, colliding(shapes)));
+    }
+}

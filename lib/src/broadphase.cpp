@@ -314,7 +314,8 @@ void BroadIndex::walk(const Unbounded& l, const Level& level, std::vector<std::u
         ua = std::max(ua, std::min(pu + qa, pu + qb) - pad);
         ub = std::min(ub, std::max(pu + qa, pu + qb) + pad);
     }
-    if (l.ray) (du > 0 ? ua : ub) = du > 0 ? std::max(ua, pu - M) : std::min(ub, pu + M);
+    if (l.ray && du > 0) ua = std::max(ua, pu - M);
+    if (l.ray && du < 0) ub = std::min(ub, pu + M);
     if (!(ua <= ub)) return;
     const double inv = level.inv_cell, cell = level.cell;
     const std::int64_t c0 = coord(ua, inv), c1 = coord(ub, inv);
@@ -337,6 +338,7 @@ void BroadIndex::walk(const Unbounded& l, const Level& level, std::vector<std::u
                          0x1p-40 * (std::fabs(pu) + std::fabs(pv) + std::fabs(lo) + std::fabs(hi) + std::fabs(va) + std::fabs(vb)) +
                          0x1p-126;
         const std::int64_t r0 = coord(va - m, inv), r1 = coord(vb + m, inv);
+        if (static_cast<double>(r1) - static_cast<double>(r0) > rows) return test_all();  // far rows: see coord_beyond()
         for (std::int64_t r = r0; r <= r1; ++r) {
             const std::int64_t x = xmaj ? c : r, y = xmaj ? r : c;
             const std::size_t k = bucket(x, y, level.mask);

@@ -53,10 +53,12 @@ constexpr int kTerminating[] = {SIGHUP,  SIGINT,    SIGQUIT,   SIGILL,  SIGTRAP,
 #endif
 };
 
-// A signal the caller ignores (nohup ignores SIGHUP, `trap '' INT` SIGINT) stays ignored.
+// Only a signal left at its default action gets the handler: one the caller ignores (nohup
+// ignores SIGHUP, `trap '' INT` SIGINT) stays ignored, and one that already has a handler
+// keeps it (a sanitizer's fault handler, whose report would otherwise be lost).
 void clean_up_on(int sig) {
     struct sigaction now {};
-    if (sigaction(sig, nullptr, &now) != 0 || now.sa_handler == SIG_IGN) return;
+    if (sigaction(sig, nullptr, &now) != 0 || (now.sa_flags & SA_SIGINFO) != 0 || now.sa_handler != SIG_DFL) return;
     struct sigaction act {};
     act.sa_handler = on_signal;
     sigemptyset(&act.sa_mask);

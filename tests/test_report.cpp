@@ -51,9 +51,9 @@ enum : std::size_t { kPlayer, kCrate, kTile, kMaze };
 
 SceneResult small_result() {
     SceneResult r;
-    r.collisions.push_back(Collision{kPlayer, kCrate, Relation::Touch, {{48, 40}}, {}, false});
-    r.collisions.push_back(Collision{kPlayer, kMaze, Relation::Overlap, {}, {{1, 1}, {2, 2}}, true});
-    r.collisions.push_back(Collision{kCrate, kTile, Relation::Touch, {{48, 62}, {60, 62}}, {}, false});
+    r.collisions.push_back(Collision{kPlayer, kCrate, Relation::Touch, {{48, 40}}, {}, false, {}, {}});
+    r.collisions.push_back(Collision{kPlayer, kMaze, Relation::Overlap, {}, {{1, 1}, {2, 2}}, true, {}, {}});
+    r.collisions.push_back(Collision{kCrate, kTile, Relation::Touch, {{48, 62}, {60, 62}}, {}, false, {}, {}});
     MoveResult blocked;
     blocked.allowed = false;
     blocked.t = 0.15;
@@ -189,7 +189,7 @@ TEST_CASE("report: CSV") {
         std::ostringstream out;
         ReportWriter w(out, Format::Csv);
         SceneResult one;
-        one.collisions.push_back(Collision{kPlayer, kCrate, Relation::Touch, {{48, 40}}, {}, false});
+        one.collisions.push_back(Collision{kPlayer, kCrate, Relation::Touch, {{48, 40}}, {}, false, {}, {}});
         w.scene(small_scene("a.json"), one);
         w.scene(small_scene("levels/b,c.json"), one);
         w.finish();
@@ -252,7 +252,7 @@ TEST_CASE("report: control characters in ids are \\u-escaped in JSON, spelled ou
         {"id": "a\nb\u001b", "type": "circle", "center": [0, 0], "radius": 1},
         {"id": "c", "type": "circle", "center": [1, 0], "radius": 1}]})", "level.json");
     SceneResult r;
-    r.collisions.push_back(Collision{0, 1, Relation::Overlap, {}, {}, false});
+    r.collisions.push_back(Collision{0, 1, Relation::Overlap, {}, {}, false, {}, {}});
     r.summary = collide::Summary{2, 0, 1, 0, 0, 0};
     std::ostringstream json, text;
     ReportWriter(json, Format::Jsonl, false).scene(scene, r);

@@ -81,10 +81,14 @@ struct BlockOut {
         std::uint32_t count;
         Relation relation;
         bool outside;
+        std::uint32_t parts_first = 0;  // into parts: a's colliding parts, then b's
+        std::uint32_t parts_a = 0;
+        std::uint32_t parts_b = 0;
     };
     std::vector<Record> records;
     std::vector<Vec2> points;
     std::vector<Cell> cells;
+    std::vector<std::uint32_t> parts;
     struct RuleHit {
         std::uint32_t rule;
         std::size_t a, b;  // the pair, sides as reported
@@ -96,6 +100,7 @@ struct BlockOut {
         records.clear();
         points.clear();
         cells.clear();
+        parts.clear();
         hits.clear();
     }
 };
@@ -209,26 +214,36 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
     // report order), or for a pair only rules ask about, in the block of its lower index.
     auto test_pair = [&](std::size_t a, std::size_t b, bool reported, BlockOut& out) {
         BlockOut::Record c{a, b, 0, 0, Relation::Overlap, false};
+        c.parts_first = static_cast<std::uint32_t>(out.parts.size());
         if (b < ns) {
             const std::size_t first = out.points.size();
+            thread_local std::vector<std::uint32_t> parts_b;  // placed after a's once both are known
+            parts_b.clear();
             const auto hit = detail::collide_into(scene.shapes[a].shape, scene.shapes[b].shape,
-                                                  reported && options.points ? &out.points : nullptr, edges.of(a),
-                                                  edges.of(b));
+                                                  reported && options.points ? &out.points : nullptr, edges.prepared(a),
+                                                  edges.prepared(b), {&out.parts, &parts_b});
             if (!hit) return;
             c.relation = *hit;
             c.first = static_cast<std::uint32_t>(first);
             c.count = static_cast<std::uint32_t>(out.points.size() - first);
+            c.parts_a = static_cast<std::uint32_t>(out.parts.size() - c.parts_first);
+            c.parts_b = static_cast<std::uint32_t>(parts_b.size());
+            out.parts.insert(out.parts.end(), parts_b.begin(), parts_b.end());
         } else {
             auto hit = detail::shape_vs_grid(scene.shapes[a].shape, scene.grids[b - ns]);
             if (!hit) return;
             c.first = static_cast<std::uint32_t>(out.cells.size());
             c.count = static_cast<std::uint32_t>(hit->cells.size());
             c.outside = hit->outside;
+            c.parts_a = static_cast<std::uint32_t>(hit->parts.size());
+            out.parts.insert(out.parts.end(), hit->parts.begin(), hit->parts.end());
             if (reported) out.cells.insert(out.cells.end(), hit->cells.begin(), hit->cells.end());
         }
+        if (!reported) out.parts.resize(c.parts_first);
         const bool touch = c.relation == Relation::Touch;
         if (touch && options.no_touch) {
             if (b < ns) out.points.resize(c.first);
+            out.parts.resize(c.parts_first);
             return;
         }
         sel.for_each_rule(a, b, [&](std::size_t k) {
@@ -389,6 +404,9 @@ SceneResult check(const Scene& scene, const CheckOptions& options, const std::fu
                 given.points.clear();
                 given.cells.assign(out.cells.begin() + r.first, out.cells.begin() + r.first + r.count);
             }
+            const auto part_ids = out.parts.begin() + r.parts_first;
+            given.parts_a.assign(part_ids, part_ids + r.parts_a);
+            given.parts_b.assign(part_ids + r.parts_a, part_ids + r.parts_a + r.parts_b);
             sink(std::move(given));
         }
         out.clear();

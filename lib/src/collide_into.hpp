@@ -3,6 +3,8 @@
 
 #include "collide/geometry.hpp"
 
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -10,12 +12,52 @@ namespace collide::detail {
 
 class EdgeIndex;
 
+/// A compound's parts as the pair tests read them: each part's bounds (exact, as bounds_of
+/// gives them) and the edge index of each big part, built once.
+class PartIndex {
+public:
+    explicit PartIndex(const Compound& c);
+    ~PartIndex();
+    PartIndex(const PartIndex&) = delete;
+    PartIndex& operator=(const PartIndex&) = delete;
+    const Bounds& bounds(std::size_t part) const { return bounds_[part]; }
+    const EdgeIndex* edges(std::size_t part) const { return edges_[part].get(); }
+
+private:
+    std::vector<Bounds> bounds_;
+    std::vector<std::unique_ptr<EdgeIndex>> edges_;
+};
+
+/// What a pair test may reuse about one side: a big polygon's or polyline's edge index, or a
+/// compound's part index; null members are computed as needed (the same answer, slower).
+struct Prepared {
+    Prepared(const EdgeIndex* e = nullptr, const PartIndex* p = nullptr) : edges(e), parts(p) {}  // NOLINT: implicit
+    const EdgeIndex* edges;
+    const PartIndex* parts;
+};
+
+/// Where a compound side's colliding parts go (appended ascending); null: not wanted.
+struct PartsOut {
+    std::vector<std::uint32_t>* a = nullptr;
+    std::vector<std::uint32_t>* b = nullptr;
+};
+
 /// collide(a, b) that appends the outline intersection points (as Contact::points has them)
 /// to *points instead of returning them in a vector of their own; with points null, they are
-/// not computed. Returns the relation, or nothing when the shapes share no point.
-/// index_a, index_b: the shapes' edge indexes (edge_index.hpp), or null to read every edge
-/// (the same answer, in O(Va * Vb) for two polygons).
+/// not computed. Returns the relation, or nothing when the shapes share no point. For a
+/// compound side, the parts that collide go to `parts` (SPEC §2.1: the relation is touch when
+/// every colliding pair of parts only touches, else overlap; points are the sorted union).
+/// pa, pb: what is prepared about each side (the same answer without, in O(Va * Vb) for two
+/// big polygons).
 std::optional<Relation> collide_into(const Shape& a, const Shape& b, std::vector<Vec2>* points,
-                                     const EdgeIndex* index_a = nullptr, const EdgeIndex* index_b = nullptr);
+                                     Prepared pa = {}, Prepared pb = {}, PartsOut parts = {});
+
+/// The same for two shapes neither of which is a compound (geometry.cpp).
+std::optional<Relation> collide_simple(const Shape& a, const Shape& b, std::vector<Vec2>* points,
+                                       const EdgeIndex* index_a, const EdgeIndex* index_b);
+
+/// Sort points by x then y and drop duplicates, merging points a few ulps apart (one crossing
+/// computed from two pairs of pieces may round differently).
+void normalize_points(std::vector<Vec2>& pts);
 
 }  // namespace collide::detail

@@ -122,13 +122,14 @@ std::unique_ptr<EdgeIndex> index_if_big(const Shape& s) {
 struct SceneIndexes::Slot {
     std::once_flag once;
     std::unique_ptr<EdgeIndex> index;
+    std::unique_ptr<PartIndex> parts;
 };
 
 SceneIndexes::SceneIndexes(const std::vector<SceneShape>& shapes) : shapes_(shapes) {}
 
 SceneIndexes::~SceneIndexes() = default;
 
-const EdgeIndex* SceneIndexes::built(std::size_t i) const {
+Prepared SceneIndexes::built(std::size_t i) const {
     Slot* slot = nullptr;
     {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -136,8 +137,12 @@ const EdgeIndex* SceneIndexes::built(std::size_t i) const {
         if (!s) s = std::make_unique<Slot>();
         slot = s.get();
     }
-    std::call_once(slot->once, [&] { slot->index = index_if_big(shapes_[i].shape); });
-    return slot->index.get();
+    std::call_once(slot->once, [&] {
+        const Shape& s = shapes_[i].shape;
+        if (const auto* c = std::get_if<Compound>(&s)) slot->parts = std::make_unique<PartIndex>(*c);
+        else slot->index = index_if_big(s);
+    });
+    return Prepared{slot->index.get(), slot->parts.get()};
 }
 
 }  // namespace collide::detail

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "collide/scene.hpp"
+#include "collide_into.hpp"
 #include "predicates.hpp"
 
 #include <algorithm>
@@ -122,7 +123,11 @@ inline bool may_be_big(const Shape& s) {
 /// The index of a shape when it is a polygon or polyline big enough to need one, else null.
 std::unique_ptr<EdgeIndex> index_if_big(const Shape& s);
 
-/// The indexes of a scene's big shapes, each built the first time a pair asks for it: a
+/// Whether a shape has something for SceneIndexes to build: a big polygon or polyline, or a
+/// compound (inline, like may_be_big).
+inline bool may_need_index(const Shape& s) { return may_be_big(s) || std::holds_alternative<Compound>(s); }
+
+/// The indexes of a scene's big shapes and compounds, each built the first time a pair asks for it: a
 /// shape that collides with nothing costs nothing, and a scene without big shapes is not even
 /// scanned. Worker threads testing pairs of the same shape at once wait for one build
 /// (std::call_once); the scene must outlive this.
@@ -133,15 +138,17 @@ public:
     SceneIndexes(const SceneIndexes&) = delete;
     SceneIndexes& operator=(const SceneIndexes&) = delete;
     /// The index of shape i, or null when it needs none.
-    const EdgeIndex* of(std::size_t i) const {
+    const EdgeIndex* of(std::size_t i) const { return prepared(i).edges; }
+    /// What the pair tests reuse about shape i (collide_into.hpp).
+    Prepared prepared(std::size_t i) const {
         // Small shapes, nearly all, are told apart without a call or a lock; the pair test
         // reads the shape anyway, so it is in cache.
-        return i < shapes_.size() && may_be_big(shapes_[i].shape) ? built(i) : nullptr;
+        return i < shapes_.size() && may_need_index(shapes_[i].shape) ? built(i) : Prepared{};
     }
 
 private:
     struct Slot;
-    const EdgeIndex* built(std::size_t i) const;
+    Prepared built(std::size_t i) const;
     const std::vector<SceneShape>& shapes_;
     mutable std::mutex mutex_;  // guards slots_ (not the builds)
     mutable std::unordered_map<std::size_t, std::unique_ptr<Slot>> slots_;

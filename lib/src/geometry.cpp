@@ -26,6 +26,8 @@ std::string_view type_name(ShapeType t) {
         case ShapeType::Ray: return "ray";
         case ShapeType::Polygon: return "polygon";
         case ShapeType::Polyline: return "polyline";
+        case ShapeType::Capsule: return "capsule";
+        case ShapeType::Compound: return "compound";
     }
     return "?";
 }
@@ -161,6 +163,11 @@ Geo make_geo(const Shape& shape, const EdgeIndex* index) {
             }
             return g;
         }
+        case ShapeType::Capsule: {  // TODO: the capsule kind; its core for now
+            const auto& c = std::get<Capsule>(shape);
+            return segment_geo(c.a, c.b);
+        }
+        case ShapeType::Compound: break;  // collide_into() tests a compound part by part
     }
     return Geo{};
 }
@@ -560,9 +567,10 @@ Relation relation_of(const Topo& t) {
     return Relation::Overlap;
 }
 
-// Sort by x then y and drop duplicates, merging points a few ulps apart (one crossing
-// computed from two pairs of pieces may round differently).
-void normalize_points(std::vector<Vec2>& pts) {
+}  // namespace
+}  // namespace detail
+
+void detail::normalize_points(std::vector<Vec2>& pts) {
     for (Vec2& p : pts) p = Vec2{p.x + 0.0, p.y + 0.0};  // a computed -0 reads as 0
     std::sort(pts.begin(), pts.end());
     auto near = [](const Vec2& p, const Vec2& q) {
@@ -574,11 +582,8 @@ void normalize_points(std::vector<Vec2>& pts) {
     pts.erase(std::unique(pts.begin(), pts.end(), near), pts.end());
 }
 
-}  // namespace
-}  // namespace detail
-
-std::optional<Relation> detail::collide_into(const Shape& a, const Shape& b, std::vector<Vec2>* points,
-                                            const EdgeIndex* index_a, const EdgeIndex* index_b) {
+std::optional<Relation> detail::collide_simple(const Shape& a, const Shape& b, std::vector<Vec2>* points,
+                                              const EdgeIndex* index_a, const EdgeIndex* index_b) {
     using namespace detail;
     const Geo ga = make_geo(a, index_a);
     const Geo gb = make_geo(b, index_b);
@@ -603,7 +608,12 @@ std::optional<Contact> collide(const Shape& a, const Shape& b, bool want_points)
     // every edge against every edge would be O(V^2).
     const std::unique_ptr<detail::EdgeIndex> ia = detail::may_be_big(a) ? detail::index_if_big(a) : nullptr;
     const std::unique_ptr<detail::EdgeIndex> ib = detail::may_be_big(b) ? detail::index_if_big(b) : nullptr;
-    const std::optional<Relation> r = detail::collide_into(a, b, want_points ? &c.points : nullptr, ia.get(), ib.get());
+    const auto* ca = std::get_if<Compound>(&a);
+    const auto* cb = std::get_if<Compound>(&b);
+    const std::unique_ptr<detail::PartIndex> pa = ca ? std::make_unique<detail::PartIndex>(*ca) : nullptr;
+    const std::unique_ptr<detail::PartIndex> pb = cb ? std::make_unique<detail::PartIndex>(*cb) : nullptr;
+    const std::optional<Relation> r = detail::collide_into(a, b, want_points ? &c.points : nullptr, {ia.get(), pa.get()},
+                                                           {ib.get(), pb.get()}, {&c.parts_a, &c.parts_b});
     if (!r) return std::nullopt;
     c.relation = *r;
     return c;
@@ -652,6 +662,22 @@ Bounds bounds_of(const Shape& s) {
         }
         case ShapeType::Polygon: return of_points(std::get<Polygon>(s).points);
         case ShapeType::Polyline: return of_points(std::get<Polyline>(s).points);
+        case ShapeType::Capsule: {
+            const auto& c = std::get<Capsule>(s);
+            auto lo = [&](double u, double v) { return std::nextafter(std::min(u, v) - c.radius, -inf); };
+            auto hi = [&](double u, double v) { return std::nextafter(std::max(u, v) + c.radius, inf); };
+            return Bounds{Vec2{lo(c.a.x, c.b.x), lo(c.a.y, c.b.y)}, Vec2{hi(c.a.x, c.b.x), hi(c.a.y, c.b.y)}};
+        }
+        case ShapeType::Compound: {
+            const auto& parts = std::get<Compound>(s).parts;
+            Bounds b = parts.empty() ? Bounds{} : bounds_of(parts[0]);
+            for (std::size_t i = 1; i < parts.size(); ++i) {
+                const Bounds p = bounds_of(parts[i]);
+                b.min = Vec2{std::min(b.min.x, p.min.x), std::min(b.min.y, p.min.y)};
+                b.max = Vec2{std::max(b.max.x, p.max.x), std::max(b.max.y, p.max.y)};
+            }
+            return b;
+        }
     }
     return Bounds{};
 }

@@ -12,6 +12,7 @@ namespace collide::detail {
 struct GridHit {
     std::vector<Cell> cells;
     bool outside = false;
+    std::vector<std::uint32_t> parts;  ///< a compound's parts that hit, ascending
 };
 std::optional<GridHit> shape_vs_grid(const Shape& shape, const Grid& grid);
 

@@ -167,6 +167,15 @@ inline std::string shape_text(const collide::Shape& s) {
             return t + " origin " + vec(std::get<Ray>(s).origin) + " direction " + vec(std::get<Ray>(s).direction);
         case ShapeType::Polygon: return t + " " + points_text(std::get<Polygon>(s).points);
         case ShapeType::Polyline: return t + " " + points_text(std::get<Polyline>(s).points);
+        case ShapeType::Capsule: {
+            const auto& c = std::get<Capsule>(s);
+            return t + " a " + vec(c.a) + " b " + vec(c.b) + " radius " + num(c.radius);
+        }
+        case ShapeType::Compound: {
+            std::string parts;
+            for (const Shape& p : std::get<Compound>(s).parts) parts += (parts.empty() ? "" : "; ") + shape_text(p);
+            return t + " {" + parts + "}";
+        }
     }
     return t;
 }

@@ -64,6 +64,10 @@ struct Collision {
     std::vector<Vec2> points;  ///< shape-shape: outline intersection (see collide())
     std::vector<Cell> cells;   ///< shape-grid: solid cells hit, by row then column
     bool outside = false;      ///< shape-grid: reaches the grid's solid outside
+    /// When a (or b) is a compound: the indices of its parts that collide, ascending (SPEC §4
+    /// `parts_a` / `parts_b`); empty otherwise.
+    std::vector<std::uint32_t> parts_a;
+    std::vector<std::uint32_t> parts_b;
 };
 
 /// The answer to a move.

@@ -1,4 +1,4 @@
-// collide/geometry.hpp — the eight shape types and the exact pairwise test.
+// collide/geometry.hpp — the shape types and the exact pairwise test.
 //
 // What it does: for any two shapes, decides exactly (for the double values given)
 // whether they share a point, how they relate in the DE-9IM sense (touch, overlap,
@@ -89,11 +89,30 @@ struct Polyline {
     std::vector<Vec2> points;
 };
 
-/// Any shape. The alternative index is the ShapeType.
-using Shape = std::variant<Point, Circle, Rect, Segment, Line, Ray, Polygon, Polyline>;
+/// Every point within `radius` (> 0) of the segment a-b, closed: a stadium. a == b is the
+/// disk of that radius. Its outline is two straight sides and two half circles.
+struct Capsule {
+    Vec2 a;
+    Vec2 b;
+    double radius = 0.0;
+};
+
+struct Compound;
+
+/// Any shape. The alternative index is the ShapeType. (The scene format's `box` and
+/// `ellipse` are read as the polygon, rect or circle they are: see box_corners and
+/// ellipse_points.)
+using Shape = std::variant<Point, Circle, Rect, Segment, Line, Ray, Polygon, Polyline, Capsule, Compound>;
+
+/// One object made of parts (>= 1, none a Compound): it collides with whatever one of its
+/// parts collides with. Parts may overlap each other; the compound has no outline of its
+/// own, so it only touches or overlaps (never contains, is within or equals) another shape.
+struct Compound {
+    std::vector<Shape> parts;
+};
 
 /// The kind of a Shape, in the order of the variant.
-enum class ShapeType : std::uint8_t { Point, Circle, Rect, Segment, Line, Ray, Polygon, Polyline };
+enum class ShapeType : std::uint8_t { Point, Circle, Rect, Segment, Line, Ray, Polygon, Polyline, Capsule, Compound };
 
 /// The type of a shape.
 inline ShapeType type_of(const Shape& s) { return static_cast<ShapeType>(s.index()); }
@@ -124,6 +143,10 @@ struct Contact {
     /// positive length contributes its two end points. Empty when points were not asked for.
     /// A point beyond the double range is left out (see Limits above).
     std::vector<Vec2> points;
+    /// When a side is a Compound: the indices of its parts that collide with the other side,
+    /// ascending (always filled, points wanted or not); empty for any other shape.
+    std::vector<std::uint32_t> parts_a;
+    std::vector<std::uint32_t> parts_b;
 };
 
 /// Exact collision test of a against b. Returns nothing when they share no point.
@@ -139,5 +162,17 @@ struct Bounds {
 /// Smallest Bounds holding the shape (exact: every component is an input coordinate,
 /// rounded outward where it is a computed sum, or +-infinity).
 Bounds bounds_of(const Shape& s);
+
+/// The four corners of an oriented box (SPEC §2.5): (cx + sx c - sy s, cy + sx s + sy c) for
+/// (sx, sy) = (-w/2, -h/2), (w/2, -h/2), (w/2, h/2), (-w/2, h/2), each product rounded and
+/// the sums taken left to right, where c and s are the cosine and sine of `angle_degrees`
+/// (from +x toward +y): exactly 0 or +-1 at multiples of 90, else the double results of
+/// std::cos and std::sin of (angle mod 360) * pi / 180.
+std::vector<Vec2> box_corners(Vec2 center, Vec2 size, double angle_degrees);
+
+/// The `vertices` points of an ellipse with radii (rx, ry) turned by `angle_degrees`
+/// (SPEC §2.5): point k is center + R(angle) (rx cos(2 pi k / n), ry sin(2 pi k / n)),
+/// evaluated as box_corners evaluates a corner.
+std::vector<Vec2> ellipse_points(Vec2 center, Vec2 radii, double angle_degrees, std::uint32_t vertices);
 
 }  // namespace collide

@@ -1,0 +1,60 @@
+// The scene format's `box` and `ellipse` as the polygons they are read as (SPEC §2.5): the
+// formulas evaluated exactly as written, so that every implementation gets the same doubles.
+#include "collide/geometry.hpp"
+
+#include <cmath>
+
+namespace collide {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// cos and sin of an angle in degrees: exactly 0 and +-1 at multiples of 90, else the double
+// results of std::cos and std::sin of (angle mod 360) * pi / 180.
+void cos_sin(double degrees, double& c, double& s) {
+    const double turn = std::fmod(degrees, 360.0);  // exact; the sign of `degrees`
+    if (std::fmod(turn, 90.0) == 0.0) {
+        const int quarter = static_cast<int>(turn / 90.0) & 3;  // -3..3, two's complement: -1 -> 3
+        constexpr double kCos[4] = {1.0, 0.0, -1.0, 0.0};
+        constexpr double kSin[4] = {0.0, 1.0, 0.0, -1.0};
+        c = kCos[quarter];
+        s = kSin[quarter];
+        return;
+    }
+    const double radians = turn * kPi / 180.0;
+    c = std::cos(radians);
+    s = std::sin(radians);
+}
+
+// center + R (u, v), each product rounded and the sums taken left to right.
+Vec2 turned(Vec2 center, double u, double v, double c, double s) {
+    return Vec2{center.x + u * c - v * s, center.y + u * s + v * c};
+}
+
+}  // namespace
+
+std::vector<Vec2> box_corners(Vec2 center, Vec2 size, double angle_degrees) {
+    double c = 1.0;
+    double s = 0.0;
+    cos_sin(angle_degrees, c, s);
+    const double hw = size.x / 2;
+    const double hh = size.y / 2;
+    return {turned(center, -hw, -hh, c, s), turned(center, hw, -hh, c, s), turned(center, hw, hh, c, s),
+            turned(center, -hw, hh, c, s)};
+}
+
+std::vector<Vec2> ellipse_points(Vec2 center, Vec2 radii, double angle_degrees, std::uint32_t vertices) {
+    double c = 1.0;
+    double s = 0.0;
+    cos_sin(angle_degrees, c, s);
+    std::vector<Vec2> out;
+    out.reserve(vertices);
+    for (std::uint32_t k = 0; k < vertices; ++k) {
+        const double theta = 2.0 * kPi * static_cast<double>(k) / static_cast<double>(vertices);
+        out.push_back(turned(center, radii.x * std::cos(theta), radii.y * std::sin(theta), c, s));
+    }
+    return out;
+}
+
+}  // namespace collide

@@ -209,6 +209,25 @@ void collision_fields(std::string& out, const Scene& scene, const Collision& c, 
         }
         out += ']';
     }
+    auto parts = [&](const char* key, const std::vector<std::uint32_t>& ids) {
+        if (ids.empty()) return;  // not a compound
+        out += key;
+        for (std::size_t k = 0; k < ids.size(); ++k) {
+            if (k) out += ", ";
+            out += std::to_string(ids[k]);
+        }
+        out += ']';
+    };
+    parts(", \"parts_a\": [", c.parts_a);
+    parts(", \"parts_b\": [", c.parts_b);
+}
+
+// A compound side's parts in a CSV field: "i;j".
+void csv_parts(std::string& out, const std::vector<std::uint32_t>& ids) {
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+        if (k) out += ';';
+        out += std::to_string(ids[k]);
+    }
 }
 
 void move_fields(std::string& out, const Scene& scene, std::size_t i, const MoveResult& m) {
@@ -342,7 +361,10 @@ struct ReportWriter::Impl {
             json_string(buf, scene.file);
             buf += ",\n \"collisions\": [";
         } else if (format == Format::Csv && scenes == 0) {
-            buf += "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside\r\n";
+            // SPEC §4's columns; distance, hit, normal and depth stay empty until near pairs,
+            // moves against shapes and separation are written.
+            buf += "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside,distance,hit,parts_a,parts_b,"
+                   "normal,depth\r\n";
         }
     }
 
@@ -444,7 +466,11 @@ struct ReportWriter::Impl {
         }
         buf += ',';
         if (grid) buf += boolean(c.outside);
-        buf += "\r\n";
+        buf += ",,,";
+        csv_parts(buf, c.parts_a);
+        buf += ',';
+        csv_parts(buf, c.parts_b);
+        buf += ",,\r\n";
     }
 
     void csv_end(const Scene& scene, const SceneResult& r) {
@@ -460,7 +486,7 @@ struct ReportWriter::Impl {
                 buf += format_number(m.t) + ',' + std::to_string(m.cell.col) + ',' + std::to_string(m.cell.row);
             else
                 buf += ",,";
-            buf += ",,,\r\n";
+            buf += ",,,,,,,,,\r\n";
         }
     }
 
@@ -493,6 +519,14 @@ struct ReportWriter::Impl {
                     detail += '(' + format_number(p.x) + ", " + format_number(p.y) + ')';
                 }
             }
+            auto parts = [&](const char* side, const std::vector<std::uint32_t>& ids) {
+                if (ids.empty()) return;
+                detail += detail.empty() ? "parts " : " parts ";
+                detail += side;
+                for (std::size_t k = 0; k < ids.size(); ++k) detail += (k ? "," : "") + std::to_string(ids[k]);
+            };
+            parts("a:", c.parts_a);
+            parts("b:", c.parts_b);
             buf += detail;
             while (!buf.empty() && buf.back() == ' ') buf.pop_back();
             buf += '\n';

@@ -312,7 +312,10 @@ SceneShape* SceneBuilder::make_room(std::size_t count) {
 }
 
 void SceneBuilder::note_shape(std::size_t index, const ShapeNotes& n) {
-    if (n.pending) rects_.push_back(PendingRect{index, n.left, n.top, n.right, n.bottom});
+    for (PendingRect r : n.rects) {
+        r.shape = index;
+        rects_.push_back(r);
+    }
     default_id_.push_back(n.default_id);
 }
 
@@ -327,23 +330,56 @@ void SceneBuilder::expect_shapes(std::size_t count) {
     }
 }
 
-SceneBuilder::ShapeNotes SceneBuilder::build_shape(std::size_t index, const json& v, const Path& path, SceneShape& s,
-                                                   GroupLists& groups) {
-    const Obj o(v, path, "a shape");
-    ShapeNotes out;
-    const bool has_id = o.has("id");
-    s.id = has_id ? id_or_default(o, index) : std::to_string(index);
-    s.groups = o.groups(groups);
+namespace {
+
+constexpr std::string_view kShapeTypes =
+    "point, circle, rect, segment, line, ray, polygon, polyline, capsule, box, ellipse or compound";
+
+// A number that must be > 0 (a capsule's radius, a box's size).
+double positive(const Obj& o, std::string_view k) {
+    const double d = o.num(k);
+    if (!(d > 0)) throw Fail{o.sub(k), std::string(k) + " must be > 0, got " + num_text(d)};
+    return d;
+}
+
+// A pair of numbers, each > 0 (a box's size, an ellipse's radii).
+Vec2 positive_pair(const Obj& o, std::string_view k) {
+    const Vec2 v = o.pos(k);
+    if (!(v.x > 0) || !(v.y > 0))
+        throw Fail{o.sub(k), std::string(k) + " must be > 0 on both axes, got [" + num_text(v.x) + ", " + num_text(v.y) + "]"};
+    return v;
+}
+
+// The corners of a box or the points of an ellipse, as doubles, must make a simple polygon
+// (a shape far smaller than its coordinates' spacing may not).
+Polygon polygon_of(const Obj& o, std::vector<Vec2> pts, std::string_view what) {
+    std::string why;
+    auto simple = simple_polygon(pts, why);
+    if (!simple)
+        throw Fail{o.path(), "the " + std::string(what) + "'s points, rounded to doubles, are not a simple polygon (" + why +
+                                 "): it is too small for its position"};
+    return Polygon{std::move(*simple)};
+}
+
+}  // namespace
+
+// The geometry of a shape object (everything but id and groups); `common` are the keys it
+// may hold besides its type's own. A compound's parts are built here too (part: true, and
+// they may not be compounds); their left/top/right/bottom rects go to `rects`.
+Shape SceneBuilder::shape_body(const JsonValue& v, const Path& path, std::initializer_list<std::string_view> common,
+                               bool part, std::vector<PendingRect>& rects, std::size_t part_index) {
+    const Obj o(v, path, part ? "a compound part" : "a shape");
     const std::string_view type = o.str_view("type");
     auto fields = [&](std::initializer_list<std::string_view> extra) {
-        static constexpr std::string_view common[] = {"id", "type", "groups"};
         for (std::size_t i = 0; i < v.size(); ++i) {
             const std::string_view k = v.key(i);
             auto is_k = [&](std::string_view a) { return same_key(a, k); };
-            if (std::any_of(std::begin(common), std::end(common), is_k) || std::any_of(extra.begin(), extra.end(), is_k))
+            if (std::any_of(common.begin(), common.end(), is_k) || std::any_of(extra.begin(), extra.end(), is_k))
                 continue;
             const std::string key(k);
-            std::vector<std::string_view> all(std::begin(common), std::end(common));
+            if (part && (key == "id" || key == "groups"))
+                throw Fail{o.sub(key), "a compound's part has no " + key + " of its own (give it to the compound)"};
+            std::vector<std::string_view> all(common.begin(), common.end());
             all.insert(all.end(), extra.begin(), extra.end());
             std::string hint;
             for (std::string_view a : all)
@@ -355,50 +391,120 @@ SceneBuilder::ShapeNotes SceneBuilder::build_shape(std::size_t index, const json
     };
     if (type == "point") {
         fields({"at"});
-        s.shape = Point{o.pos("at")};
-    } else if (type == "circle") {
+        return Point{o.pos("at")};
+    }
+    if (type == "circle") {
         fields({"center", "radius"});
-        s.shape = Circle{o.pos("center"), o.non_negative("radius")};
-    } else if (type == "rect") {
+        return Circle{o.pos("center"), o.non_negative("radius")};
+    }
+    if (type == "rect") {
         if (o.has("left") || o.has("top") || o.has("right") || o.has("bottom")) {
             if (o.has("min") || o.has("max") || o.has("x") || o.has("y") || o.has("width") || o.has("height"))
                 throw Fail{path, "a rect takes one of min/max, x/y/width/height or left/top/right/bottom, not a mix"};
             fields({"left", "top", "right", "bottom"});
-            out.pending = true;
-            out.left = o.num("left");
-            out.top = o.num("top");
-            out.right = o.num("right");
-            out.bottom = o.num("bottom");
-            s.shape = Rect{};
-        } else {
-            s.shape = rect_of(o);
+            rects.push_back(PendingRect{0, part_index, o.num("left"), o.num("top"), o.num("right"), o.num("bottom")});
+            return Rect{};
         }
-    } else if (type == "segment") {
+        return rect_of(o);
+    }
+    if (type == "segment") {
         fields({"a", "b"});
-        s.shape = Segment{o.pos("a"), o.pos("b")};
-    } else if (type == "line") {
+        return Segment{o.pos("a"), o.pos("b")};
+    }
+    if (type == "line") {
         fields({"a", "b"});
         const Line l{o.pos("a"), o.pos("b")};
         if (l.a == l.b) throw Fail{path, "a line needs two distinct points a and b"};
-        s.shape = l;
-    } else if (type == "ray") {
+        return l;
+    }
+    if (type == "ray") {
         fields({"origin", "direction"});
         const Ray r{o.pos("origin"), o.pos("direction")};
         if (r.direction.x == 0 && r.direction.y == 0) throw Fail{o.sub("direction"), "a ray's direction must not be [0, 0]"};
-        s.shape = r;
-    } else if (type == "polygon") {
+        return r;
+    }
+    if (type == "polygon") {
         fields({"points"});
         std::string why;
         auto pts = simple_polygon(o.positions("points", 3), why);
         if (!pts) throw Fail{o.sub("points"), why};
-        s.shape = Polygon{std::move(*pts)};
-    } else if (type == "polyline") {
-        fields({"points"});
-        s.shape = Polyline{o.positions("points", 2)};
-    } else {
-        throw Fail{o.sub("type"), "unknown shape type '" + std::string(type) +
-                                      "'; expected point, circle, rect, segment, line, ray, polygon or polyline"};
+        return Polygon{std::move(*pts)};
     }
+    if (type == "polyline") {
+        fields({"points"});
+        return Polyline{o.positions("points", 2)};
+    }
+    if (type == "capsule") {
+        fields({"a", "b", "radius"});
+        const Capsule c{o.pos("a"), o.pos("b"), positive(o, "radius")};
+        if (c.a == c.b) return Circle{c.a, c.radius};  // SPEC §1.1: a == b is the circle
+        return c;
+    }
+    if (type == "box") {
+        fields({"center", "size", "angle"});
+        const Vec2 center = o.pos("center");
+        const Vec2 size = positive_pair(o, "size");
+        const double angle = o.has("angle") ? o.num("angle") : 0.0;
+        std::vector<Vec2> corners = box_corners(center, size, angle);
+        // At a multiple of 90 degrees the corners are those of an axis-aligned rect: the rect.
+        if (corners[0].x == corners[3].x && corners[1].x == corners[2].x && corners[0].y == corners[1].y &&
+            corners[2].y == corners[3].y) {
+            const Vec2 lo{std::min(corners[0].x, corners[1].x), std::min(corners[0].y, corners[3].y)};
+            const Vec2 hi{std::max(corners[0].x, corners[1].x), std::max(corners[0].y, corners[3].y)};
+            return Rect{lo, hi};
+        }
+        if (corners[0].y == corners[3].y && corners[1].y == corners[2].y && corners[0].x == corners[1].x &&
+            corners[2].x == corners[3].x) {
+            const Vec2 lo{std::min(corners[0].x, corners[3].x), std::min(corners[0].y, corners[1].y)};
+            const Vec2 hi{std::max(corners[0].x, corners[3].x), std::max(corners[0].y, corners[1].y)};
+            return Rect{lo, hi};
+        }
+        return polygon_of(o, std::move(corners), "box");
+    }
+    if (type == "ellipse") {
+        fields({"center", "radii", "angle", "vertices"});
+        const Vec2 center = o.pos("center");
+        const Vec2 radii = positive_pair(o, "radii");
+        const double angle = o.has("angle") ? o.num("angle") : 0.0;
+        std::uint32_t vertices = 32;
+        if (o.has("vertices")) {
+            const double n = o.num("vertices");
+            if (!(n >= 8 && n <= 4096) || n != std::floor(n))
+                throw Fail{o.sub("vertices"), "vertices must be an integer from 8 to 4096, got " + num_text(n)};
+            vertices = static_cast<std::uint32_t>(n);
+        }
+        if (radii.x == radii.y) return Circle{center, radii.x};  // SPEC §1.1: round is the circle, exactly
+        return polygon_of(o, ellipse_points(center, radii, angle, vertices), "ellipse");
+    }
+    if (type == "compound") {
+        if (part) throw Fail{o.sub("type"), "a compound's part cannot be a compound"};
+        fields({"parts"});
+        const json list = o.at("parts");
+        const Path list_path = o.sub("parts");
+        if (!list.is_array()) throw Fail{list_path, "expected an array of shapes, got " + describe(list)};
+        if (list.size() == 0) throw Fail{list_path, "a compound needs at least one part"};
+        if (list.size() > kMaxParts)
+            throw Fail{list_path, "a compound has at most " + std::to_string(kMaxParts) + " parts, got " +
+                                      std::to_string(list.size())};
+        Compound c;
+        c.parts.reserve(list.size());
+        for (std::size_t i = 0; i < list.size(); ++i)
+            c.parts.push_back(shape_body(list[i], Path(list_path, i), {"type"}, true, rects, i));
+        return c;
+    }
+    throw Fail{o.sub("type"), "unknown shape type '" + std::string(type) + "'; expected " +
+                                  std::string(part ? "point, circle, rect, segment, line, ray, polygon, polyline, capsule, box or ellipse"
+                                                   : kShapeTypes)};
+}
+
+SceneBuilder::ShapeNotes SceneBuilder::build_shape(std::size_t index, const json& v, const Path& path, SceneShape& s,
+                                                   GroupLists& groups) {
+    const Obj o(v, path, "a shape");
+    ShapeNotes out;
+    const bool has_id = o.has("id");
+    s.id = has_id ? id_or_default(o, index) : std::to_string(index);
+    s.groups = o.groups(groups);
+    s.shape = shape_body(v, path, {"id", "type", "groups"}, false, out.rects, kWhole);
     out.default_id = !has_id;
     return out;
 }
@@ -527,12 +633,13 @@ Scene SceneBuilder::finish() {
         // With y down, top is the smaller y; with y up, the larger.
         const double lo_y = scene_.y_up ? p.bottom : p.top;
         const double hi_y = scene_.y_up ? p.top : p.bottom;
-        if (p.left > p.right)
-            throw Fail{shape_path(p.shape), "left " + num_text(p.left) + " is greater than right " + num_text(p.right)};
+        const std::string at = shape_path(p.shape) + (p.part == kWhole ? "" : "/parts/" + std::to_string(p.part));
+        if (p.left > p.right) throw Fail{at, "left " + num_text(p.left) + " is greater than right " + num_text(p.right)};
         if (lo_y > hi_y)
-            throw Fail{shape_path(p.shape), "top " + num_text(p.top) + (scene_.y_up ? " is less than" : " is greater than") + " bottom " +
-                                   num_text(p.bottom) + " (y_axis is " + (scene_.y_up ? "up" : "down") + ")"};
-        scene_.shapes[p.shape].shape = Rect{Vec2{p.left, lo_y}, Vec2{p.right, hi_y}};
+            throw Fail{at, "top " + num_text(p.top) + (scene_.y_up ? " is less than" : " is greater than") + " bottom " +
+                               num_text(p.bottom) + " (y_axis is " + (scene_.y_up ? "up" : "down") + ")"};
+        Shape& s = scene_.shapes[p.shape].shape;
+        (p.part == kWhole ? s : std::get<Compound>(s).parts[p.part]) = Rect{Vec2{p.left, lo_y}, Vec2{p.right, hi_y}};
     }
     // Ids are unique across shapes and grids: an open-addressing table (linear probing) of
     // the first index of each id, tagged with the upper half of its hash, in index order, so

@@ -70,10 +70,17 @@ public:
     static bool streamed_key(const std::string& key);
 
     /// What build_shape learns about a shape besides the shape itself.
+    /// A left/top/right/bottom rect, resolved once y_axis is known: a shape, or one part of
+    /// a compound.
+    struct PendingRect {
+        std::size_t shape = 0;
+        std::size_t part = kWhole;
+        double left = 0, top = 0, right = 0, bottom = 0;
+    };
+    static constexpr std::size_t kWhole = static_cast<std::size_t>(-1);
     struct ShapeNotes {
         bool default_id = false;
-        bool pending = false;  // a left/top/right/bottom rect, resolved once y_axis is known
-        double left = 0, top = 0, right = 0, bottom = 0;
+        std::vector<PendingRect> rects;  // shape left empty: the shape being built
     };
     /// Element `index` of "shapes", validated and built into `out` (a default SceneShape)
     /// without touching the builder, so that several can be built at once on other threads
@@ -82,6 +89,8 @@ public:
     /// `groups` is group_lists(), which only one thread may use at a time.
     static ShapeNotes build_shape(std::size_t index, const JsonValue& v, const Path& path, SceneShape& out,
                                   GroupLists& groups);
+    /// Parts a compound may have at most (SPEC §1.1).
+    static constexpr std::size_t kMaxParts = 4096;
     GroupLists& group_lists() { return group_lists_; }
     /// Default shapes at the end of the scene for `count` more elements of "shapes"; the
     /// first of them. Invalidates earlier pointers, as a vector's growth does.
@@ -92,6 +101,8 @@ public:
     void expect_shapes(std::size_t count);
 
 private:
+    static Shape shape_body(const JsonValue& v, const Path& path, std::initializer_list<std::string_view> common,
+                            bool part, std::vector<PendingRect>& rects, std::size_t part_index);
     void shape(std::size_t index, const JsonValue& v, const Path& path);
     void grid(std::size_t index, const JsonValue& v, const Path& path);
     void move(std::size_t index, const JsonValue& v, const Path& path);
@@ -99,11 +110,6 @@ private:
     void settings(const JsonValue& v, const Path& path);
 
     // A rect in left/top/right/bottom form waits for settings.y_axis, which may come later.
-    struct PendingRect {
-        std::size_t shape;
-        double left, top, right, bottom;
-    };
-
     Scene scene_;
     GroupLists group_lists_;
     std::vector<PendingRect> rects_;

@@ -173,17 +173,17 @@ TEST_CASE("report: JSON Lines") {
 }
 
 TEST_CASE("report: CSV") {
-    const std::string header = "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside\r\n";
+    const std::string header = "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside,distance,hit,parts_a,parts_b,normal,depth\r\n";
     SUBCASE("RFC 4180: CRLF, a header row, quoting of commas and quotes") {
         CHECK(report(Format::Csv) == header +
-                                         "level.json,collision,player,crate,touch,,,,,48 40,,\r\n"
-                                         "level.json,collision,player,maze,overlap,,,,,,1 1;2 2,true\r\n"
-                                         "level.json,collision,crate,\"tile \"\"7\"\", west\",touch,,,,,48 62;60 62,,\r\n"
-                                         "level.json,move,step-right,,,false,0.15,2,2,,,\r\n"
-                                         "level.json,move,stay,,,true,,,,,,\r\n");
+                                         "level.json,collision,player,crate,touch,,,,,48 40,,,,,,,,\r\n"
+                                         "level.json,collision,player,maze,overlap,,,,,,1 1;2 2,true,,,,,,\r\n"
+                                         "level.json,collision,crate,\"tile \"\"7\"\", west\",touch,,,,,48 62;60 62,,,,,,,,\r\n"
+                                         "level.json,move,step-right,,,false,0.15,2,2,,,,,,,,,\r\n"
+                                         "level.json,move,stay,,,true,,,,,,,,,,,,\r\n");
     }
     SUBCASE("without points, the points column stays empty") {
-        CHECK(report(Format::Csv, false).find("level.json,collision,player,crate,touch,,,,,,,\r\n") != std::string::npos);
+        CHECK(report(Format::Csv, false).find("level.json,collision,player,crate,touch,,,,,,,,,,,,,\r\n") != std::string::npos);
     }
     SUBCASE("one header for several scenes; a file name with a comma is quoted") {
         std::ostringstream out;
@@ -194,8 +194,8 @@ TEST_CASE("report: CSV") {
         w.scene(small_scene("levels/b,c.json"), one);
         w.finish();
         CHECK(out.str() == header +
-                               "a.json,collision,player,crate,touch,,,,,48 40,,\r\n"
-                               "\"levels/b,c.json\",collision,player,crate,touch,,,,,48 40,,\r\n");
+                               "a.json,collision,player,crate,touch,,,,,48 40,,,,,,,,\r\n"
+                               "\"levels/b,c.json\",collision,player,crate,touch,,,,,48 40,,,,,,,,\r\n");
     }
     SUBCASE("no scenes: the header alone") {
         std::ostringstream out;

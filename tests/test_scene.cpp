@@ -424,8 +424,8 @@ TEST_CASE("read_scene: errors, word for word") {
   {"type": "triangle", "points": [[0, 0], [1, 0], [0, 1]]}
 ]})",
                     {"/shapes/0/type", 2, 12,
-                     "unknown shape type 'triangle'; expected point, circle, rect, segment, line, ray, polygon or "
-                     "polyline"});
+                     "unknown shape type 'triangle'; expected point, circle, rect, segment, line, ray, polygon, "
+                     "polyline, capsule, box, ellipse or compound"});
     }
     SUBCASE("a move naming a missing grid") {
         check_error(R"({"grids": [{"id": "maze", "tile_size": 8, "rows": ["#"]}],

@@ -329,6 +329,11 @@ std::string printable(std::string_view s) {
     return out;
 }
 
+// SPEC §4's columns; distance, hit, normal and depth stay empty until near pairs, moves
+// against shapes and separation are written.
+constexpr const char* kCsvHeader =
+    "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside,distance,hit,parts_a,parts_b,normal,depth\r\n";
+
 struct ReportWriter::Impl {
     std::ostream& out;
     Format format;
@@ -361,10 +366,7 @@ struct ReportWriter::Impl {
             json_string(buf, scene.file);
             buf += ",\n \"collisions\": [";
         } else if (format == Format::Csv && scenes == 0) {
-            // SPEC §4's columns; distance, hit, normal and depth stay empty until near pairs,
-            // moves against shapes and separation are written.
-            buf += "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside,distance,hit,parts_a,parts_b,"
-                   "normal,depth\r\n";
+            buf += kCsvHeader;
         }
     }
 
@@ -582,7 +584,7 @@ void ReportWriter::end_scene(const Scene& scene, const SceneResult& result) {
 void ReportWriter::finish() {
     if (impl_->format == Format::Json) impl_->buf += impl_->scenes ? "\n]}\n" : "]}\n";
     if (impl_->format == Format::Csv && impl_->scenes == 0)
-        impl_->buf += "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside\r\n";
+        impl_->buf += kCsvHeader;
     impl_->flush();
 }
 

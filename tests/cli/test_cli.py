@@ -655,7 +655,7 @@ def several_files_in_jsonl_every_record_names_its_scene():
 def several_files_in_csv_share_one_header():
     r = collide("check", "-f", "csv", "samples/spec-example.json", "samples/platformer-lasers.json")
     lines = r.text.splitlines()
-    eq(lines[0], "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside", "header")
+    eq(lines[0], "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside,distance,hit,parts_a,parts_b,normal,depth", "header")
     eq(lines.count(lines[0]), 1, "header rows")
     eq(len(lines), 1 + 3 + 12, "rows (3 + 12 after the header)")
 

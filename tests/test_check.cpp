@@ -454,7 +454,8 @@ Scene random_scene(std::uint64_t seed, std::size_t n) {
 }
 
 bool same(const collide::Collision& x, const collide::Collision& y) {
-    return x.a == y.a && x.b == y.b && x.relation == y.relation && x.points == y.points;
+    return x.a == y.a && x.b == y.b && x.relation == y.relation && x.points == y.points && x.parts_a == y.parts_a &&
+           x.parts_b == y.parts_b;
 }
 
 // Two results agree record for record; on a difference, the first one is shown.
@@ -587,6 +588,60 @@ TEST_CASE("check: with *:* it reports exactly the pairs collide() finds") {
         CAPTURE(static_cast<int>(m));
         o.broadphase = m;
         CHECK(collisions(s, check(s, o)) == expected);
+    }
+}
+
+TEST_CASE("check: compounds spread over the scene are found through their parts, with every broad phase") {
+    // Shapes of a random scene, and compounds whose parts lie far apart (so the broad phase
+    // indexes them part by part) or close together (indexed whole), some with a line or a
+    // ray among their parts, one a compound of 300 parts along a diagonal. Every broad phase,
+    // with and without the pair buffer, gives the pairs collide() finds, with their parts.
+    Scene s = random_scene(4242, 300);
+    std::mt19937_64 rng(7);
+    auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+    auto circle = [&](double x, double y) { return collide::Shape{collide::Circle{Vec2{x, y}, uniform(0.5, 6)}}; };
+    for (int k = 0; k < 12; ++k) {
+        collide::Compound c;
+        const bool spread = k % 2 == 0;
+        const double x = uniform(-60, 60), y = uniform(-60, 60);
+        for (int p = 0; p < 4; ++p)
+            c.parts.push_back(spread ? circle(uniform(-1000, 1000), uniform(-1000, 1000)) : circle(x + p, y));
+        if (k % 4 == 0) c.parts.push_back(collide::Line{Vec2{x, y}, Vec2{x + 1, y + 0.5}});
+        if (k % 4 == 2) c.parts.push_back(collide::Ray{Vec2{x, y}, Vec2{-1, 0.25}});
+        s.shapes.push_back(collide::SceneShape{"c" + std::to_string(k), std::move(c), {"a"}});
+    }
+    collide::Compound diagonal;
+    for (int p = 0; p < 300; ++p) diagonal.parts.push_back(circle(-900 + 6 * p, -900 + 6 * p));
+    s.shapes.push_back(collide::SceneShape{"diagonal", std::move(diagonal), {"b"}});
+
+    std::vector<collide::Collision> expected;
+    for (std::size_t i = 0; i < s.shapes.size(); ++i) {
+        for (std::size_t j = i + 1; j < s.shapes.size(); ++j) {
+            if (auto hit = collide::collide(s.shapes[i].shape, s.shapes[j].shape)) {
+                expected.push_back(collide::Collision{i, j, hit->relation, std::move(hit->points), {}, false,
+                                                      std::move(hit->parts_a), std::move(hit->parts_b)});
+            }
+        }
+    }
+    std::size_t with_parts = 0;
+    for (const auto& c : expected) with_parts += !c.parts_a.empty() || !c.parts_b.empty();
+    CHECK(with_parts > 20);
+    CheckOptions o;
+    o.pairs = std::vector<PairSpec>{{"*", "*"}};
+    for (Broadphase m : {Broadphase::Grid, Broadphase::Sweep, Broadphase::Brute}) {
+        for (std::size_t buffer : {std::size_t{1} << 22, std::size_t{0}}) {
+            CAPTURE(static_cast<int>(m));
+            CAPTURE(buffer);
+            o.broadphase = m;
+            o.pair_buffer = buffer;
+            o.threads = buffer == 0 ? 1 : 2;
+            const SceneResult r = check(s, o);
+            REQUIRE(r.collisions.size() == expected.size());
+            for (std::size_t k = 0; k < expected.size(); ++k) {
+                CAPTURE(k);
+                CHECK(same(r.collisions[k], expected[k]));
+            }
+        }
     }
 }
 

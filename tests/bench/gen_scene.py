@@ -12,6 +12,10 @@ they overlap far more often). Every shape is in group "things"; pairs: "things:t
 
     gen_scene.py -o shapes.json --shapes 100000 --mix circle=4,rect=3,point=1,segment=1,polygon=1
 
+Issue 13's mix (capsule characters, rotated boxes, compound ships of a box and two capsules):
+
+    gen_scene.py -o mixed.json --shapes 1000000 --mix capsule=25,box=25,compound=10,circle=20,rect=20
+
 Grid mode (--grid COLSxROWS): one grid "level" (group "walls", --tile-size 8, y down) of
 random walls (about --solid of the cells, default 0.2) written as `rows` strings (or, with
 --grid-format cells, as `cells` arrays of 0 and 1); --moves M random moves of point, circle
@@ -32,7 +36,8 @@ import math
 import random
 import sys
 
-TYPES = ("point", "circle", "rect", "segment", "polygon", "polyline", "ray", "line")
+TYPES = ("point", "circle", "rect", "segment", "polygon", "polyline", "ray", "line", "capsule", "box", "ellipse",
+         "compound")
 DEFAULT_MIX = "circle=4,rect=3,point=1,segment=1,polygon=1"
 
 
@@ -150,14 +155,44 @@ def make_shape(rng, kind, size):
     if kind == "line":
         a = rng.uniform(0, math.pi)
         return {"a": (0.0, 0.0), "b": (math.cos(a) * size, math.sin(a) * size)}, 0.0, 0.0
+    if kind == "capsule":
+        # A character: a core of 30-60% of the size, the radius making up the rest.
+        a = rng.uniform(0, 2 * math.pi)
+        core = size * rng.uniform(0.3, 0.6)
+        r = (size - core) / 2
+        dx, dy = math.cos(a) * core / 2, math.sin(a) * core / 2
+        return {"a": (-dx, -dy), "b": (dx, dy), "radius": r}, 2 * r * core + math.pi * r * r, 2 * core + 2 * math.pi * r
+    if kind == "box":
+        w = size * rng.uniform(0.5, 1.0)
+        h = size * rng.uniform(0.5, 1.0)
+        return {"size": (w, h), "angle": rng.uniform(0, 360)}, w * h, 2 * (w + h)
+    if kind == "ellipse":
+        rx = size / 2 * rng.uniform(0.5, 1.0)
+        ry = size / 2 * rng.uniform(0.5, 1.0)
+        return {"radii": (rx, ry), "angle": rng.uniform(0, 360)}, math.pi * rx * ry, math.pi * (rx + ry)
+    if kind == "compound":
+        # A ship: a box hull and two capsule wings, about `size` across in all.
+        hull, ha, hp = make_shape(rng, "box", size * 0.6)
+        left, la, lp = make_shape(rng, "capsule", size * 0.4)
+        right, ra, rp = make_shape(rng, "capsule", size * 0.4)
+        off = size * 0.3
+        parts = [("box", hull, (0.0, 0.0)), ("capsule", left, (-off, 0.0)), ("capsule", right, (off, 0.0))]
+        return {"parts": parts}, ha + la + ra, max(hp, 2 * size + math.pi * size * 0.2)
     raise ValueError(kind)
 
 
 def shape_json(w, sid, kind, fields, cx, cy, groups):
+    parts = ['"id": "%s"' % sid, '"type": "%s"' % kind] + body_json(w, kind, fields, cx, cy)
+    parts.append('"groups": ' + json.dumps(groups))
+    return "{" + ", ".join(parts) + "}"
+
+
+def body_json(w, kind, fields, cx, cy):
+    """The fields of a shape (or a compound's part) centred at (cx, cy), as "key": value texts."""
     def at(p):
         return w.pos((cx + p[0], cy + p[1]))
 
-    parts = ['"id": "%s"' % sid, '"type": "%s"' % kind]
+    parts = []
     if kind == "point":
         parts.append('"at": ' + at(fields["at"]))
     elif kind == "circle":
@@ -178,8 +213,21 @@ def shape_json(w, sid, kind, fields, cx, cy, groups):
         parts.append('"direction": [%s, %s]' % (Writer(6).num(d[0]), Writer(6).num(d[1])))
     elif kind in ("polygon", "polyline"):
         parts.append('"points": [' + ", ".join(at(p) for p in fields["points"]) + "]")
-    parts.append('"groups": ' + json.dumps(groups))
-    return "{" + ", ".join(parts) + "}"
+    elif kind == "capsule":
+        parts.append('"a": ' + at(fields["a"]))
+        parts.append('"b": ' + at(fields["b"]))
+        parts.append('"radius": ' + w.num(max(fields["radius"], 10 ** -w.decimals)))
+    elif kind in ("box", "ellipse"):
+        parts.append('"center": ' + w.pos((cx, cy)))
+        key = "size" if kind == "box" else "radii"
+        lo = 10 ** -w.decimals
+        parts.append('"%s": [%s, %s]' % (key, w.num(max(fields[key][0], lo)), w.num(max(fields[key][1], lo))))
+        parts.append('"angle": ' + w.num(fields["angle"]))
+    elif kind == "compound":
+        parts.append('"parts": [' + ", ".join(
+            "{" + ", ".join(['"type": "%s"' % k] + body_json(w, k, f, cx + o[0], cy + o[1])) + "}"
+            for k, f, o in fields["parts"]) + "]")
+    return parts
 
 
 def gen_shapes(rng, args, n, base_size, world_fn):

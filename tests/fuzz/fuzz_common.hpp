@@ -130,8 +130,13 @@ inline double magnitude(const collide::Shape& s) {
             } else if constexpr (std::is_same_v<T, Rect>) P(v.min), P(v.max);
             else if constexpr (std::is_same_v<T, Segment> || std::is_same_v<T, Line>) P(v.a), P(v.b);
             else if constexpr (std::is_same_v<T, Ray>) P(v.origin);
-            else
+            else if constexpr (std::is_same_v<T, Capsule>) {
+                for (Vec2 p : {v.a, v.b}) m = std::max({m, std::fabs(p.x) + v.radius, std::fabs(p.y) + v.radius});
+            } else if constexpr (std::is_same_v<T, Compound>) {
+                for (const Shape& part : v.parts) m = std::max(m, magnitude(part));
+            } else {
                 for (Vec2 p : v.points) P(p);
+            }
         },
         s);
     return m;

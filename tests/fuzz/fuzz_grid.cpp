@@ -139,7 +139,11 @@ public:
     }
 
     std::optional<Shape> shape(const Grid& g) {
-        switch (static_cast<ShapeType>(f_.ConsumeIntegralInRange<int>(0, 7))) {
+        return shape_of(static_cast<ShapeType>(f_.ConsumeIntegralInRange<int>(0, 9)), g);
+    }
+
+    std::optional<Shape> shape_of(ShapeType type, const Grid& g) {
+        switch (type) {
             case ShapeType::Point: return Point{pos(g)};
             case ShapeType::Circle: {
                 const Vec2 c = pos(g);
@@ -180,6 +184,22 @@ public:
                 std::vector<Vec2> p(f_.ConsumeIntegralInRange<std::size_t>(1, 5));
                 for (auto& q : p) q = pos(g);
                 return Polyline{p};
+            }
+            case ShapeType::Capsule: {
+                const Vec2 a = pos(g);
+                const Vec2 b = f_.ConsumeBool() ? a : pos(g);
+                const double r = size(g, false);
+                if (!(r > 0)) return std::nullopt;
+                return Capsule{a, b, r};
+            }
+            case ShapeType::Compound: {
+                Compound c;
+                const int n = f_.ConsumeIntegralInRange<int>(1, 3);
+                for (int i = 0; i < n; ++i)
+                    if (auto part = shape_of(static_cast<ShapeType>(f_.ConsumeIntegralInRange<int>(0, 8)), g))
+                        c.parts.push_back(std::move(*part));
+                if (c.parts.empty()) return std::nullopt;
+                return c;
             }
         }
         return std::nullopt;
@@ -555,11 +575,24 @@ void shape_fail(const Grid& g, const Shape& s, const std::string& what, const st
 // Whether the shape leaves the grid's closed extent; nothing when undecidable here.
 std::optional<bool> leaves_extent(const Lat& L, const Shape& s) {
     if (type_of(s) == ShapeType::Line || type_of(s) == ShapeType::Ray) return true;
+    if (const auto* c = std::get_if<Compound>(&s)) {  // when one of its parts does
+        bool any = false;
+        for (const Shape& part : c->parts) {
+            const auto leaves = leaves_extent(L, part);
+            if (!leaves) return std::nullopt;
+            any = any || *leaves;
+        }
+        return any;
+    }
     ExactSum lx, hx, ly, hy;
     if (type_of(s) == ShapeType::Circle) {
         const auto& c = std::get<Circle>(s);
         lx.add(c.center.x).sub(c.radius), hx.add(c.center.x).add(c.radius);
         ly.add(c.center.y).sub(c.radius), hy.add(c.center.y).add(c.radius);
+    } else if (type_of(s) == ShapeType::Capsule) {
+        const auto& c = std::get<Capsule>(s);
+        lx.add(std::min(c.a.x, c.b.x)).sub(c.radius), hx.add(std::max(c.a.x, c.b.x)).add(c.radius);
+        ly.add(std::min(c.a.y, c.b.y)).sub(c.radius), hy.add(std::max(c.a.y, c.b.y)).add(c.radius);
     } else {
         const Bounds b = bounds_of(s);  // input coordinates for every other bounded shape
         lx.add(b.min.x), hx.add(b.max.x), ly.add(b.min.y), hy.add(b.max.y);
@@ -590,6 +623,15 @@ void check_shape(const Grid& g, const Shape& s) {
     }
     const std::vector<Cell> got = h ? h->cells : std::vector<Cell>{};
     const bool got_outside = h && h->outside;
+    if (const auto* c = std::get_if<Compound>(&s)) {  // S5: the parts that hit, listed
+        std::vector<std::uint32_t> parts;
+        for (std::size_t i = 0; i < c->parts.size(); ++i)
+            if (shape_vs_grid(c->parts[i], g)) parts.push_back(static_cast<std::uint32_t>(i));
+        if ((h ? h->parts : std::vector<std::uint32_t>{}) != parts)
+            shape_fail(g, s, "S5: a compound's parts listed are not those that hit the grid", h);
+    } else if (h && !h->parts.empty()) {
+        shape_fail(g, s, "S5: parts listed for a shape that is not a compound", h);
+    }
 
     std::vector<Cell> want;
     bool want_outside = false;

@@ -11,7 +11,11 @@
 //   accurate to about 1e-12 relative to the largest coordinate involved.
 // - Degenerate shapes degrade to what they are: a circle of radius 0 or a segment with
 //   a == b is a point, a rect of zero width is a segment, a polyline whose points are all
-//   equal is a point.
+//   equal is a point, a capsule with a == b is the disk.
+// - A compound is the union of its parts: it collides with what one of them collides with,
+//   and Contact names the parts (parts_a, parts_b). The scene format's `box` and `ellipse`
+//   are no types of their own here: the reader makes them the polygon (or rect, or circle)
+//   that box_corners and ellipse_points give.
 //
 // Limits: coordinates are finite doubles of any magnitude (the unit tests dwell on 1e9, the
 // fuzzer covers the whole range, subnormals and values near 1e308 included). A computed

@@ -115,14 +115,28 @@ FBounds outward(const Bounds& b, const FloatFrame& frame) {
 
 BroadIndex::BroadIndex(std::vector<FBounds> bounds, const std::vector<std::uint32_t>& items, Broadphase method,
                        unsigned threads, const std::vector<std::pair<std::uint32_t, Unbounded>>& lines)
-    : items_(items), fb_(std::move(bounds)), method_(method) {
-    if (method_ == Broadphase::Auto) method_ = items.size() <= 32 ? Broadphase::Brute : Broadphase::Grid;
-    // The grid tags item indices with two flags: more than 2^30 items take the sweep.
-    if (method_ == Broadphase::Grid && fb_.size() > kItem) method_ = Broadphase::Sweep;
-    is_big_.assign(fb_.size(), 0);
-    // Unbounded items (lines, rays) are found by their geometry, not by cells.
+    : items_(items), fb_(std::move(bounds)), method_(resolve(method, items.size(), fb_.size())) {
     std::vector<std::uint32_t> bounded;
     std::vector<double> extents;
+    split_unbounded(items, bounded, extents);
+    classify_lines(lines);
+    if (method_ == Broadphase::Brute) return;
+    if (method_ == Broadphase::Sweep) build_sweep(bounded);
+    else if (!bounded.empty()) build_grid(bounded, extents, threads);
+}
+
+Broadphase BroadIndex::resolve(Broadphase method, std::size_t items, std::size_t slots) {
+    if (method == Broadphase::Auto) method = items <= 32 ? Broadphase::Brute : Broadphase::Grid;
+    // The grid tags item indices with two flags: more than 2^30 items take the sweep.
+    if (method == Broadphase::Grid && slots > kItem) method = Broadphase::Sweep;
+    return method;
+}
+
+void BroadIndex::split_unbounded(const std::vector<std::uint32_t>& items, std::vector<std::uint32_t>& bounded,
+                                 std::vector<double>& extents) {
+    is_big_.assign(fb_.size(), 0);
+    // Unbounded items (lines, rays) are found by their geometry, not by cells; the brute
+    // force needs no list of the others.
     if (method_ != Broadphase::Brute) {
         reserve_huge(bounded, items.size());
         reserve_huge(extents, items.size());
@@ -138,10 +152,6 @@ BroadIndex::BroadIndex(std::vector<FBounds> bounds, const std::vector<std::uint3
             extents.push_back(ext);
         }
     }
-    classify_lines(lines);
-    if (method_ == Broadphase::Brute) return;
-    if (method_ == Broadphase::Sweep) build_sweep(bounded);
-    else if (!bounded.empty()) build_grid(bounded, extents, threads);
 }
 
 void BroadIndex::classify_lines(const std::vector<std::pair<std::uint32_t, Unbounded>>& lines) {
@@ -149,8 +159,15 @@ void BroadIndex::classify_lines(const std::vector<std::pair<std::uint32_t, Unbou
     bigs_.assign(big_.size(), Big{});
     big_rank_.assign(fb_.size(), 0);
     for (std::size_t k = 0; k < big_.size(); ++k) big_rank_[big_[k]] = static_cast<std::uint32_t>(k);
-    // Exactly parallel lines share a class: directions scaled by a power of two (exact) to
-    // a largest component in [1, 2), pointing to x >= 0, and sorted by exact slope.
+    std::vector<std::pair<Vec2, std::uint32_t>> dirs = known_directions(lines);
+    order_classes(assign_classes(dirs));
+}
+
+std::vector<std::pair<Vec2, std::uint32_t>> BroadIndex::known_directions(
+    const std::vector<std::pair<std::uint32_t, Unbounded>>& lines) {
+    // Exactly parallel lines are to share a class: directions scaled by a power of two
+    // (exact) to a largest component in [1, 2), pointing to x >= 0, so that one exact slope
+    // comparison orders them.
     std::vector<std::pair<Vec2, std::uint32_t>> dirs;  // (scaled direction, rank)
     for (const auto& [item, l] : lines) {
         if (item >= fb_.size() || !is_big_[item]) continue;
@@ -167,6 +184,10 @@ void BroadIndex::classify_lines(const std::vector<std::pair<std::uint32_t, Unbou
         if (small != 0 && small < 0x1p-480) continue;  // its residuals could underflow: no class
         dirs.emplace_back(d, k);
     }
+    return dirs;
+}
+
+std::size_t BroadIndex::assign_classes(std::vector<std::pair<Vec2, std::uint32_t>>& dirs) {
     std::stable_sort(dirs.begin(), dirs.end(), [](const auto& a, const auto& b) { return slope_less(a.first, b.first); });
     std::uint32_t cls = 0;
     std::size_t first = 0;  // of the class
@@ -185,7 +206,12 @@ void BroadIndex::classify_lines(const std::vector<std::pair<std::uint32_t, Unbou
         b.off_lo = std::isfinite(off) && std::isfinite(err) ? off - err : -std::numeric_limits<double>::infinity();
         b.off_hi = std::isfinite(off) && std::isfinite(err) ? off + err : std::numeric_limits<double>::infinity();
     }
-    // Class order: items without a class first, then class by class, by offset.
+    return dirs.empty() ? 0 : std::size_t{cls} + 1;
+}
+
+void BroadIndex::order_classes(std::size_t classes) {
+    // Items without a class first, then class by class, by offset: big_partners() then skips
+    // a class's lines that are parallel and apart from a line by a binary search.
     class_order_.resize(big_.size());
     std::iota(class_order_.begin(), class_order_.end(), 0u);
     std::stable_sort(class_order_.begin(), class_order_.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -195,7 +221,6 @@ void BroadIndex::classify_lines(const std::vector<std::pair<std::uint32_t, Unbou
         const std::uint64_t cy = y.cls == kNoClass ? 0 : std::uint64_t{y.cls} + 1;
         return cx != cy ? cx < cy : x.off_lo < y.off_lo;
     });
-    const std::size_t classes = dirs.empty() ? 0 : cls + 1;
     class_start_.assign(classes, static_cast<std::uint32_t>(big_.size()));
     class_end_.assign(classes, 0);
     class_width_.assign(classes, 0.0);
@@ -374,13 +399,156 @@ void BroadIndex::build_sweep(const std::vector<std::uint32_t>& bounded) {
     }
 }
 
+// Counting sort of each level's entries by a hash of their cell, in two stable passes so
+// that no pass writes all over a big array (items come in file order, random in space):
+// first into up to 256 runs by the top bits of the bucket, each filled front to back, then
+// each run (a few hundred KB, in cache) by bucket in place. Items are visited in ascending
+// order, so each bucket lists them ascending. With two threads, each takes half of the
+// items in the first pass (the first half's entries go first in every run, so the layout
+// is the same) and half of the runs in the second.
+class BroadIndex::GridBuild {
+public:
+    GridBuild(BroadIndex& index, const std::vector<std::uint32_t>& bounded, unsigned parts)
+        : ix_(index), bounded_(bounded), parts_(parts), nl_(index.levels_.size()), run_shift_(nl_, 0), runs_(nl_, 0),
+          run_start_(nl_), fill_(parts, std::vector<std::vector<std::uint32_t>>(nl_)) {}
+
+    // Sizes each level's buckets to its count of entries and makes room for them; false when
+    // a level has too many for the 32-bit bucket offsets.
+    bool size_levels() {
+        std::vector<std::vector<std::size_t>> part_counts(parts_, std::vector<std::size_t>(nl_, 0));
+        in_parts(parts_, [&](unsigned part) {
+            for_my_items(part, [&](std::uint32_t i, const Level&, std::int64_t, std::int64_t, std::uint32_t) { ++part_counts[part][ix_.level_of_[i]]; });
+        });
+        for (std::size_t k = 0; k < nl_; ++k) {
+            Level& level = ix_.levels_[k];
+            std::size_t count = 0;
+            for (const std::vector<std::size_t>& c : part_counts) count += c[k];
+            if (count >= kItem) return false;
+            unsigned bits = 0;
+            while ((std::size_t{1} << bits) < count) ++bits;
+            level.mask = (std::size_t{1} << bits) - 1;
+            run_shift_[k] = bits > kRunBits ? bits - kRunBits : 0;
+            runs_[k] = (level.mask >> run_shift_[k]) + 1;
+            reserve_huge(level.start, level.mask + 2);
+            level.start.assign(level.mask + 2, 0);
+            reserve_huge(level.entries, count);
+            level.entries.resize(count);
+        }
+        return true;
+    }
+
+    // Pass 1: each entry into its run, run by run in item order.
+    void fill_runs() {
+        in_parts(parts_, [&](unsigned part) {
+            for (std::size_t k = 0; k < nl_; ++k) fill_[part][k].assign(runs_[k], 0);
+            for_my_items(part, [&](std::uint32_t i, const Level& level, std::int64_t x, std::int64_t y, std::uint32_t) {
+                const std::size_t k = ix_.level_of_[i];
+                ++fill_[part][k][bucket(x, y, level.mask) >> run_shift_[k]];
+            });
+        });
+        place_runs();
+        in_parts(parts_, [&](unsigned part) {
+            for_my_items(part, [&](std::uint32_t i, const Level& level, std::int64_t x, std::int64_t y, std::uint32_t f) {
+                const std::size_t k = ix_.level_of_[i];
+                ix_.levels_[k].entries[fill_[part][k][bucket(x, y, level.mask) >> run_shift_[k]]++] =
+                    Entry{ix_.fb_[i], i | f, static_cast<std::int32_t>(x), static_cast<std::int32_t>(y)};
+            });
+        });
+    }
+
+    // Pass 2: each run by bucket (stable), through a copy of the run.
+    void sort_runs() {
+        in_parts(parts_, [&](unsigned part) {
+            std::vector<Entry> run;
+            std::vector<std::uint32_t> at;  // offset in the run of each of its buckets
+            for (std::size_t k = 0; k < nl_; ++k) {
+                const auto [r0, r1] = share(runs_[k], part, parts_);
+                for (std::size_t r = r0; r < r1; ++r) sort_run(k, r, run, at);
+            }
+        });
+        for (Level& level : ix_.levels_) level.start[level.mask + 1] = static_cast<std::uint32_t>(level.entries.size());
+    }
+
+private:
+    static constexpr unsigned kRunBits = 8;
+
+    // Calls f(item, its level, x, y, flags) for each cell of each item of share `part`.
+    template <class F>
+    void for_my_items(unsigned part, F&& f) const {
+        const auto [p0, p1] = share(bounded_.size(), part, parts_);
+        for (std::size_t p = p0; p < p1; ++p) {
+            const std::uint32_t i = bounded_[p];
+            const Level& level = ix_.levels_[ix_.level_of_[i]];
+            const Range r = ix_.range(ix_.fb_[i], level);
+            for (std::int64_t y = r.y0; y <= r.y1; ++y)
+                for (std::int64_t x = r.x0; x <= r.x1; ++x) f(i, level, x, y, flags(r, x, y));
+        }
+    }
+
+    // Turns the counts in fill_ into where each part's next entry of each run goes (part 0's
+    // entries of a run before part 1's), and notes where each run starts.
+    void place_runs() {
+        for (std::size_t k = 0; k < nl_; ++k) {
+            run_start_[k].assign(runs_[k] + 1, 0);
+            std::uint32_t at = 0;
+            for (std::size_t r = 0; r < runs_[k]; ++r) {
+                run_start_[k][r] = at;
+                for (unsigned part = 0; part < parts_; ++part) {
+                    const std::uint32_t n = fill_[part][k][r];
+                    fill_[part][k][r] = at;
+                    at += n;
+                }
+            }
+            run_start_[k][runs_[k]] = at;
+        }
+    }
+
+    void sort_run(std::size_t k, std::size_t r, std::vector<Entry>& run, std::vector<std::uint32_t>& at) {
+        Level& level = ix_.levels_[k];
+        const std::uint32_t from = run_start_[k][r], to = run_start_[k][r + 1];
+        const std::size_t b0 = r << run_shift_[k];
+        const std::size_t b1 = std::min(level.mask + 1, (r + 1) << run_shift_[k]);
+        run.assign(level.entries.begin() + from, level.entries.begin() + to);
+        at.assign(b1 - b0 + 1, 0);
+        for (const Entry& e : run) ++at[bucket(e.cx, e.cy, level.mask) - b0 + 1];
+        for (std::size_t j = 0; j + 1 < at.size(); ++j) at[j + 1] += at[j];
+        for (std::size_t b = b0; b < b1; ++b) level.start[b] = from + at[b - b0];
+        for (const Entry& e : run) level.entries[from + at[bucket(e.cx, e.cy, level.mask) - b0]++] = e;
+    }
+
+    BroadIndex& ix_;
+    const std::vector<std::uint32_t>& bounded_;
+    const unsigned parts_;
+    const std::size_t nl_;                    // levels
+    std::vector<unsigned> run_shift_;         // by level: bucket >> run_shift_ is its run
+    std::vector<std::size_t> runs_;           // by level
+    std::vector<std::vector<std::uint32_t>> run_start_;  // by level, run: its first entry
+    std::vector<std::vector<std::vector<std::uint32_t>>> fill_;  // by part, level, run
+};
+
 void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vector<double>& extents, unsigned threads) {
-    // The base cell is twice the median extent, whatever the extent of the scene (a far
-    // outlier must not make the cells coarse). Only so small that there are at most ~200
-    // levels (an item far smaller than the largest one goes to level 0, whatever its size).
+    const double base = base_cell(extents);
+    measure_extent(bounded);
+    if (!std::isfinite(base) || !std::isfinite(1.0 / base)) return build_sweep(bounded);
+    if (!assign_levels(bounded, base)) return build_sweep(bounded);
+    GridBuild build(*this, bounded, threads > 1 && bounded.size() >= kTwoThreadBuild ? 2u : 1u);
+    if (!build.size_levels()) return build_sweep(bounded);
+    build.fill_runs();
+    build.sort_runs();
+}
+
+double BroadIndex::base_cell(std::vector<double>& extents) {
+    // Twice the median extent, whatever the extent of the scene (a far outlier must not make
+    // the cells coarse). Only so small that there are at most ~200 levels (an item far
+    // smaller than the largest one goes to level 0, whatever its size).
     std::nth_element(extents.begin(), extents.begin() + static_cast<std::ptrdiff_t>(extents.size() / 2), extents.end());
     const double median = extents[extents.size() / 2];
     const double largest = *std::max_element(extents.begin() + static_cast<std::ptrdiff_t>(extents.size() / 2), extents.end());
+    return std::max({median * 2.0, largest * 0x1p-400, 0x1p-1000});
+}
+
+void BroadIndex::measure_extent(const std::vector<std::uint32_t>& bounded) {
+    // A line's walk is bounded by it: the cells it crosses outside hold nothing.
     extent_ = fb_[bounded[0]];
     for (std::uint32_t i : bounded) {
         extent_.x0 = std::min(extent_.x0, fb_[i].x0);
@@ -388,10 +556,11 @@ void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vect
         extent_.x1 = std::max(extent_.x1, fb_[i].x1);
         extent_.y1 = std::max(extent_.y1, fb_[i].y1);
     }
-    const double base = std::max({median * 2.0, largest * 0x1p-400, 0x1p-1000});
-    if (!std::isfinite(base) || !std::isfinite(1.0 / base)) return build_sweep(bounded);
+}
 
-    // Each item in the finest level whose cells are at least its extent.
+bool BroadIndex::assign_levels(const std::vector<std::uint32_t>& bounded, double base) {
+    // Each item in the finest level whose cells are at least its extent: it then covers at
+    // most 2 x 2 cells there.
     std::vector<double> cells{base};
     level_of_.assign(fb_.size(), 0);
     for (std::uint32_t i : bounded) {
@@ -404,105 +573,13 @@ void BroadIndex::build_grid(const std::vector<std::uint32_t>& bounded, std::vect
         }
         level_of_[i] = static_cast<std::uint8_t>(k);
     }
-    if (cells.size() > 255) return build_sweep(bounded);  // level_of_ is 8 bits (never so many: see base)
+    if (cells.size() > 255) return false;  // level_of_ is 8 bits (never so many: see base_cell)
     levels_.resize(cells.size());
     for (std::size_t k = 0; k < cells.size(); ++k) {
         levels_[k].cell = cells[k];
         levels_[k].inv_cell = 1.0 / cells[k];
     }
-
-    // Counting sort of each level's entries by a hash of their cell, in two stable passes so
-    // that no pass writes all over a big array (items come in file order, random in space):
-    // first into up to 256 runs by the top bits of the bucket, each filled front to back, then
-    // each run (a few hundred KB, in cache) by bucket in place. Items are visited in ascending
-    // order, so each bucket lists them ascending. With two threads, each takes half of the
-    // items in the first pass (the first half's entries go first in every run, so the layout
-    // is the same) and half of the runs in the second.
-    const unsigned parts = threads > 1 && bounded.size() >= kTwoThreadBuild ? 2 : 1;
-    auto for_each_cell = [&](std::uint32_t i, auto&& f) {
-        const Level& level = levels_[level_of_[i]];
-        const Range r = range(fb_[i], level);
-        for (std::int64_t y = r.y0; y <= r.y1; ++y)
-            for (std::int64_t x = r.x0; x <= r.x1; ++x) f(level, x, y, flags(r, x, y));
-    };
-    auto for_my_items = [&](unsigned part, auto&& f) {
-        const auto [p0, p1] = share(bounded.size(), part, parts);
-        for (std::size_t p = p0; p < p1; ++p) for_each_cell(bounded[p], [&](auto&&... a) { f(bounded[p], a...); });
-    };
-    const std::size_t nl = levels_.size();
-    std::vector<std::vector<std::size_t>> part_counts(parts, std::vector<std::size_t>(nl, 0));
-    in_parts(parts, [&](unsigned part) {
-        for_my_items(part, [&](std::uint32_t i, const Level&, std::int64_t, std::int64_t, std::uint32_t) { ++part_counts[part][level_of_[i]]; });
-    });
-    constexpr unsigned kRunBits = 8;
-    std::vector<unsigned> run_shift(nl, 0);
-    std::vector<std::size_t> runs(nl, 0);
-    for (std::size_t k = 0; k < nl; ++k) {
-        Level& level = levels_[k];
-        std::size_t count = 0;
-        for (const std::vector<std::size_t>& c : part_counts) count += c[k];
-        if (count >= kItem) return build_sweep(bounded);  // the 32-bit bucket offsets would overflow
-        unsigned bits = 0;
-        while ((std::size_t{1} << bits) < count) ++bits;
-        level.mask = (std::size_t{1} << bits) - 1;
-        run_shift[k] = bits > kRunBits ? bits - kRunBits : 0;
-        runs[k] = (level.mask >> run_shift[k]) + 1;
-        reserve_huge(level.start, level.mask + 2);
-        level.start.assign(level.mask + 2, 0);
-        reserve_huge(level.entries, count);
-        level.entries.resize(count);
-    }
-    // Pass 1: entries into their runs; fill[part][k][r]: where part's next entry of run r goes.
-    std::vector<std::vector<std::vector<std::uint32_t>>> fill(parts, std::vector<std::vector<std::uint32_t>>(nl));
-    in_parts(parts, [&](unsigned part) {
-        for (std::size_t k = 0; k < nl; ++k) fill[part][k].assign(runs[k], 0);
-        for_my_items(part, [&](std::uint32_t i, const Level& level, std::int64_t x, std::int64_t y, std::uint32_t) {
-            const std::size_t k = level_of_[i];
-            ++fill[part][k][bucket(x, y, level.mask) >> run_shift[k]];
-        });
-    });
-    std::vector<std::vector<std::uint32_t>> run_start(nl);
-    for (std::size_t k = 0; k < nl; ++k) {
-        run_start[k].assign(runs[k] + 1, 0);
-        std::uint32_t at = 0;
-        for (std::size_t r = 0; r < runs[k]; ++r) {
-            run_start[k][r] = at;
-            for (unsigned part = 0; part < parts; ++part) {
-                const std::uint32_t n = fill[part][k][r];
-                fill[part][k][r] = at;
-                at += n;
-            }
-        }
-        run_start[k][runs[k]] = at;
-    }
-    in_parts(parts, [&](unsigned part) {
-        for_my_items(part, [&](std::uint32_t i, const Level& level, std::int64_t x, std::int64_t y, std::uint32_t f) {
-            const std::size_t k = level_of_[i];
-            levels_[k].entries[fill[part][k][bucket(x, y, level.mask) >> run_shift[k]]++] =
-                Entry{fb_[i], i | f, static_cast<std::int32_t>(x), static_cast<std::int32_t>(y)};
-        });
-    });
-    // Pass 2: each run by bucket (stable), through a copy of the run.
-    in_parts(parts, [&](unsigned part) {
-        std::vector<Entry> run;
-        std::vector<std::uint32_t> at;  // offset in the run of each of its buckets
-        for (std::size_t k = 0; k < nl; ++k) {
-            Level& level = levels_[k];
-            const auto [r0, r1] = share(runs[k], part, parts);
-            for (std::size_t r = r0; r < r1; ++r) {
-                const std::uint32_t from = run_start[k][r], to = run_start[k][r + 1];
-                const std::size_t b0 = r << run_shift[k];
-                const std::size_t b1 = std::min(level.mask + 1, (r + 1) << run_shift[k]);
-                run.assign(level.entries.begin() + from, level.entries.begin() + to);
-                at.assign(b1 - b0 + 1, 0);
-                for (const Entry& e : run) ++at[bucket(e.cx, e.cy, level.mask) - b0 + 1];
-                for (std::size_t j = 0; j + 1 < at.size(); ++j) at[j + 1] += at[j];
-                for (std::size_t b = b0; b < b1; ++b) level.start[b] = from + at[b - b0];
-                for (const Entry& e : run) level.entries[from + at[bucket(e.cx, e.cy, level.mask) - b0]++] = e;
-            }
-        }
-    });
-    for (Level& level : levels_) level.start[level.mask + 1] = static_cast<std::uint32_t>(level.entries.size());
+    return true;
 }
 
 std::int64_t BroadIndex::coord_beyond(double v, double c) {
@@ -528,7 +605,6 @@ std::size_t BroadIndex::bucket(std::int64_t cx, std::int64_t cy, std::size_t mas
 
 void BroadIndex::query(std::uint32_t i, std::vector<std::uint32_t>& out) const {
     out.clear();
-    const FBounds& bi = fb_[i];
     if (method_ == Broadphase::Brute) {
         for (std::uint32_t j : items_)
             if (j != i && candidate(i, j)) out.push_back(j);
@@ -538,9 +614,15 @@ void BroadIndex::query(std::uint32_t i, std::vector<std::uint32_t>& out) const {
         near_line(i, out);
         out.erase(std::remove_if(out.begin(), out.end(), [&](std::uint32_t j) { return !candidate(i, j); }), out.end());
         big_partners(big_rank_[i], true, [&](std::uint32_t j) { out.push_back(j); });
-        std::sort(out.begin(), out.end());
-        return;
+    } else {
+        query_unbounded(i, out);
+        if (method_ == Broadphase::Sweep) query_sweep(i, out);
+        else query_grid(i, out);
     }
+    std::sort(out.begin(), out.end());
+}
+
+void BroadIndex::query_unbounded(std::uint32_t i, std::vector<std::uint32_t>& out) const {
     if (method_ == Broadphase::Grid && big_.size() > kLoopBigs) std::call_once(near_once_, [this] { build_near(); });
     if (!near_start_.empty()) {
         out.insert(out.end(), near_.begin() + near_start_[i], near_.begin() + near_start_[i + 1]);
@@ -550,32 +632,36 @@ void BroadIndex::query(std::uint32_t i, std::vector<std::uint32_t>& out) const {
         for (std::uint32_t j : big_)
             if (candidate(i, j)) out.push_back(j);
     }
-    if (method_ == Broadphase::Sweep) {
-        const double from = std::nextafter(static_cast<double>(lo(i)) - max_width_, -std::numeric_limits<double>::infinity());
-        auto it = std::lower_bound(by_lo_.begin(), by_lo_.end(), from,
-                                   [&](std::uint32_t j, double v) { return static_cast<double>(lo(j)) < v; });
-        for (; it != by_lo_.end() && lo(*it) <= hi(i); ++it)
-            if (*it != i && overlap(bi, fb_[*it])) out.push_back(*it);
-    } else {
-        for (std::size_t k = 0; k < levels_.size(); ++k) {
-            const Level& level = levels_[k];
-            if (level.entries.empty()) continue;
-            const Range r = range(bi, level);
-            const double cells = (static_cast<double>(r.x1) - static_cast<double>(r.x0) + 1) *
-                                 (static_cast<double>(r.y1) - static_cast<double>(r.y0) + 1);
-            if (k < level_of_[i] && cells > static_cast<double>(level.entries.size())) {
-                // A finer level where this item covers more cells than there are entries:
-                // test each of its items once instead.
-                for (const Entry& c : level.entries)
-                    if ((c.tagged & kFirst) == kFirst && overlap(bi, c.fb)) out.push_back(c.tagged & kItem);
-                continue;
-            }
-            scan(level, bi, i, [&](const Entry& c) {
-                if (overlap(bi, c.fb)) out.push_back(c.tagged & kItem);
-            });
+}
+
+void BroadIndex::query_sweep(std::uint32_t i, std::vector<std::uint32_t>& out) const {
+    const FBounds& bi = fb_[i];
+    const double from = std::nextafter(static_cast<double>(lo(i)) - max_width_, -std::numeric_limits<double>::infinity());
+    auto it = std::lower_bound(by_lo_.begin(), by_lo_.end(), from,
+                               [&](std::uint32_t j, double v) { return static_cast<double>(lo(j)) < v; });
+    for (; it != by_lo_.end() && lo(*it) <= hi(i); ++it)
+        if (*it != i && overlap(bi, fb_[*it])) out.push_back(*it);
+}
+
+void BroadIndex::query_grid(std::uint32_t i, std::vector<std::uint32_t>& out) const {
+    const FBounds& bi = fb_[i];
+    for (std::size_t k = 0; k < levels_.size(); ++k) {
+        const Level& level = levels_[k];
+        if (level.entries.empty()) continue;
+        const Range r = range(bi, level);
+        const double cells = (static_cast<double>(r.x1) - static_cast<double>(r.x0) + 1) *
+                             (static_cast<double>(r.y1) - static_cast<double>(r.y0) + 1);
+        if (k < level_of_[i] && cells > static_cast<double>(level.entries.size())) {
+            // A finer level where this item covers more cells than there are entries:
+            // test each of its items once instead.
+            for (const Entry& c : level.entries)
+                if ((c.tagged & kFirst) == kFirst && overlap(bi, c.fb)) out.push_back(c.tagged & kItem);
+            continue;
         }
+        scan(level, bi, i, [&](const Entry& c) {
+            if (overlap(bi, c.fb)) out.push_back(c.tagged & kItem);
+        });
     }
-    std::sort(out.begin(), out.end());
 }
 
 }  // namespace detail

@@ -124,8 +124,23 @@ private:
         std::vector<Entry> entries;
     };
 
+    // The building phases, in order. Auto becomes a method, Grid the sweep when items
+    // outnumber the entries' tags.
+    static Broadphase resolve(Broadphase method, std::size_t items, std::size_t slots);
+    // Unbounded items into big_; the others, with their extents, into `bounded` (not for Brute).
+    void split_unbounded(const std::vector<std::uint32_t>& items, std::vector<std::uint32_t>& bounded,
+                         std::vector<double>& extents);
     void build_grid(const std::vector<std::uint32_t>& bounded, std::vector<double>& extents, unsigned threads);
+    static double base_cell(std::vector<double>& extents);
+    void measure_extent(const std::vector<std::uint32_t>& bounded);
+    // Sets level_of_ and the levels' cell sizes; false when there would be too many levels.
+    bool assign_levels(const std::vector<std::uint32_t>& bounded, double base);
+    class GridBuild;  // the counting sort into buckets
     void build_sweep(const std::vector<std::uint32_t>& bounded);
+    // query() of a bounded item: its partners among the unbounded items, then the bounded.
+    void query_unbounded(std::uint32_t i, std::vector<std::uint32_t>& out) const;
+    void query_sweep(std::uint32_t i, std::vector<std::uint32_t>& out) const;
+    void query_grid(std::uint32_t i, std::vector<std::uint32_t>& out) const;
     Range range(const FBounds& b, const Level& level) const;
     // Any non-decreasing function of v works here (overlapping bounds then share a cell):
     // a multiplication is cheaper than a division. Inline: it is most of the grid's build.
@@ -155,7 +170,12 @@ private:
         double off_lo = 0.0, off_hi = 0.0;  // bounds on the exact offset across the class's direction
     };
     static constexpr std::uint32_t kNoClass = 0xFFFFFFFFu;
+    // classify_lines() in phases: the known lines' directions (rank of each), sorted into
+    // classes of exactly parallel ones (returns how many), then the classes' order.
     void classify_lines(const std::vector<std::pair<std::uint32_t, Unbounded>>& lines);
+    std::vector<std::pair<Vec2, std::uint32_t>> known_directions(const std::vector<std::pair<std::uint32_t, Unbounded>>& lines);
+    std::size_t assign_classes(std::vector<std::pair<Vec2, std::uint32_t>>& dirs);
+    void order_classes(std::size_t classes);
     const Big& big_of(std::uint32_t i) const { return bigs_[big_rank_[i]]; }
     bool big_candidate(std::uint32_t i, std::uint32_t j) const;
     static bool meets(const Unbounded& l, const FBounds& b);

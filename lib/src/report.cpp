@@ -184,6 +184,14 @@ void json_cell(std::string& out, Cell c) {
 
 const char* boolean(bool b) { return b ? "true" : "false"; }
 
+// A compound side's part indices, as every format lists them: joined by `sep`.
+void part_list(std::string& out, const std::vector<std::uint32_t>& ids, const char* sep) {
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+        if (k) out += sep;
+        out += std::to_string(ids[k]);
+    }
+}
+
 // The fields of a collision record after "a" and "b", shared by JSON and JSON Lines.
 void collision_fields(std::string& out, const Scene& scene, const Collision& c, bool points) {
     out += "\"a\": ";
@@ -212,22 +220,11 @@ void collision_fields(std::string& out, const Scene& scene, const Collision& c, 
     auto parts = [&](const char* key, const std::vector<std::uint32_t>& ids) {
         if (ids.empty()) return;  // not a compound
         out += key;
-        for (std::size_t k = 0; k < ids.size(); ++k) {
-            if (k) out += ", ";
-            out += std::to_string(ids[k]);
-        }
+        part_list(out, ids, ", ");
         out += ']';
     };
     parts(", \"parts_a\": [", c.parts_a);
     parts(", \"parts_b\": [", c.parts_b);
-}
-
-// A compound side's parts in a CSV field: "i;j".
-void csv_parts(std::string& out, const std::vector<std::uint32_t>& ids) {
-    for (std::size_t k = 0; k < ids.size(); ++k) {
-        if (k) out += ';';
-        out += std::to_string(ids[k]);
-    }
 }
 
 void move_fields(std::string& out, const Scene& scene, std::size_t i, const MoveResult& m) {
@@ -334,234 +331,337 @@ std::string printable(std::string_view s) {
 constexpr const char* kCsvHeader =
     "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside,distance,hit,parts_a,parts_b,normal,depth\r\n";
 
-struct ReportWriter::Impl {
-    std::ostream& out;
-    Format format;
-    bool points;
-    std::size_t scenes = 0;
-    std::string buf;
+namespace {
+
+// What every format's writer shares: the stream and a buffer written to it in blocks. A
+// scene may have millions of records, so the buffer also goes out mid-scene once it is big.
+// The calls come in this order: for each scene begin_scene, collision() for each of its
+// collisions, end_scene; then finish() once.
+class FormatWriter {
+public:
+    FormatWriter(std::ostream& out, bool points) : out_(out), points_(points) {}
+    virtual ~FormatWriter() = default;
+
+    // `before`: how many scenes were written before this one.
+    virtual void begin_scene(const Scene&, std::size_t /*before*/) {}
+    virtual void collision(const Scene& scene, const Collision& c) = 0;
+    virtual void end_scene(const Scene& scene, const SceneResult& r) = 0;
+    virtual void finish(std::size_t /*scenes*/) {}
 
     void flush() {
-        out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-        buf.clear();
+        out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+        buf_.clear();
     }
+
+protected:
     void flush_if_big() {
-        if (buf.size() > (1u << 16)) flush();
+        if (buf_.size() > (1u << 16)) flush();
     }
 
-    std::size_t in_scene = 0;  // collisions written in the current scene
-    std::vector<Collision> held;  // text: collisions wait for the column widths
+    std::ostream& out_;
+    const bool points_;
+    std::string buf_;
+};
 
-    std::string file_json;  // the current scene's file name as a JSON string
-    std::string collision_head;  // what record() writes for a collision in this scene
+// {"scenes": [{"file": …, "collisions": […], "moves": […], "rules": […], "summary": {…}}, …]}
+// with one record a line in each list.
+class JsonWriter final : public FormatWriter {
+public:
+    JsonWriter(std::ostream& out, bool points) : FormatWriter(out, points) { buf_ += "{\"scenes\": [\n"; }
 
-    void begin(const Scene& scene) {
-        in_scene = 0;
-        file_json.clear();
-        json_string(file_json, scene.file);
-        collision_head = "{\"type\": \"collision\", \"scene\": " + file_json + ", ";
-        if (format == Format::Json) {
-            buf += scenes ? ",\n" : "";
-            buf += "{\"file\": ";
-            json_string(buf, scene.file);
-            buf += ",\n \"collisions\": [";
-        } else if (format == Format::Csv && scenes == 0) {
-            buf += kCsvHeader;
-        }
+    void begin_scene(const Scene& scene, std::size_t before) override {
+        in_scene_ = 0;
+        buf_ += before ? ",\n" : "";
+        buf_ += "{\"file\": ";
+        json_string(buf_, scene.file);
+        buf_ += ",\n \"collisions\": [";
     }
 
-    void collision(const Scene& scene, const Collision& c) {
-        switch (format) {
-            case Format::Json:
-                buf += in_scene ? ",\n  {" : "\n  {";
-                collision_fields(buf, scene, c, points);
-                buf += '}';
-                break;
-            case Format::Jsonl:
-                buf += collision_head;  // record(scene, "collision"), made once a scene
-                collision_fields(buf, scene, c, points);
-                buf += "}\n";
-                break;
-            case Format::Csv: csv_collision(scene, c); break;
-            case Format::Text: held.push_back(c); break;
-        }
-        ++in_scene;
+    void collision(const Scene& scene, const Collision& c) override {
+        open_record(in_scene_ == 0);
+        collision_fields(buf_, scene, c, points_);
+        buf_ += '}';
+        ++in_scene_;
         flush_if_big();
     }
 
-    void end(const Scene& scene, const SceneResult& r) {
-        switch (format) {
-            case Format::Json: json_end(scene, r); break;
-            case Format::Jsonl: jsonl_end(scene, r); break;
-            case Format::Csv: csv_end(scene, r); break;
-            case Format::Text:
-                text_scene(scene, r, held);
-                held.clear();
-                break;
-        }
-    }
-
-    void record(const Scene&, const char* type) {
-        buf += "{\"type\": \"";
-        buf += type;
-        buf += "\", \"scene\": ";
-        buf += file_json;  // set by begin()
-        buf += ", ";
-    }
-
-    void json_end(const Scene& scene, const SceneResult& r) {
-        buf += in_scene == 0 ? "],\n \"moves\": [" : "\n ],\n \"moves\": [";
+    void end_scene(const Scene& scene, const SceneResult& r) override {
+        next_list(in_scene_ == 0, "moves");
+        buf_ += '[';
         for (std::size_t k = 0; k < r.moves.size(); ++k) {
-            buf += k ? ",\n  {" : "\n  {";
-            move_fields(buf, scene, k, r.moves[k]);
-            buf += '}';
+            open_record(k == 0);
+            move_fields(buf_, scene, k, r.moves[k]);
+            buf_ += '}';
         }
-        buf += r.moves.empty() ? "],\n \"rules\": [" : "\n ],\n \"rules\": [";
+        next_list(r.moves.empty(), "rules");
+        buf_ += '[';
         for (std::size_t k = 0; k < r.rules.size(); ++k) {
-            buf += k ? ",\n  {" : "\n  {";
-            rule_fields(buf, scene, k, r.rules[k], [this] { flush_if_big(); });
-            buf += '}';
+            open_record(k == 0);
+            rule_fields(buf_, scene, k, r.rules[k], [this] { flush_if_big(); });
+            buf_ += '}';
         }
-        buf += r.rules.empty() ? "],\n \"summary\": {" : "\n ],\n \"summary\": {";
-        summary_fields(buf, r.summary);
-        buf += "}}";
+        next_list(r.rules.empty(), "summary");
+        buf_ += '{';
+        summary_fields(buf_, r.summary);
+        buf_ += "}}";
     }
 
-    void jsonl_end(const Scene& scene, const SceneResult& r) {
+    void finish(std::size_t scenes) override { buf_ += scenes ? "\n]}\n" : "]}\n"; }
+
+private:
+    void open_record(bool first) { buf_ += first ? "\n  {" : ",\n  {"; }
+    // Closes the list before (an empty one as "[]", a full one on a line of its own) and
+    // opens the field `key`.
+    void next_list(bool empty, const char* key) {
+        buf_ += empty ? "]" : "\n ]";
+        buf_ += ",\n \"";
+        buf_ += key;
+        buf_ += "\": ";
+    }
+
+    std::size_t in_scene_ = 0;  // collisions written in the current scene
+};
+
+// One record a line, each naming its type and scene: collisions as they come, then the
+// scene's moves, rules and summary.
+class JsonlWriter final : public FormatWriter {
+public:
+    using FormatWriter::FormatWriter;
+
+    void begin_scene(const Scene& scene, std::size_t) override {
+        file_json_.clear();
+        json_string(file_json_, scene.file);
+        collision_head_ = "{\"type\": \"collision\", \"scene\": " + file_json_ + ", ";
+    }
+
+    void collision(const Scene& scene, const Collision& c) override {
+        buf_ += collision_head_;  // record("collision"), made once a scene: collisions are most records
+        collision_fields(buf_, scene, c, points_);
+        buf_ += "}\n";
+        flush_if_big();
+    }
+
+    void end_scene(const Scene& scene, const SceneResult& r) override {
         for (std::size_t k = 0; k < r.moves.size(); ++k) {
-            record(scene, "move");
-            move_fields(buf, scene, k, r.moves[k]);
-            buf += "}\n";
+            record("move");
+            move_fields(buf_, scene, k, r.moves[k]);
+            buf_ += "}\n";
         }
         for (std::size_t k = 0; k < r.rules.size(); ++k) {
-            record(scene, "rule");
-            rule_fields(buf, scene, k, r.rules[k], [this] { flush_if_big(); });
-            buf += "}\n";
+            record("rule");
+            rule_fields(buf_, scene, k, r.rules[k], [this] { flush_if_big(); });
+            buf_ += "}\n";
         }
-        record(scene, "summary");
-        summary_fields(buf, r.summary);
-        buf += "}\n";
+        record("summary");
+        summary_fields(buf_, r.summary);
+        buf_ += "}\n";
     }
 
-    void csv_collision(const Scene& scene, const Collision& c) {
-        csv_field(buf, scene.file);
-        buf += ",collision,";
-        csv_field(buf, object_id(scene, c.a));
-        buf += ',';
-        csv_field(buf, object_id(scene, c.b));
-        buf += ',';
-        buf += relation_name(c.relation);
-        buf += ",,,,,";
+private:
+    void record(const char* type) {
+        buf_ += "{\"type\": \"";
+        buf_ += type;
+        buf_ += "\", \"scene\": ";
+        buf_ += file_json_;
+        buf_ += ", ";
+    }
+
+    std::string file_json_;       // the current scene's file name as a JSON string
+    std::string collision_head_;  // what record() writes for a collision in this scene
+};
+
+// SPEC §4's table: one header, then a row for each collision and each move (rules and
+// summaries have no rows). The header is written even when there are no scenes.
+class CsvWriter final : public FormatWriter {
+public:
+    using FormatWriter::FormatWriter;
+
+    void begin_scene(const Scene&, std::size_t before) override {
+        if (before == 0) buf_ += kCsvHeader;
+    }
+
+    void collision(const Scene& scene, const Collision& c) override {
+        csv_field(buf_, scene.file);
+        buf_ += ",collision,";
+        csv_field(buf_, object_id(scene, c.a));
+        buf_ += ',';
+        csv_field(buf_, object_id(scene, c.b));
+        buf_ += ',';
+        buf_ += relation_name(c.relation);
+        buf_ += ",,,,,";
         const bool grid = c.b >= scene.shapes.size();
-        if (!grid && points) {
-            for (std::size_t k = 0; k < c.points.size(); ++k) {
-                if (k) buf += ';';
-                append_number(buf, c.points[k].x);
-                buf += ' ';
-                append_number(buf, c.points[k].y);
-            }
-        }
-        buf += ',';
-        for (std::size_t k = 0; k < c.cells.size(); ++k) {
-            if (k) buf += ';';
-            buf += std::to_string(c.cells[k].col) + ' ' + std::to_string(c.cells[k].row);
-        }
-        buf += ',';
-        if (grid) buf += boolean(c.outside);
-        buf += ",,,";
-        csv_parts(buf, c.parts_a);
-        buf += ',';
-        csv_parts(buf, c.parts_b);
-        buf += ",,\r\n";
+        if (!grid && points_) points(c.points);
+        buf_ += ',';
+        cells(c.cells);
+        buf_ += ',';
+        if (grid) buf_ += boolean(c.outside);
+        buf_ += ",,,";
+        part_list(buf_, c.parts_a, ";");
+        buf_ += ',';
+        part_list(buf_, c.parts_b, ";");
+        buf_ += ",,\r\n";
+        flush_if_big();
     }
 
-    void csv_end(const Scene& scene, const SceneResult& r) {
+    void end_scene(const Scene& scene, const SceneResult& r) override {
         for (std::size_t k = 0; k < r.moves.size(); ++k) {
             const MoveResult& m = r.moves[k];
-            csv_field(buf, scene.file);
-            buf += ",move,";
-            csv_field(buf, scene.moves[k].id);
-            buf += ",,,";
-            buf += boolean(m.allowed);
-            buf += ',';
+            csv_field(buf_, scene.file);
+            buf_ += ",move,";
+            csv_field(buf_, scene.moves[k].id);
+            buf_ += ",,,";
+            buf_ += boolean(m.allowed);
+            buf_ += ',';
             if (!m.allowed)
-                buf += format_number(m.t) + ',' + std::to_string(m.cell.col) + ',' + std::to_string(m.cell.row);
+                buf_ += format_number(m.t) + ',' + std::to_string(m.cell.col) + ',' + std::to_string(m.cell.row);
             else
-                buf += ",,";
-            buf += ",,,,,,,,,\r\n";
+                buf_ += ",,";
+            buf_ += ",,,,,,,,,\r\n";
         }
     }
 
-    void text_scene(const Scene& scene, const SceneResult& r, const std::vector<Collision>& collisions) {
-        const Summary& s = r.summary;
-        buf += printable(scene.file) + ": " + std::to_string(s.collisions) + (s.collisions == 1 ? " collision" : " collisions");
-        if (s.moves) buf += ", " + std::to_string(s.blocked) + " of " + std::to_string(s.moves) + " moves blocked";
-        if (!r.rules.empty() || s.rules_failed)
-            buf += ", " + std::to_string(s.rules_failed) + (s.rules_failed == 1 ? " check failed" : " checks failed");
-        buf += '\n';
-        std::size_t wa = 0, wb = 0;
-        for (const Collision& c : collisions) {
-            wa = std::max(wa, std::min(kMaxColumn, width(printable(object_id(scene, c.a)))));
-            wb = std::max(wb, std::min(kMaxColumn, width(printable(object_id(scene, c.b)))));
+    void finish(std::size_t scenes) override {
+        if (scenes == 0) buf_ += kCsvHeader;
+    }
+
+private:
+    // Lists inside one field: items split by ';', the two numbers of an item by a space.
+    void points(const std::vector<Vec2>& ps) {
+        for (std::size_t k = 0; k < ps.size(); ++k) {
+            if (k) buf_ += ';';
+            append_number(buf_, ps[k].x);
+            buf_ += ' ';
+            append_number(buf_, ps[k].y);
         }
-        for (const Collision& c : collisions) {
-            buf += "  ";
-            const std::string a = printable(object_id(scene, c.a)), b = printable(object_id(scene, c.b));
-            pad(buf, a, std::max(wa, width(a)) + 2);
-            pad(buf, b, std::max(wb, width(b)) + 2);
-            pad(buf, relation_name(c.relation), 10);
-            std::string detail;
-            if (c.b >= scene.shapes.size()) {
-                if (!c.cells.empty()) detail = "cells";
-                for (const Cell& cell : c.cells) detail += " [" + std::to_string(cell.col) + ", " + std::to_string(cell.row) + "]";
-                if (c.outside) detail += c.cells.empty() ? "outside" : " + outside";
-            } else if (points) {
-                for (const Vec2& p : c.points) {
-                    if (!detail.empty()) detail += ' ';
-                    detail += '(' + format_number(p.x) + ", " + format_number(p.y) + ')';
-                }
-            }
-            auto parts = [&](const char* side, const std::vector<std::uint32_t>& ids) {
-                if (ids.empty()) return;
-                detail += detail.empty() ? "parts " : " parts ";
-                detail += side;
-                for (std::size_t k = 0; k < ids.size(); ++k) detail += (k ? "," : "") + std::to_string(ids[k]);
-            };
-            parts("a:", c.parts_a);
-            parts("b:", c.parts_b);
-            buf += detail;
-            while (!buf.empty() && buf.back() == ' ') buf.pop_back();
-            buf += '\n';
-            flush_if_big();
-        }
-        for (std::size_t k = 0; k < r.moves.size(); ++k) {
-            const MoveResult& m = r.moves[k];
-            buf += "  move " + printable(scene.moves[k].id) + ": " + (m.allowed ? "allowed" : "blocked");
-            if (!m.allowed)
-                buf += " at t=" + format_number(m.t) + " (" + format_number(m.stop.x) + ", " + format_number(m.stop.y) +
-                       ") cell [" + std::to_string(m.cell.col) + ", " + std::to_string(m.cell.row) + "]";
-            if (m.passed) buf += *m.passed ? " (as expected)" : " (EXPECTATION FAILED)";
-            buf += '\n';
-        }
-        for (std::size_t k = 0; k < r.rules.size(); ++k) {
-            const RuleResult& rr = r.rules[k];
-            buf += "  rule '" + printable(scene.rules[k].name) + "': " + (rr.passed ? "passed" : "FAILED");
-            for (std::size_t v = 0; v < rr.violations.size(); ++v) {
-                buf += v ? ", " : ": ";
-                buf += printable(object_id(scene, rr.violations[v].first));
-                if (rr.violations[v].second != static_cast<std::size_t>(-1))
-                    buf += " × " + printable(object_id(scene, rr.violations[v].second));
-                flush_if_big();
-            }
-            buf += '\n';
+    }
+    void cells(const std::vector<Cell>& cs) {
+        for (std::size_t k = 0; k < cs.size(); ++k) {
+            if (k) buf_ += ';';
+            buf_ += std::to_string(cs[k].col) + ' ' + std::to_string(cs[k].row);
         }
     }
 };
 
-ReportWriter::ReportWriter(std::ostream& out, Format format, bool points)
-    : impl_(new Impl{out, format, points, 0, {}, 0, {}, {}, {}}) {
-    if (format == Format::Json) impl_->buf += "{\"scenes\": [\n";
+// For people: a heading line a scene, then its collisions in aligned columns, its moves and
+// its rules, one a line.
+class TextWriter final : public FormatWriter {
+public:
+    using FormatWriter::FormatWriter;
+
+    // Held until the scene ends: the columns are as wide as the longest id among them.
+    void collision(const Scene&, const Collision& c) override { held_.push_back(c); }
+
+    void end_scene(const Scene& scene, const SceneResult& r) override {
+        heading(scene, r);
+        collisions(scene);
+        moves(scene, r.moves);
+        rules(scene, r.rules);
+        held_.clear();
+    }
+
+private:
+    void heading(const Scene& scene, const SceneResult& r) {
+        const Summary& s = r.summary;
+        buf_ += printable(scene.file) + ": " + std::to_string(s.collisions) + (s.collisions == 1 ? " collision" : " collisions");
+        if (s.moves) buf_ += ", " + std::to_string(s.blocked) + " of " + std::to_string(s.moves) + " moves blocked";
+        if (!r.rules.empty() || s.rules_failed)
+            buf_ += ", " + std::to_string(s.rules_failed) + (s.rules_failed == 1 ? " check failed" : " checks failed");
+        buf_ += '\n';
+    }
+
+    void collisions(const Scene& scene) {
+        std::size_t wa = 0, wb = 0;
+        for (const Collision& c : held_) {
+            wa = std::max(wa, std::min(kMaxColumn, width(printable(object_id(scene, c.a)))));
+            wb = std::max(wb, std::min(kMaxColumn, width(printable(object_id(scene, c.b)))));
+        }
+        for (const Collision& c : held_) {
+            buf_ += "  ";
+            const std::string a = printable(object_id(scene, c.a)), b = printable(object_id(scene, c.b));
+            pad(buf_, a, std::max(wa, width(a)) + 2);
+            pad(buf_, b, std::max(wb, width(b)) + 2);
+            pad(buf_, relation_name(c.relation), 10);
+            buf_ += detail(scene, c);
+            while (!buf_.empty() && buf_.back() == ' ') buf_.pop_back();
+            buf_ += '\n';
+            flush_if_big();
+        }
+    }
+
+    // The last column: a grid's cells (and "outside"), or a shape pair's points; then the
+    // parts of a compound side.
+    std::string detail(const Scene& scene, const Collision& c) const {
+        std::string d;
+        if (c.b >= scene.shapes.size()) {
+            if (!c.cells.empty()) d = "cells";
+            for (const Cell& cell : c.cells) d += " [" + std::to_string(cell.col) + ", " + std::to_string(cell.row) + "]";
+            if (c.outside) d += c.cells.empty() ? "outside" : " + outside";
+        } else if (points_) {
+            for (const Vec2& p : c.points) {
+                if (!d.empty()) d += ' ';
+                d += '(' + format_number(p.x) + ", " + format_number(p.y) + ')';
+            }
+        }
+        auto parts = [&](const char* side, const std::vector<std::uint32_t>& ids) {
+            if (ids.empty()) return;
+            d += d.empty() ? "parts " : " parts ";
+            d += side;
+            part_list(d, ids, ",");
+        };
+        parts("a:", c.parts_a);
+        parts("b:", c.parts_b);
+        return d;
+    }
+
+    void moves(const Scene& scene, const std::vector<MoveResult>& ms) {
+        for (std::size_t k = 0; k < ms.size(); ++k) {
+            const MoveResult& m = ms[k];
+            buf_ += "  move " + printable(scene.moves[k].id) + ": " + (m.allowed ? "allowed" : "blocked");
+            if (!m.allowed)
+                buf_ += " at t=" + format_number(m.t) + " (" + format_number(m.stop.x) + ", " + format_number(m.stop.y) +
+                        ") cell [" + std::to_string(m.cell.col) + ", " + std::to_string(m.cell.row) + "]";
+            if (m.passed) buf_ += *m.passed ? " (as expected)" : " (EXPECTATION FAILED)";
+            buf_ += '\n';
+        }
+    }
+
+    void rules(const Scene& scene, const std::vector<RuleResult>& rs) {
+        for (std::size_t k = 0; k < rs.size(); ++k) {
+            const RuleResult& rr = rs[k];
+            buf_ += "  rule '" + printable(scene.rules[k].name) + "': " + (rr.passed ? "passed" : "FAILED");
+            for (std::size_t v = 0; v < rr.violations.size(); ++v) {
+                buf_ += v ? ", " : ": ";
+                buf_ += printable(object_id(scene, rr.violations[v].first));
+                if (rr.violations[v].second != static_cast<std::size_t>(-1))
+                    buf_ += " × " + printable(object_id(scene, rr.violations[v].second));
+                flush_if_big();
+            }
+            buf_ += '\n';
+        }
+    }
+
+    std::vector<Collision> held_;
+};
+
+std::unique_ptr<FormatWriter> make_writer(std::ostream& out, Format format, bool points) {
+    switch (format) {
+        case Format::Json: return std::make_unique<JsonWriter>(out, points);
+        case Format::Jsonl: return std::make_unique<JsonlWriter>(out, points);
+        case Format::Csv: return std::make_unique<CsvWriter>(out, points);
+        case Format::Text: break;
+    }
+    return std::make_unique<TextWriter>(out, points);
 }
+
+}  // namespace
+
+struct ReportWriter::Impl {
+    std::unique_ptr<FormatWriter> writer;
+    std::size_t scenes = 0;  // ended so far
+};
+
+ReportWriter::ReportWriter(std::ostream& out, Format format, bool points)
+    : impl_(new Impl{make_writer(out, format, points), 0}) {}
 
 ReportWriter::~ReportWriter() = default;
 
@@ -571,21 +671,19 @@ void ReportWriter::scene(const Scene& scene, const SceneResult& result) {
     end_scene(scene, result);
 }
 
-void ReportWriter::begin_scene(const Scene& scene) { impl_->begin(scene); }
+void ReportWriter::begin_scene(const Scene& scene) { impl_->writer->begin_scene(scene, impl_->scenes); }
 
-void ReportWriter::collision(const Scene& scene, const Collision& c) { impl_->collision(scene, c); }
+void ReportWriter::collision(const Scene& scene, const Collision& c) { impl_->writer->collision(scene, c); }
 
 void ReportWriter::end_scene(const Scene& scene, const SceneResult& result) {
-    impl_->end(scene, result);
+    impl_->writer->end_scene(scene, result);
     ++impl_->scenes;
-    impl_->flush();
+    impl_->writer->flush();
 }
 
 void ReportWriter::finish() {
-    if (impl_->format == Format::Json) impl_->buf += impl_->scenes ? "\n]}\n" : "]}\n";
-    if (impl_->format == Format::Csv && impl_->scenes == 0)
-        impl_->buf += kCsvHeader;
-    impl_->flush();
+    impl_->writer->finish(impl_->scenes);
+    impl_->writer->flush();
 }
 
 }  // namespace collide

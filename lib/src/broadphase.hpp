@@ -159,8 +159,18 @@ private:
     // reported.
     template <class F>
     void scan(const Level& level, const FBounds& b, std::uint32_t self, F&& f) const;
+    // for_each_pair() by method and phase: the unbounded items' pairs first, then the
+    // bounded ones' (grid: within each level's cells, then across levels).
     template <class Emit>
     bool big_pairs(Emit& emit, unsigned part, unsigned parts) const;
+    template <class Emit>
+    bool brute_pairs(Emit& emit, unsigned part, unsigned parts) const;
+    template <class Emit>
+    bool sweep_pairs(Emit& emit, unsigned part, unsigned parts) const;
+    template <class Emit>
+    bool cell_pairs(Emit& emit, unsigned part, unsigned parts) const;
+    template <class Emit>
+    bool level_pairs(Emit& emit, unsigned part, unsigned parts) const;
 
     // What the index knows of an unbounded item, by its rank in big_.
     struct Big {
@@ -308,25 +318,36 @@ bool BroadIndex::big_pairs(Emit& emit, unsigned part, unsigned parts) const {
 
 template <class Emit>
 bool BroadIndex::for_each_pair(Emit&& emit, unsigned part, unsigned parts) const {
-    if (method_ == Broadphase::Brute) {
-        for (std::size_t p = part; p < items_.size(); p += parts)  // interleaved: rows shrink
-            for (std::size_t q = p + 1; q < items_.size(); ++q)
-                if (candidate(items_[p], items_[q]) && !emit(items_[p], items_[q])) return false;
-        return true;
-    }
+    if (method_ == Broadphase::Brute) return brute_pairs(emit, part, parts);
     if (!big_pairs(emit, part, parts)) return false;
-    if (method_ == Broadphase::Sweep) {
-        for (std::size_t p = part; p < by_lo_.size(); p += parts) {
-            const std::uint32_t i = by_lo_[p];
-            const FBounds& bi = fb_[i];
-            const float end = hi(i);
-            for (std::size_t q = p + 1; q < by_lo_.size() && lo(by_lo_[q]) <= end; ++q) {
-                const std::uint32_t j = by_lo_[q];
-                if (overlap(bi, fb_[j]) && !(i < j ? emit(i, j) : emit(j, i))) return false;
-            }
+    if (method_ == Broadphase::Sweep) return sweep_pairs(emit, part, parts);
+    return cell_pairs(emit, part, parts) && level_pairs(emit, part, parts);
+}
+
+template <class Emit>
+bool BroadIndex::brute_pairs(Emit& emit, unsigned part, unsigned parts) const {
+    for (std::size_t p = part; p < items_.size(); p += parts)  // interleaved: rows shrink
+        for (std::size_t q = p + 1; q < items_.size(); ++q)
+            if (candidate(items_[p], items_[q]) && !emit(items_[p], items_[q])) return false;
+    return true;
+}
+
+template <class Emit>
+bool BroadIndex::sweep_pairs(Emit& emit, unsigned part, unsigned parts) const {
+    for (std::size_t p = part; p < by_lo_.size(); p += parts) {
+        const std::uint32_t i = by_lo_[p];
+        const FBounds& bi = fb_[i];
+        const float end = hi(i);
+        for (std::size_t q = p + 1; q < by_lo_.size() && lo(by_lo_[q]) <= end; ++q) {
+            const std::uint32_t j = by_lo_[q];
+            if (overlap(bi, fb_[j]) && !(i < j ? emit(i, j) : emit(j, i))) return false;
         }
-        return true;
     }
+    return true;
+}
+
+template <class Emit>
+bool BroadIndex::cell_pairs(Emit& emit, unsigned part, unsigned parts) const {
     // Within each level, cell by cell: the pairs of entries in a bucket that share a cell.
     for (const Level& level : levels_) {
         const auto [k0, k1] = share(level.start.empty() ? 0 : level.start.size() - 1, part, parts);
@@ -342,6 +363,11 @@ bool BroadIndex::for_each_pair(Emit&& emit, unsigned part, unsigned parts) const
             }
         }
     }
+    return true;
+}
+
+template <class Emit>
+bool BroadIndex::level_pairs(Emit& emit, unsigned part, unsigned parts) const {
     // Across levels: each item (at its first cell) looks itself up in every coarser level.
     // The entries come in bucket order, random in space, so every lookup is a cache miss:
     // the bucket of the entry 2 * kAhead on is fetched early, and the cell list of the entry

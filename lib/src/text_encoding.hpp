@@ -1,0 +1,27 @@
+// The text of the reports (text_encoding.cpp): the pieces every report format writes with.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace collide::detail {
+
+/// Writes what std::to_chars(first, first + 32, v) writes (the shortest decimal that reads
+/// back as v) and returns the end; fast for the two-decimal numbers scenes are full of.
+char* number_chars(char* first, double v);
+/// Appends number_chars of v.
+void append_number(std::string& out, double v);
+
+/// The length of the well-formed UTF-8 sequence at the start of s, or 0 when there is none.
+std::size_t utf8_length(std::string_view s);
+/// s with each byte that is not part of valid UTF-8 replaced by U+FFFD.
+std::string valid_utf8(std::string_view s);
+bool is_valid_utf8(std::string_view s);
+
+/// Appends s as a JSON string, quotes included (U+FFFD for bytes that are not UTF-8).
+void json_string(std::string& out, std::string_view s);
+/// Appends s as an RFC 4180 field: quoted when it holds a comma, quote or line break.
+void csv_field(std::string& out, std::string_view s);
+
+}  // namespace collide::detail

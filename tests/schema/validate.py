@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Check the JSON Schemas in schemas/ against the samples and the conformance corpus.
 
-    /usr/bin/python3 tests/schema/validate.py [--cases DIR | --no-cases] [--report FILE]... [-v]
+    /usr/bin/python3 tests/schema/validate.py [--cases DIR... | --no-cases] [--report FILE]... [-v]
 
 Needs the `jsonschema` module (Debian: apt-get install python3-jsonschema; a pyenv or venv
 python3 on PATH may lack it, hence /usr/bin/python3).
@@ -18,7 +18,8 @@ Checks, one pass or fail each:
   * every valid corpus scene (*.scene.json) is accepted by the schema and the semantic checks;
   * every invalid corpus scene (*.invalid.json) listed in STRUCTURAL is rejected by the schema,
     every one listed in SEMANTIC by the semantic checks, and any other invalid scene by one of
-    them (otherwise it must be classified here);
+    them (otherwise it must be classified here); the lists are per corpus (CORPUS_LISTS:
+    cases, cases-v2);
   * every reference report in the corpus (*.expected.json, *.notouch.json, without their
     "_oracle" notes) is valid against schemas/report.schema.json, and so are the JSON Lines
     records made from it;
@@ -53,7 +54,7 @@ SAMPLES = os.path.join(ROOT, "samples")
 DEFAULT_CASES = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "conformance", "cases"))
 
 # Invalid corpus cases (by name, without the "NNNN-" prefix) that are wrong in structure
-# alone: the scene schema must reject them.
+# alone: the scene schema must reject them. One list per corpus (the name of its directory).
 STRUCTURAL = [
     "invalid-circle-extra-key-raduis",      # unknown key next to the right one
     "invalid-circle-typo-raduis",           # typo'd key (and so a missing required one)
@@ -88,6 +89,38 @@ SEMANTIC = [
     "invalid-self-intersecting-polygon",
 ]
 
+# The second corpus (issue 13: capsules, boxes, ellipses, compounds): every invalid case in
+# it is wrong in structure.
+STRUCTURAL_V2 = [
+    "invalid-box-angle-string",
+    "invalid-box-size-negative",
+    "invalid-box-size-not-a-pair",
+    "invalid-box-size-zero",                # positivePair: exclusiveMinimum 0
+    "invalid-capsule-a-equals-b-radius-zero",
+    "invalid-capsule-missing-b",
+    "invalid-capsule-radius-negative",
+    "invalid-capsule-radius-zero",
+    "invalid-compound-4097-parts",          # maxItems 4096
+    "invalid-compound-empty-parts",         # minItems 1
+    "invalid-compound-missing-parts",
+    "invalid-compound-nested",              # a part's type enum has no compound
+    "invalid-compound-part-invalid",
+    "invalid-compound-part-typo",
+    "invalid-compound-part-unknown-type",
+    "invalid-compound-part-with-groups",    # "groups": false in a part
+    "invalid-compound-part-with-id",
+    "invalid-compound-parts-not-array",
+    "invalid-compound-unknown-key",
+    "invalid-ellipse-radius-negative",
+    "invalid-ellipse-radius-zero",
+    "invalid-ellipse-round-vertices-3",     # minimum 8, round or not
+    "invalid-ellipse-vertices-fraction",    # type integer
+    "invalid-ellipse-vertices-string",
+]
+SEMANTIC_V2 = []
+
+CORPUS_LISTS = {"cases": (STRUCTURAL, SEMANTIC), "cases-v2": (STRUCTURAL_V2, SEMANTIC_V2)}
+
 
 # Small scenes that pin down the scene schema's edges: (what, scene).
 _C = {"type": "circle", "center": [0, 0], "radius": 1}
@@ -105,6 +138,23 @@ SCENE_ACCEPT = [
     ("move with a point body", {"grids": [_G], "moves": [{"grid": "g", "from": [0, 0], "to": [1, 1], "body": {"type": "point"}}]}),
     ("rule with touching ignored", {"rules": [{"name": "r", "pairs": "*:*", "expect": "each", "touching": "ignored"}]}),
     ("a pair spec split at its first colon", {"pairs": ["player:door:1"]}),
+    ("capsule", {"shapes": [{"type": "capsule", "a": [0, 0], "b": [1, 0], "radius": 1}]}),
+    ("capsule with a == b", {"shapes": [{"type": "capsule", "a": [1, 1], "b": [1, 1], "radius": 0.5}]}),
+    ("box without angle", {"shapes": [{"type": "box", "center": [0, 0], "size": [2, 1]}]}),
+    ("box at a negative fractional angle", {"shapes": [{"type": "box", "center": [0, 0], "size": [2, 1], "angle": -22.5}]}),
+    ("round ellipse", {"shapes": [{"type": "ellipse", "center": [0, 0], "radii": [2, 2]}]}),
+    ("ellipse with angle and vertices 8 and 4096", {"shapes": [
+        {"type": "ellipse", "center": [0, 0], "radii": [3, 2], "angle": 30, "vertices": 8},
+        {"type": "ellipse", "center": [0, 0], "radii": [3, 2], "vertices": 4096}]}),
+    ("ellipse vertices written 16.0 (an integer)", {"shapes": [{"type": "ellipse", "center": [0, 0], "radii": [3, 2], "vertices": 16.0}]}),
+    ("compound of every simple type", {"shapes": [{"id": "c", "groups": ["boss"], "type": "compound", "parts": [
+        {"type": "point", "at": [0, 0]}, _C, {"type": "rect", "left": 0, "top": 0, "right": 1, "bottom": 1},
+        {"type": "segment", "a": [0, 0], "b": [1, 1]}, {"type": "line", "a": [0, 0], "b": [1, 1]},
+        {"type": "ray", "origin": [0, 0], "direction": [1, 0]},
+        {"type": "polygon", "points": [[0, 0], [1, 0], [0, 1]]}, {"type": "polyline", "points": [[0, 0], [1, 0]]},
+        {"type": "capsule", "a": [0, 0], "b": [1, 0], "radius": 1}, {"type": "box", "center": [0, 0], "size": [1, 1]},
+        {"type": "ellipse", "center": [0, 0], "radii": [2, 1]}]}]}),
+    ("compound of 4096 parts", {"shapes": [{"type": "compound", "parts": [_C] * 4096}]}),
 ]
 SCENE_REJECT = [
     ("a top-level $schema key", {"$schema": "x"}),
@@ -120,7 +170,34 @@ SCENE_REJECT = [
     ("a negative width", {"shapes": [{"type": "rect", "x": 0, "y": 0, "width": -1, "height": 1}]}),
     ("groups as a string", {"shapes": [dict(_C, groups="enemies")]}),
     ("a shape without type", {"shapes": [{"center": [0, 0], "radius": 1}]}),
-    ("a later shape (capsule)", {"shapes": [{"type": "capsule", "a": [0, 0], "b": [1, 0], "radius": 1}]}),
+    ("a shape type from a later format (triangle)", {"shapes": [{"type": "triangle", "points": [[0, 0], [1, 0], [0, 1]]}]}),
+    ("capsule of radius 0", {"shapes": [{"type": "capsule", "a": [0, 0], "b": [1, 0], "radius": 0}]}),
+    ("capsule without radius", {"shapes": [{"type": "capsule", "a": [0, 0], "b": [1, 0]}]}),
+    ("capsule with a center", {"shapes": [{"type": "capsule", "a": [0, 0], "b": [1, 0], "radius": 1, "center": [0, 0]}]}),
+    ("box of width 0", {"shapes": [{"type": "box", "center": [0, 0], "size": [0, 1]}]}),
+    ("box of negative height", {"shapes": [{"type": "box", "center": [0, 0], "size": [1, -1]}]}),
+    ("box size of one number", {"shapes": [{"type": "box", "center": [0, 0], "size": 2}]}),
+    ("box size of three numbers", {"shapes": [{"type": "box", "center": [0, 0], "size": [1, 1, 1]}]}),
+    ("box angle as a string", {"shapes": [{"type": "box", "center": [0, 0], "size": [1, 1], "angle": "45"}]}),
+    ("box given as min/max", {"shapes": [{"type": "box", "min": [0, 0], "max": [1, 1]}]}),
+    ("box with vertices", {"shapes": [{"type": "box", "center": [0, 0], "size": [1, 1], "vertices": 8}]}),
+    ("ellipse of radius 0", {"shapes": [{"type": "ellipse", "center": [0, 0], "radii": [0, 1]}]}),
+    ("ellipse with one radius", {"shapes": [{"type": "ellipse", "center": [0, 0], "radii": 1}]}),
+    ("ellipse with 7 vertices", {"shapes": [{"type": "ellipse", "center": [0, 0], "radii": [2, 1], "vertices": 7}]}),
+    ("ellipse with 4097 vertices", {"shapes": [{"type": "ellipse", "center": [0, 0], "radii": [2, 1], "vertices": 4097}]}),
+    ("ellipse with 3.5 vertices", {"shapes": [{"type": "ellipse", "center": [0, 0], "radii": [2, 1], "vertices": 3.5}]}),
+    ("ellipse with vertices as a string", {"shapes": [{"type": "ellipse", "center": [0, 0], "radii": [2, 1], "vertices": "32"}]}),
+    ("compound without parts", {"shapes": [{"type": "compound"}]}),
+    ("compound with no parts", {"shapes": [{"type": "compound", "parts": []}]}),
+    ("compound with parts as an object", {"shapes": [{"type": "compound", "parts": _C}]}),
+    ("compound of 4097 parts", {"shapes": [{"type": "compound", "parts": [_C] * 4097}]}),
+    ("compound inside a compound", {"shapes": [{"type": "compound", "parts": [{"type": "compound", "parts": [_C]}]}]}),
+    ("a part with an id", {"shapes": [{"type": "compound", "parts": [dict(_C, id="core")]}]}),
+    ("a part with groups", {"shapes": [{"type": "compound", "parts": [dict(_C, groups=["weak"])]}]}),
+    ("a part with a typo", {"shapes": [{"type": "compound", "parts": [{"type": "circle", "center": [0, 0], "raduis": 1}]}]}),
+    ("a part without type", {"shapes": [{"type": "compound", "parts": [{"center": [0, 0], "radius": 1}]}]}),
+    ("a part that is a grid", {"shapes": [{"type": "compound", "parts": [_G]}]}),
+    ("a compound with an unknown key", {"shapes": [{"type": "compound", "parts": [_C], "angle": 0}]}),
     ("rect mixing min/max and x", {"shapes": [{"type": "rect", "min": [0, 0], "max": [1, 1], "x": 0}]}),
     ("rect mixing x/y/w/h and left", {"shapes": [{"type": "rect", "x": 0, "y": 0, "width": 1, "height": 1, "left": 0}]}),
     ("rect with only min", {"shapes": [{"type": "rect", "min": [0, 0]}]}),
@@ -173,6 +250,8 @@ REPORT_ACCEPT = [
     ("a grid collision reaching only the outside", _report_with(collisions=[{"a": "x", "b": "g", "relation": "overlap", "cells": [], "outside": True}])),
     ("an allowed move with passed", _report_with(moves=[{"id": "m", "allowed": True, "passed": True}])),
     ("a blocked move leaving the grid", _report_with(moves=[{"id": "m", "allowed": False, "t": 1, "stop": [1, 2], "cell": [-1, 0]}])),
+    ("compound parts on both sides", _report_with(collisions=[{"a": "boss", "b": "hero", "relation": "touch", "points": [[1, 2]], "parts_a": [0, 3], "parts_b": [1]}])),
+    ("a compound against a grid", _report_with(collisions=[{"a": "boss", "b": "g", "relation": "overlap", "cells": [[0, 0]], "parts_a": [2]}])),
 ]
 REPORT_REJECT = [
     ("an unknown relation", _report_with(collisions=[{"a": "x", "b": "y", "relation": "crosses"}])),
@@ -186,11 +265,15 @@ REPORT_REJECT = [
     ("a summary without rules_failed", _report_with(summary={"shapes": 2, "grids": 1, "collisions": 2, "moves": 1, "blocked": 1})),
     ("a scene without file", {"scenes": [{k: v for k, v in SPEC_REPORT["scenes"][0].items() if k != "file"}]}),
     ("an unknown key", _report_with(warnings=[])),
+    ("parts_a empty", _report_with(collisions=[{"a": "boss", "b": "y", "relation": "overlap", "parts_a": []}])),
+    ("parts_b of a negative index", _report_with(collisions=[{"a": "x", "b": "boss", "relation": "overlap", "parts_b": [-1]}])),
+    ("parts_a repeated", _report_with(collisions=[{"a": "boss", "b": "y", "relation": "overlap", "parts_a": [1, 1]}])),
 ]
 JSONL_ACCEPT = [
     ("a collision record", {"type": "collision", "scene": "a.json", "a": "x", "b": "y", "relation": "touch", "points": [[0, 1]]}),
     ("a move record", {"type": "move", "scene": "a.json", "id": "m", "allowed": True}),
     ("a rule record", {"type": "rule", "scene": "a.json", "name": "r", "passed": True, "violations": []}),
+    ("a collision record with parts", {"type": "collision", "scene": "a.json", "a": "boss", "b": "y", "relation": "overlap", "points": [], "parts_a": [0]}),
     ("a summary record", {"type": "summary", "scene": "a.json", "shapes": 2, "grids": 1, "collisions": 2, "moves": 1, "blocked": 1, "rules_failed": 1}),
 ]
 JSONL_REJECT = [
@@ -329,6 +412,28 @@ def rect_problem(shape, y_axis):
     return None
 
 
+def shape_problem(s, y_axis):
+    """Why one shape (or a compound's part) is invalid beyond the schema, or None. The
+    corners of a box and the points of an ellipse are not checked here: they fail only when
+    the shape is far smaller than the spacing of doubles at its position."""
+    t = s["type"]
+    if t == "rect":
+        return rect_problem(s, y_axis)
+    if t == "polygon":
+        why = polygon_problem(s["points"])
+        return why and "polygon " + why
+    if t == "line" and s["a"] == s["b"]:
+        return "line needs a != b"
+    if t == "ray" and s["direction"] == [0, 0]:
+        return "ray needs a non-zero direction"
+    if t == "compound":
+        for k, part in enumerate(s["parts"]):
+            why = shape_problem(part, y_axis)
+            if why:
+                return "parts[%d]: %s" % (k, why)
+    return None
+
+
 def selects(sel, ids_and_groups):
     return sel == "*" or any(sel == i or sel in g for i, g in ids_and_groups)
 
@@ -346,17 +451,7 @@ def semantic_problems(scene, check_selectors):
             problems.append("%s: duplicate id %r (also %s)" % (where, sid, ids[sid]))
         ids.setdefault(sid, where)
         members.append((sid, s.get("groups", [])))
-        t = s["type"]
-        why = None
-        if t == "rect":
-            why = rect_problem(s, y_axis)
-        elif t == "polygon":
-            why = polygon_problem(s["points"])
-            why = why and "polygon " + why
-        elif t == "line" and s["a"] == s["b"]:
-            why = "line needs a != b"
-        elif t == "ray" and s["direction"] == [0, 0]:
-            why = "ray needs a non-zero direction"
+        why = shape_problem(s, y_axis)
         if why:
             problems.append("%s: %s" % (where, why))
     grid_ids = set()
@@ -468,6 +563,7 @@ def check_corpus(res, cases, scene_v, report_v, jsonl_v):
     for path in valid:
         check_scene_file(res, path, scene_v, strict=False)
 
+    structural, semantic = CORPUS_LISTS.get(os.path.basename(os.path.normpath(cases)), ([], []))
     seen = set()
     for path in invalid:
         what = display(path)
@@ -480,12 +576,12 @@ def check_corpus(res, cases, scene_v, report_v, jsonl_v):
             continue
         err = first_error(scene_v, doc)
         problems = None if err else semantic_problems(doc, check_selectors=False)
-        if name in STRUCTURAL:
+        if name in structural:
             if err:
                 res.ok(what, "schema rejects it at " + err)
             else:
                 res.fail(what, "structurally invalid, but scene.schema.json accepts it")
-        elif name in SEMANTIC:
+        elif name in semantic:
             if err or problems:
                 res.ok(what, err and "schema rejects it at " + err or "; ".join(problems))
             else:
@@ -495,7 +591,7 @@ def check_corpus(res, cases, scene_v, report_v, jsonl_v):
         else:
             res.fail(what, "unlisted invalid case accepted by schema and semantic checks "
                            "(add it to STRUCTURAL or SEMANTIC in %s)" % os.path.basename(__file__))
-    for name in STRUCTURAL + SEMANTIC:
+    for name in structural + semantic:
         if name not in seen:
             res.fail(name, "listed in %s but not found in %s" % (os.path.basename(__file__), display(cases)))
 
@@ -581,8 +677,8 @@ def check_report_file(res, path, report_v, jsonl_v):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--cases", metavar="DIR", default=None,
-                    help="conformance cases directory (default: %s)" % DEFAULT_CASES)
+    ap.add_argument("--cases", metavar="DIR", action="append", default=[],
+                    help="conformance cases directory; repeatable (default: %s)" % DEFAULT_CASES)
     ap.add_argument("--no-cases", action="store_true", help="skip the conformance corpus")
     ap.add_argument("--report", metavar="FILE", action="append", default=[],
                     help="a collide report (JSON or JSON Lines) to validate; repeatable")
@@ -617,11 +713,10 @@ def main():
 
     check_inline(res, scene_v, report_v, jsonl_v)
     check_samples(res, scene_v)
-    if not args.no_cases:
-        cases = args.cases or DEFAULT_CASES
+    for cases in ([] if args.no_cases else args.cases or [DEFAULT_CASES]):
         if not os.path.isdir(cases):
             if args.cases:
-                ap.error("--cases %s: not a directory" % args.cases)
+                ap.error("--cases %s: not a directory" % cases)
             res.fail(display(cases), "conformance cases not found (use --cases DIR or --no-cases)")
         else:
             check_corpus(res, cases, scene_v, report_v, jsonl_v)

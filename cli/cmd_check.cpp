@@ -86,7 +86,41 @@ void report_failures(const collide::Scene& scene, const collide::SceneResult& r)
     }
 }
 
+std::string position(collide::Vec2 p) {
+    return "[" + collide::format_number(p.x) + ", " + collide::format_number(p.y) + "]";
+}
+
+// "polygon of 4 points [[1, 2], ...]": every point up to kShown, so that a user can compare
+// them with the corners they expected; an ellipse of 4096 points is cut short.
+std::string describe(const collide::Shape& shape) {
+    constexpr std::size_t kShown = 64;
+    if (const auto* r = std::get_if<collide::Rect>(&shape)) return "rect min " + position(r->min) + " max " + position(r->max);
+    if (const auto* c = std::get_if<collide::Circle>(&shape))
+        return "circle center " + position(c->center) + " radius " + collide::format_number(c->radius);
+    const auto& points = std::get<collide::Polygon>(shape).points;
+    std::string s = "polygon of " + std::to_string(points.size()) + " points [";
+    for (std::size_t i = 0; i < points.size() && i < kShown; ++i) s += (i ? ", " : "") + position(points[i]);
+    if (points.size() > kShown) s += ", ... " + std::to_string(points.size() - kShown) + " more";
+    return s + "]";
+}
+
 }  // namespace
+
+void log_converted(const collide::Scene& scene) {
+    // A level of a million crates would bury everything else: the first kLines say enough.
+    constexpr std::size_t kLines = 100;
+    for (std::size_t k = 0; k < scene.converted.size() && k < kLines; ++k) {
+        const collide::ConvertedShape& c = scene.converted[k];
+        const collide::SceneShape& s = scene.shapes[c.shape];
+        const collide::Shape& shape = c.part ? std::get<collide::Compound>(s.shape).parts[*c.part] : s.shape;
+        const std::string what = c.part ? "part " + std::to_string(*c.part) + " of '" + s.id + "'" : "shape '" + s.id + "'";
+        const char* written = c.written == collide::ConvertedShape::Written::Box ? "box" : "ellipse";
+        log_verbose(scene.file + ": " + what + " (" + written + ") is read as " + describe(shape));
+    }
+    if (scene.converted.size() > kLines)
+        log_verbose(scene.file + ": " + std::to_string(scene.converted.size() - kLines) +
+                    " more boxes and ellipses (not shown)");
+}
 
 const std::map<std::string, collide::Format> kFormats{{"json", collide::Format::Json},
                                                      {"jsonl", collide::Format::Jsonl},
@@ -121,7 +155,7 @@ void setup_check(CLI::App& sub) {
                    "Worker threads (1 to 256) for reading files and testing pairs; default: the machine's, up to 8 (results never depend on it)");
     opt.max_collisions_option = sub.add_option("--max-collisions", opt.max_collisions, "Stop after N collisions (exit 1); 0 means no limit");
     sub.add_flag("-q,--quiet", opt.quiet, "No warnings or rule failure lines on stderr");
-    sub.add_flag("-v,--verbose", opt.verbose, "Phase timings on stderr");
+    sub.add_flag("-v,--verbose", opt.verbose, "Phase timings, and what each box and ellipse is read as, on stderr");
 }
 
 // The options CLI11 leaves as text, checked and converted; false after a usage error.
@@ -174,6 +208,8 @@ ExitCode run_check() {
         auto t0 = Clock::now();
         const std::vector<collide::Scene> scenes = read_scenes(opt.files, copt.threads);
         log_verbose("parse " + std::to_string(ms_since(t0)) + " ms (" + std::to_string(scenes.size()) + " files)");
+        if (opt.verbose)
+            for (const collide::Scene& s : scenes) log_converted(s);
 
         // Where the report goes. A JSON document (and the text report) on standard output
         // must not be left partial: into a regular file it is written straight and cut back

@@ -13,6 +13,7 @@ namespace {
 struct {
     std::vector<std::string> files;
     bool quiet = false;
+    bool verbose = false;
 } opt;
 
 std::string count(std::size_t n, const char* what) {
@@ -23,10 +24,12 @@ std::string count(std::size_t n, const char* what) {
 void setup_validate(CLI::App& sub) {
     sub.add_option("files", opt.files, "Scene files ('-' reads standard input)")->required();
     sub.add_flag("-q,--quiet", opt.quiet, "Print nothing on success");
+    sub.add_flag("-v,--verbose", opt.verbose, "Say on stderr what each box and ellipse is read as");
 }
 
 // Every file is checked, so that one run lists every broken level.
 ExitCode run_validate() {
+    set_log_verbose(opt.verbose);
     bool all_ok = true;
     // A big file's shapes are read and built on two threads when the machine has them (the
     // scene and its errors never depend on it); files one after the other, in order.
@@ -35,6 +38,7 @@ ExitCode run_validate() {
     for (const std::string& f : opt.files) {
         try {
             const collide::Scene s = read_scene_file(f, threads);
+            if (opt.verbose) log_converted(s);
             if (!opt.quiet)
                 out.stream() << collide::printable(f) << ": valid (" << count(s.shapes.size(), "shape") << ", "
                              << count(s.grids.size(), "grid") << ", " << count(s.moves.size(), "move") << ", "

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <collide/scene.hpp>
 
 #include <string>
 #include <vector>
@@ -28,6 +29,10 @@ void setup_validate(CLI::App& sub);
 ExitCode run_validate();
 void setup_schema(CLI::App& sub);
 ExitCode run_schema();
+
+/// With -v (check and validate): one line on stderr for each box or ellipse of `scene`,
+/// saying what the reader made of it (a rect, a circle, or a polygon and its points).
+void log_converted(const collide::Scene& scene);
 
 /// The scene JSON Schema, compiled in from schemas/scene.schema.json.
 extern const char* const kSceneSchema;

@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -191,6 +192,131 @@ TEST_CASE("read_scene: the three rect forms") {
         const Scene s = read(R"({"shapes": [{"type": "rect", "left": 1, "top": 8, "right": 5, "bottom": 2}],
             "settings": {"y_axis": "up"}})");
         CHECK(shape_as<Rect>(s, 0).min == Vec2{1, 2});
+    }
+}
+
+// Boxes and ellipses are read as the rect, circle or polygon they are (SPEC §1.1, §2.5);
+// Scene::converted remembers which ones were written so (collide check -v shows them).
+TEST_CASE("read_scene: capsule / box / ellipse / compound") {
+    using collide::Capsule;
+    using collide::Compound;
+    using collide::ConvertedShape;
+    SUBCASE("a capsule is kept as written") {
+        const Capsule& c = shape_as<Capsule>(read(R"({"shapes": [
+            {"type": "capsule", "a": [0, 0], "b": [10, 0], "radius": 2}]})"), 0);
+        CHECK(c.a == Vec2{0, 0});
+        CHECK(c.b == Vec2{10, 0});
+        CHECK(c.radius == 2);
+    }
+    SUBCASE("a capsule with a == b is the circle") {
+        const Circle& c = shape_as<Circle>(read(R"({"shapes": [
+            {"type": "capsule", "a": [3, 4], "b": [3, 4], "radius": 1.5}]})"), 0);
+        CHECK(c.center == Vec2{3, 4});
+        CHECK(c.radius == 1.5);
+    }
+    SUBCASE("a box at 0 degrees (the default) is the rect with its corners") {
+        const Scene s = read(R"({"shapes": [{"type": "box", "center": [10, 20], "size": [4, 2]}]})");
+        CHECK(shape_as<Rect>(s, 0).min == Vec2{8, 19});
+        CHECK(shape_as<Rect>(s, 0).max == Vec2{12, 21});
+    }
+    SUBCASE("a box at 90 degrees is the rect with its width along y") {
+        const Scene s = read(R"({"shapes": [{"type": "box", "center": [10, 20], "size": [4, 2], "angle": 90}]})");
+        CHECK(shape_as<Rect>(s, 0).min == Vec2{9, 18});
+        CHECK(shape_as<Rect>(s, 0).max == Vec2{11, 22});
+    }
+    SUBCASE("a box at -270 or 450 degrees is the same rect: cos and sin are exact at multiples of 90") {
+        for (const char* angle : {"-270", "450", "90.0"}) {
+            const std::string box = R"({"type": "box", "center": [10, 20], "size": [4, 2], "angle": )";
+            const Scene s = read(R"({"shapes": [)" + box + angle + "}]}");
+            CHECK(shape_as<Rect>(s, 0).min == Vec2{9, 18});
+            CHECK(shape_as<Rect>(s, 0).max == Vec2{11, 22});
+        }
+    }
+    SUBCASE("a box at 45 degrees: the polygon of the corner doubles of SPEC §2.5") {
+        // c = cos(pi/4) = 0.7071067811865476, s = sin(pi/4) = 0.7071067811865475; corner
+        // (sx, sy) is (10 + sx c - sy s, 20 + sx s + sy c) for sx = -+2, sy = -+1, each
+        // product rounded and the sums taken left to right.
+        const Scene s = read(R"({"shapes": [{"type": "box", "center": [10, 20], "size": [4, 2], "angle": 45}]})");
+        const auto& pts = shape_as<Polygon>(s, 0).points;
+        REQUIRE(pts.size() == 4);
+        CHECK(pts[0] == Vec2{9.292893218813452, 17.878679656440358});   // (-2, -1)
+        CHECK(pts[1] == Vec2{12.121320343559644, 20.70710678118655});   // (2, -1)
+        CHECK(pts[2] == Vec2{10.707106781186548, 22.121320343559642});  // (2, 1)
+        CHECK(pts[3] == Vec2{7.878679656440356, 19.29289321881345});    // (-2, 1)
+    }
+    SUBCASE("a box at 30 degrees: sin(30 degrees) is 0.49999999999999994 in doubles") {
+        const Scene s = read(R"({"shapes": [{"type": "box", "center": [0, 0], "size": [4, 2], "angle": 30}]})");
+        const auto& pts = shape_as<Polygon>(s, 0).points;
+        REQUIRE(pts.size() == 4);
+        CHECK(pts[1] == Vec2{2.232050807568877, 0.13397459621556118});
+        CHECK(pts[3] == Vec2{-2.232050807568877, -0.13397459621556118});
+    }
+    SUBCASE("an ellipse with rx == ry is the circle, exactly") {
+        const Circle& c = shape_as<Circle>(read(R"({"shapes": [
+            {"type": "ellipse", "center": [5, 5], "radii": [0.1, 0.1], "angle": 33}]})"), 0);
+        CHECK(c.center == Vec2{5, 5});
+        CHECK(c.radius == 0.1);
+    }
+    SUBCASE("an oval ellipse is a polygon of 32 points by default") {
+        const Scene s = read(R"({"shapes": [{"type": "ellipse", "center": [5, 5], "radii": [3, 2]}]})");
+        const auto& pts = shape_as<Polygon>(s, 0).points;
+        REQUIRE(pts.size() == 32);
+        CHECK(pts[0] == Vec2{8, 5});
+        CHECK(pts[1] == Vec2{7.942355841209691, 5.390180644032257});
+        CHECK(pts[8] == Vec2{5, 7});                   // 3 cos(pi/2) = 1.8e-16 is lost in 5 +
+        CHECK(pts[16] == Vec2{2, 5});
+        CHECK(pts[24] == Vec2{4.999999999999999, 3});  // 3 cos(3 pi/2) = -5.5e-16 is not
+    }
+    SUBCASE("vertices sets the number of points, from 8 to 4096") {
+        const Scene s = read(R"({"shapes": [
+            {"type": "ellipse", "center": [0, 0], "radii": [3, 2], "vertices": 8},
+            {"type": "ellipse", "center": [0, 0], "radii": [3, 2], "vertices": 4096.0}]})");
+        CHECK(shape_as<Polygon>(s, 0).points.size() == 8);
+        CHECK(shape_as<Polygon>(s, 1).points.size() == 4096);
+    }
+    SUBCASE("a compound keeps its parts in order; a left/top/right/bottom part follows y_axis up") {
+        const Scene s = read(R"({"settings": {"y_axis": "up"}, "shapes": [
+            {"id": "boss", "type": "compound", "groups": ["enemies"], "parts": [
+                {"type": "circle", "center": [0, 10], "radius": 3},
+                {"type": "rect", "left": -4, "top": 8, "right": 4, "bottom": 0},
+                {"type": "box", "center": [0, -2], "size": [2, 4], "angle": 90},
+                {"type": "capsule", "a": [-6, 4], "b": [6, 4], "radius": 1}]}]})");
+        const Compound& c = shape_as<Compound>(s, 0);
+        CHECK(s.shapes[0].id == "boss");
+        CHECK(s.shapes[0].groups == std::vector<std::string>{"enemies"});
+        REQUIRE(c.parts.size() == 4);
+        CHECK(std::get<Circle>(c.parts[0]).center == Vec2{0, 10});
+        CHECK(std::get<Rect>(c.parts[1]).min == Vec2{-4, 0});  // top 8 is the greater y
+        CHECK(std::get<Rect>(c.parts[1]).max == Vec2{4, 8});
+        CHECK(std::get<Rect>(c.parts[2]).min == Vec2{-2, -3});
+        CHECK(std::get<Capsule>(c.parts[3]).radius == 1);
+    }
+    SUBCASE("the same compound with y_axis down: top 8 is the smaller y, so top > bottom is an error") {
+        check_error(R"({"shapes": [
+  {"type": "compound", "parts": [{"type": "rect", "left": -4, "top": 8, "right": 4, "bottom": 0}]}
+]})",
+                    {"/shapes/0/parts/0", 2, 34, "top 8 is greater than bottom 0 (y_axis is down)"});
+    }
+    SUBCASE("Scene::converted: each shape or part written as a box or an ellipse, in file order") {
+        const Scene s = read(R"({"shapes": [
+            {"type": "circle", "center": [0, 0], "radius": 1},
+            {"id": "crate", "type": "box", "center": [0, 0], "size": [1, 1], "angle": 10},
+            {"id": "boss", "type": "compound", "parts": [
+                {"type": "point", "at": [0, 0]},
+                {"type": "ellipse", "center": [0, 0], "radii": [2, 2]},
+                {"type": "box", "center": [0, 0], "size": [1, 1]}]},
+            {"type": "ellipse", "center": [0, 0], "radii": [2, 1]}]})");
+        REQUIRE(s.converted.size() == 4);
+        auto is = [&](std::size_t k, std::size_t shape, std::optional<std::size_t> part, ConvertedShape::Written w) {
+            CHECK(s.converted[k].shape == shape);
+            CHECK(s.converted[k].part == part);
+            CHECK(s.converted[k].written == w);
+        };
+        is(0, 1, std::nullopt, ConvertedShape::Written::Box);
+        is(1, 2, 1, ConvertedShape::Written::Ellipse);
+        is(2, 2, 2, ConvertedShape::Written::Box);
+        is(3, 3, std::nullopt, ConvertedShape::Written::Ellipse);
+        CHECK(read(R"({"shapes": [{"type": "capsule", "a": [0, 0], "b": [1, 1], "radius": 1}]})").converted.empty());
     }
 }
 
@@ -451,6 +577,207 @@ TEST_CASE("read_scene: errors, word for word") {
         } catch (const Error& e) {
             CHECK(std::string(e.what()) == "level.json:1:13: /shapes/0: a line needs two distinct points a and b");
         }
+    }
+}
+
+// The four types of issue 13: each mistake named where it is, the message word for word.
+TEST_CASE("read_scene: capsule / box / ellipse / compound errors word for word") {
+    SUBCASE("a capsule of radius 0") {
+        check_error(R"({"shapes": [
+  {"type": "capsule", "a": [0, 0], "b": [4, 0], "radius": 0}
+]})",
+                    {"/shapes/0/radius", 2, 59, "radius must be > 0, got 0"});
+    }
+    SUBCASE("a capsule of negative radius") {
+        check_error(R"({"shapes": [
+  {"type": "capsule", "a": [0, 0], "b": [4, 0], "radius": -2}
+]})",
+                    {"/shapes/0/radius", 2, 59, "radius must be > 0, got -2"});
+    }
+    SUBCASE("a capsule with a == b and radius 0 (not a point)") {
+        check_error(R"({"shapes": [
+  {"type": "capsule", "a": [1, 1], "b": [1, 1], "radius": 0}
+]})",
+                    {"/shapes/0/radius", 2, 59, "radius must be > 0, got 0"});
+    }
+    SUBCASE("an ellipse of radius 0") {
+        check_error(R"({"shapes": [
+  {"type": "ellipse", "center": [0, 0], "radii": [3, 0]}
+]})",
+                    {"/shapes/0/radii", 2, 50, "radii must be > 0 on both axes, got [3, 0]"});
+    }
+    SUBCASE("an ellipse of negative radius") {
+        check_error(R"({"shapes": [
+  {"type": "ellipse", "center": [0, 0], "radii": [-3, 2]}
+]})",
+                    {"/shapes/0/radii", 2, 50, "radii must be > 0 on both axes, got [-3, 2]"});
+    }
+    SUBCASE("a box of size 0") {
+        check_error(R"({"shapes": [
+  {"type": "box", "center": [0, 0], "size": [0, 2]}
+]})",
+                    {"/shapes/0/size", 2, 45, "size must be > 0 on both axes, got [0, 2]"});
+    }
+    SUBCASE("a box of negative size") {
+        check_error(R"({"shapes": [
+  {"type": "box", "center": [0, 0], "size": [2, -1]}
+]})",
+                    {"/shapes/0/size", 2, 45, "size must be > 0 on both axes, got [2, -1]"});
+    }
+    SUBCASE("a box size that is not a pair") {
+        check_error(R"({"shapes": [
+  {"type": "box", "center": [0, 0], "size": [2, 1, 1]}
+]})",
+                    {"/shapes/0/size", 2, 45, "expected a size [w, h], got an array of 3 values"});
+    }
+    SUBCASE("a box size given as one number") {
+        check_error(R"({"shapes": [
+  {"type": "box", "center": [0, 0], "size": 2}
+]})",
+                    {"/shapes/0/size", 2, 45, "expected a size [w, h], got a number"});
+    }
+    SUBCASE("an ellipse's radii given as one number") {
+        check_error(R"({"shapes": [
+  {"type": "ellipse", "center": [0, 0], "radii": 2}
+]})",
+                    {"/shapes/0/radii", 2, 50, "expected radii [rx, ry], got a number"});
+    }
+    SUBCASE("a box angle given as a string") {
+        check_error(R"({"shapes": [
+  {"type": "box", "center": [0, 0], "size": [2, 1], "angle": "45"}
+]})",
+                    {"/shapes/0/angle", 2, 62, "expected a number, got a string"});
+    }
+    SUBCASE("an ellipse of 7 vertices") {
+        check_error(R"({"shapes": [
+  {"type": "ellipse", "center": [0, 0], "radii": [3, 2], "vertices": 7}
+]})",
+                    {"/shapes/0/vertices", 2, 70, "vertices must be an integer from 8 to 4096, got 7"});
+    }
+    SUBCASE("an ellipse of 4097 vertices") {
+        check_error(R"({"shapes": [
+  {"type": "ellipse", "center": [0, 0], "radii": [3, 2], "vertices": 4097}
+]})",
+                    {"/shapes/0/vertices", 2, 70, "vertices must be an integer from 8 to 4096, got 4097"});
+    }
+    SUBCASE("an ellipse of 3.5 vertices") {
+        check_error(R"({"shapes": [
+  {"type": "ellipse", "center": [0, 0], "radii": [3, 2], "vertices": 3.5}
+]})",
+                    {"/shapes/0/vertices", 2, 70, "vertices must be an integer from 8 to 4096, got 3.5"});
+    }
+    SUBCASE("an ellipse of 12.5 vertices (in range, not an integer)") {
+        check_error(R"({"shapes": [
+  {"type": "ellipse", "center": [0, 0], "radii": [3, 2], "vertices": 12.5}
+]})",
+                    {"/shapes/0/vertices", 2, 70, "vertices must be an integer from 8 to 4096, got 12.5"});
+    }
+    SUBCASE("vertices given as a string") {
+        check_error(R"({"shapes": [
+  {"type": "ellipse", "center": [0, 0], "radii": [3, 2], "vertices": "32"}
+]})",
+                    {"/shapes/0/vertices", 2, 70, "vertices must be an integer from 8 to 4096, got a string"});
+    }
+    SUBCASE("vertices are checked on a round ellipse too") {
+        check_error(R"({"shapes": [
+  {"type": "ellipse", "center": [0, 0], "radii": [2, 2], "vertices": 3}
+]})",
+                    {"/shapes/0/vertices", 2, 70, "vertices must be an integer from 8 to 4096, got 3"});
+    }
+    SUBCASE("a compound inside a compound") {
+        check_error(R"({"shapes": [
+  {"type": "compound", "parts": [{"type": "compound", "parts": []}]}
+]})",
+                    {"/shapes/0/parts/0/type", 2, 43, "a compound's part cannot be a compound"});
+    }
+    SUBCASE("an id inside a part") {
+        check_error(R"({"shapes": [
+  {"type": "compound", "parts": [{"id": "core", "type": "circle", "center": [0, 0], "radius": 1}]}
+]})",
+                    {"/shapes/0/parts/0/id", 2, 41,
+                     "a compound's part has no id of its own (give it to the compound)"});
+    }
+    SUBCASE("groups inside a part") {
+        check_error(R"({"shapes": [
+  {"type": "compound", "parts": [{"type": "circle", "center": [0, 0], "radius": 1, "groups": ["weak"]}]}
+]})",
+                    {"/shapes/0/parts/0/groups", 2, 94,
+                     "a compound's part has no groups of its own (give them to the compound)"});
+    }
+    SUBCASE("empty parts") {
+        check_error(R"({"shapes": [
+  {"type": "compound", "parts": []}
+]})",
+                    {"/shapes/0/parts", 2, 33, "a compound needs at least one part"});
+    }
+    SUBCASE("parts that are not an array") {
+        check_error(R"({"shapes": [
+  {"type": "compound", "parts": {"type": "point", "at": [0, 0]}}
+]})",
+                    {"/shapes/0/parts", 2, 33, "expected an array of shapes, got an object"});
+    }
+    SUBCASE("an unknown key in a part, with a did-you-mean hint") {
+        check_error(R"({"shapes": [
+  {"type": "compound", "parts": [{"type": "circle", "center": [0, 0], "raduis": 1}]}
+]})",
+                    {"/shapes/0/parts/0/raduis", 2, 81,
+                     "unknown key 'raduis' for a circle (did you mean 'radius'?); allowed here: type, center, radius"});
+    }
+    SUBCASE("an unknown key on the compound, with a did-you-mean hint") {
+        check_error(R"({"shapes": [
+  {"type": "compound", "part": [{"type": "point", "at": [0, 0]}]}
+]})",
+                    {"/shapes/0/part", 2, 32,
+                     "unknown key 'part' for a compound (did you mean 'parts'?); allowed here: id, type, groups, parts"});
+    }
+    SUBCASE("a part of an unknown type") {
+        check_error(R"({"shapes": [
+  {"type": "compound", "parts": [{"type": "star", "at": [0, 0]}]}
+]})",
+                    {"/shapes/0/parts/0/type", 2, 43,
+                     "unknown shape type 'star'; expected point, circle, rect, segment, line, ray, polygon, polyline, "
+                     "capsule, box or ellipse"});
+    }
+    SUBCASE("an invalid part: its own error, at its own path") {
+        check_error(R"({"shapes": [
+  {"type": "compound", "parts": [{"type": "point", "at": [0, 0]}, {"type": "circle", "center": [0, 0], "radius": -1}]}
+]})",
+                    {"/shapes/0/parts/1/radius", 2, 114, "radius must be >= 0, got -1"});
+    }
+    SUBCASE("a box whose corners overflow") {
+        check_error(R"({"shapes": [
+  {"type": "box", "center": [1.7e308, 0], "size": [1e308, 1], "angle": 30}
+]})",
+                    {"/shapes/0", 2, 3, "the box reaches beyond the largest double"});
+    }
+    SUBCASE("a box too small for its position") {
+        check_error(R"({"shapes": [
+  {"type": "box", "center": [1e20, 0], "size": [1, 1], "angle": 30}
+]})",
+                    {"/shapes/0", 2, 3,
+                     "the box is too small for its position: its corners, rounded to doubles, are not a simple polygon "
+                     "(the polygon has zero area: its points lie on one line)"});
+    }
+
+    SUBCASE("an ellipse too small for its position") {
+        check_error(R"({"shapes": [
+  {"type": "ellipse", "center": [1e20, 0], "radii": [2, 1]}
+]})",
+                    {"/shapes/0", 2, 3,
+                     "the ellipse is too small for its position: its points, rounded to doubles, are not a simple "
+                     "polygon (the polygon has zero area: its points lie on one line)"});
+    }
+    SUBCASE("4097 parts") {
+        std::string text = R"({"shapes": [
+  {"type": "compound", "parts": [)";
+        for (int i = 0; i < 4097; ++i) text += std::string(i ? ", " : "") + R"({"type": "point", "at": [0, 0]})";
+        check_error(text + "]}\n]}", {"/shapes/0/parts", 2, 33, "a compound has at most 4096 parts, got 4097"});
+    }
+    SUBCASE("a part that is not an object") {
+        check_error(R"({"shapes": [
+  {"type": "compound", "parts": [[0, 0]]}
+]})",
+                    {"/shapes/0/parts/0", 2, 34, "a compound part must be an object, got an array"});
     }
 }
 

@@ -69,9 +69,11 @@ std::string_view text_view(const json& v, const Path& path) {
 
 std::string text(const json& v, const Path& path) { return std::string(text_view(v, path)); }
 
-Vec2 position(const json& v, const Path& path) {
+// Two numbers: a position [x, y], or what `form` names ("a size [w, h]").
+Vec2 position(const json& v, const Path& path, std::string_view form = "a position [x, y]") {
     if (!v.is_array() || v.size() != 2)
-        throw Fail{path, "expected a position [x, y], got " + (v.is_array() ? "an array of " + std::to_string(v.size()) + " values" : describe(v))};
+        throw Fail{path, "expected " + std::string(form) + ", got " +
+                             (v.is_array() ? "an array of " + std::to_string(v.size()) + " values" : describe(v))};
     return Vec2{number(v[0], Path(path, std::size_t{0})), number(v[1], Path(path, std::size_t{1}))};
 }
 
@@ -316,6 +318,10 @@ void SceneBuilder::note_shape(std::size_t index, const ShapeNotes& n) {
         r.shape = index;
         rects_.push_back(r);
     }
+    for (ConvertedShape c : n.converted) {
+        c.shape = index;
+        scene_.converted.push_back(c);
+    }
     default_id_.push_back(n.default_id);
 }
 
@@ -342,22 +348,30 @@ double positive(const Obj& o, std::string_view k) {
     return d;
 }
 
-// A pair of numbers, each > 0 (a box's size, an ellipse's radii).
-Vec2 positive_pair(const Obj& o, std::string_view k) {
-    const Vec2 v = o.pos(k);
+// A pair of numbers, each > 0 (a box's size, an ellipse's radii); `form` as in position().
+Vec2 positive_pair(const Obj& o, std::string_view k, std::string_view form) {
+    const Vec2 v = position(o.at(k), o.sub(k), form);
     if (!(v.x > 0) || !(v.y > 0))
         throw Fail{o.sub(k), std::string(k) + " must be > 0 on both axes, got [" + num_text(v.x) + ", " + num_text(v.y) + "]"};
     return v;
 }
 
-// The corners of a box or the points of an ellipse, as doubles, must make a simple polygon
-// (a shape far smaller than its coordinates' spacing may not).
-Polygon polygon_of(const Obj& o, std::vector<Vec2> pts, std::string_view what) {
+// The corners of a box or the points of an ellipse (`type`), as doubles, must be finite (a
+// shape that reaches past the largest double may not be) and make a simple polygon (a shape
+// far smaller than its coordinates' spacing may not).
+std::vector<Vec2> finite_points(const Obj& o, std::vector<Vec2> pts, std::string_view type) {
+    for (const Vec2 p : pts)
+        if (!std::isfinite(p.x) || !std::isfinite(p.y))
+            throw Fail{o.path(), "the " + std::string(type) + " reaches beyond the largest double"};
+    return pts;
+}
+
+Polygon polygon_of(const Obj& o, std::vector<Vec2> pts, std::string_view type, std::string_view points) {
     std::string why;
-    auto simple = simple_polygon(pts, why);
+    auto simple = simple_polygon(finite_points(o, std::move(pts), type), why);
     if (!simple)
-        throw Fail{o.path(), "the " + std::string(what) + "'s points, rounded to doubles, are not a simple polygon (" + why +
-                                 "): it is too small for its position"};
+        throw Fail{o.path(), "the " + std::string(type) + " is too small for its position: its " + std::string(points) +
+                                 ", rounded to doubles, are not a simple polygon (" + why + ")"};
     return Polygon{std::move(*simple)};
 }
 
@@ -365,9 +379,10 @@ Polygon polygon_of(const Obj& o, std::vector<Vec2> pts, std::string_view what) {
 
 // The geometry of a shape object (everything but id and groups); `common` are the keys it
 // may hold besides its type's own. A compound's parts are built here too (part: true, and
-// they may not be compounds); their left/top/right/bottom rects go to `rects`.
+// they may not be compounds); their left/top/right/bottom rects and boxes and ellipses go to
+// `notes`.
 Shape SceneBuilder::shape_body(const JsonValue& v, const Path& path, std::initializer_list<std::string_view> common,
-                               bool part, std::vector<PendingRect>& rects, std::size_t part_index) {
+                               bool part, ShapeNotes& notes, std::size_t part_index) {
     const Obj o(v, path, part ? "a compound part" : "a shape");
     const std::string_view type = o.str_view("type");
     auto fields = [&](std::initializer_list<std::string_view> extra) {
@@ -378,7 +393,8 @@ Shape SceneBuilder::shape_body(const JsonValue& v, const Path& path, std::initia
                 continue;
             const std::string key(k);
             if (part && (key == "id" || key == "groups"))
-                throw Fail{o.sub(key), "a compound's part has no " + key + " of its own (give it to the compound)"};
+                throw Fail{o.sub(key), "a compound's part has no " + key + " of its own (give " +
+                                           (key == "id" ? "it" : "them") + " to the compound)"};
             std::vector<std::string_view> all(common.begin(), common.end());
             all.insert(all.end(), extra.begin(), extra.end());
             std::string hint;
@@ -388,6 +404,10 @@ Shape SceneBuilder::shape_body(const JsonValue& v, const Path& path, std::initia
             for (std::string_view a : all) allowed += (allowed.empty() ? "" : ", ") + std::string(a);
             throw Fail{o.sub(key), "unknown key '" + key + "' for a " + std::string(type) + hint + "; allowed here: " + allowed};
         }
+    };
+    // A box or an ellipse is held as another type; noted, so that -v can show what it became.
+    auto converted = [&](ConvertedShape::Written w) {
+        notes.converted.push_back(ConvertedShape{0, part ? std::optional<std::size_t>(part_index) : std::nullopt, w});
     };
     if (type == "point") {
         fields({"at"});
@@ -402,7 +422,7 @@ Shape SceneBuilder::shape_body(const JsonValue& v, const Path& path, std::initia
             if (o.has("min") || o.has("max") || o.has("x") || o.has("y") || o.has("width") || o.has("height"))
                 throw Fail{path, "a rect takes one of min/max, x/y/width/height or left/top/right/bottom, not a mix"};
             fields({"left", "top", "right", "bottom"});
-            rects.push_back(PendingRect{0, part_index, o.num("left"), o.num("top"), o.num("right"), o.num("bottom")});
+            notes.rects.push_back(PendingRect{0, part_index, o.num("left"), o.num("top"), o.num("right"), o.num("bottom")});
             return Rect{};
         }
         return rect_of(o);
@@ -443,9 +463,10 @@ Shape SceneBuilder::shape_body(const JsonValue& v, const Path& path, std::initia
     if (type == "box") {
         fields({"center", "size", "angle"});
         const Vec2 center = o.pos("center");
-        const Vec2 size = positive_pair(o, "size");
+        const Vec2 size = positive_pair(o, "size", "a size [w, h]");
         const double angle = o.has("angle") ? o.num("angle") : 0.0;
-        std::vector<Vec2> corners = box_corners(center, size, angle);
+        std::vector<Vec2> corners = finite_points(o, box_corners(center, size, angle), "box");
+        converted(ConvertedShape::Written::Box);
         // At a multiple of 90 degrees the corners are those of an axis-aligned rect: the rect.
         if (corners[0].x == corners[3].x && corners[1].x == corners[2].x && corners[0].y == corners[1].y &&
             corners[2].y == corners[3].y) {
@@ -459,22 +480,24 @@ Shape SceneBuilder::shape_body(const JsonValue& v, const Path& path, std::initia
             const Vec2 hi{std::max(corners[0].x, corners[3].x), std::max(corners[0].y, corners[1].y)};
             return Rect{lo, hi};
         }
-        return polygon_of(o, std::move(corners), "box");
+        return polygon_of(o, std::move(corners), "box", "corners");
     }
     if (type == "ellipse") {
         fields({"center", "radii", "angle", "vertices"});
         const Vec2 center = o.pos("center");
-        const Vec2 radii = positive_pair(o, "radii");
+        const Vec2 radii = positive_pair(o, "radii", "radii [rx, ry]");
         const double angle = o.has("angle") ? o.num("angle") : 0.0;
         std::uint32_t vertices = 32;
         if (o.has("vertices")) {
-            const double n = o.num("vertices");
-            if (!(n >= 8 && n <= 4096) || n != std::floor(n))
-                throw Fail{o.sub("vertices"), "vertices must be an integer from 8 to 4096, got " + num_text(n)};
-            vertices = static_cast<std::uint32_t>(n);
+            const json n = o.at("vertices");
+            if (!n.is_number() || !(n.number() >= 8 && n.number() <= 4096) || n.number() != std::floor(n.number()))
+                throw Fail{o.sub("vertices"), "vertices must be an integer from 8 to 4096, got " +
+                                                  (n.is_number() ? num_text(n.number()) : describe(n))};
+            vertices = static_cast<std::uint32_t>(n.number());
         }
+        converted(ConvertedShape::Written::Ellipse);
         if (radii.x == radii.y) return Circle{center, radii.x};  // SPEC §1.1: round is the circle, exactly
-        return polygon_of(o, ellipse_points(center, radii, angle, vertices), "ellipse");
+        return polygon_of(o, ellipse_points(center, radii, angle, vertices), "ellipse", "points");
     }
     if (type == "compound") {
         if (part) throw Fail{o.sub("type"), "a compound's part cannot be a compound"};
@@ -489,7 +512,7 @@ Shape SceneBuilder::shape_body(const JsonValue& v, const Path& path, std::initia
         Compound c;
         c.parts.reserve(list.size());
         for (std::size_t i = 0; i < list.size(); ++i)
-            c.parts.push_back(shape_body(list[i], Path(list_path, i), {"type"}, true, rects, i));
+            c.parts.push_back(shape_body(list[i], Path(list_path, i), {"type"}, true, notes, i));
         return c;
     }
     throw Fail{o.sub("type"), "unknown shape type '" + std::string(type) + "'; expected " +
@@ -504,7 +527,7 @@ SceneBuilder::ShapeNotes SceneBuilder::build_shape(std::size_t index, const json
     const bool has_id = o.has("id");
     s.id = has_id ? id_or_default(o, index) : std::to_string(index);
     s.groups = o.groups(groups);
-    s.shape = shape_body(v, path, {"id", "type", "groups"}, false, out.rects, kWhole);
+    s.shape = shape_body(v, path, {"id", "type", "groups"}, false, out, kWhole);
     out.default_id = !has_id;
     return out;
 }

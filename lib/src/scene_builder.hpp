@@ -80,7 +80,8 @@ public:
     static constexpr std::size_t kWhole = static_cast<std::size_t>(-1);
     struct ShapeNotes {
         bool default_id = false;
-        std::vector<PendingRect> rects;  // shape left empty: the shape being built
+        std::vector<PendingRect> rects;             // shape left empty: the shape being built
+        std::vector<ConvertedShape> converted;      // likewise
     };
     /// Element `index` of "shapes", validated and built into `out` (a default SceneShape)
     /// without touching the builder, so that several can be built at once on other threads
@@ -102,7 +103,7 @@ public:
 
 private:
     static Shape shape_body(const JsonValue& v, const Path& path, std::initializer_list<std::string_view> common,
-                            bool part, std::vector<PendingRect>& rects, std::size_t part_index);
+                            bool part, ShapeNotes& notes, std::size_t part_index);
     void shape(std::size_t index, const JsonValue& v, const Path& path);
     void grid(std::size_t index, const JsonValue& v, const Path& path);
     void move(std::size_t index, const JsonValue& v, const Path& path);

@@ -728,6 +728,62 @@ def verbose_writes_to_stderr_only():
     check(r.err != "", "-v printed nothing on stderr")
 
 
+# A crate at 45 degrees, a door at 90 (a rect), a round coin (a circle) and a boss whose
+# part 1 is an oval of 8 points: what -v says each became.
+CONVERTED = {"shapes": [
+    {"id": "crate", "type": "box", "center": [10, 20], "size": [4, 2], "angle": 45},
+    {"id": "door", "type": "box", "center": [10, 20], "size": [4, 2], "angle": 90},
+    {"id": "coin", "type": "ellipse", "center": [0, 0], "radii": [2, 2]},
+    {"id": "boss", "type": "compound", "parts": [{"type": "circle", "center": [0, 0], "radius": 1},
+                                                {"type": "ellipse", "center": [0, 0], "radii": [3, 2], "vertices": 8}]},
+    {"id": "hero", "type": "capsule", "a": [0, 0], "b": [0, 4], "radius": 1}]}
+CONVERTED_LINES = [
+    "collide: lv.json: shape 'crate' (box) is read as polygon of 4 points [[9.292893218813452, 17.878679656440358], "
+    "[12.121320343559644, 20.70710678118655], [10.707106781186548, 22.121320343559642], [7.878679656440356, 19.29289321881345]]",
+    "collide: lv.json: shape 'door' (box) is read as rect min [9, 18] max [11, 22]",
+    "collide: lv.json: shape 'coin' (ellipse) is read as circle center [0, 0] radius 2",
+    "collide: lv.json: part 1 of 'boss' (ellipse) is read as polygon of 8 points [[3, 0], [2.121320343559643, 1.414213562373095], "
+    "[1.8369701987210297e-16, 2], [-2.1213203435596424, 1.4142135623730951], [-3, 2.4492935982947064e-16], "
+    "[-2.121320343559643, -1.414213562373095], [-5.51091059616309e-16, -2], [2.121320343559642, -1.4142135623730954]]",
+]
+
+
+@test
+def verbose_shows_what_each_box_and_ellipse_is_read_as():
+    with tempfile.TemporaryDirectory() as d:
+        write(d, "lv.json", CONVERTED)
+        quiet = collide("check", "lv.json", cwd=d)
+        r = collide("check", "-v", "lv.json", cwd=d)
+        v = collide("validate", "-v", "lv.json", cwd=d)
+    status(r, 0)
+    eq(quiet.err, "", "stderr without -v")
+    eq(r.out, quiet.out, "stdout with -v")
+    lines = [line for line in r.err.splitlines() if "is read as" in line]
+    eq(lines, CONVERTED_LINES, "the -v lines of check")
+    status(v, 0)
+    eq(v.text, "lv.json: valid (5 shapes, 0 grids, 0 moves, 0 rules)\n", "stdout of validate -v")
+    eq(v.err.splitlines(), CONVERTED_LINES, "stderr of validate -v")
+
+
+@test
+def verbose_shows_the_first_100_boxes_and_counts_the_rest():
+    oval = {"type": "ellipse", "center": [0, 50], "radii": [3, 1], "vertices": 100}
+    scene = {"shapes": [{"type": "box", "center": [i * 10, 0], "size": [2, 2]} for i in range(103)] + [oval]}
+    with tempfile.TemporaryDirectory() as d:
+        write(d, "many.json", scene)
+        r = collide("validate", "-v", "many.json", cwd=d)
+    big = collide("validate", "-v", "-", stdin=json.dumps({"shapes": [oval]}).encode())
+    status(r, 0)
+    lines = r.err.splitlines()
+    eq(len(lines), 101, "lines")
+    eq(lines[0], "collide: many.json: shape '0' (box) is read as rect min [-1, -1] max [1, 1]", "first line")
+    eq(lines[99], "collide: many.json: shape '99' (box) is read as rect min [989, -1] max [991, 1]", "line 100")
+    eq(lines[100], "collide: many.json: 4 more boxes and ellipses (not shown)", "last line")
+    status(big, 0)
+    check(big.err.startswith("collide: -: shape '0' (ellipse) is read as polygon of 100 points [[3, 50], ")
+          and big.err.endswith(", ... 36 more]\n"), f"an ellipse of 100 points is cut at 64: {big.err[-200:]!r}")
+
+
 @test
 def validate_prints_one_line_per_valid_file():
     r = collide("validate", "samples/spec-example.json", "samples/platformer-lasers.json")

@@ -131,6 +131,16 @@ struct Rule {
     bool ignore_touching = false;  ///< "touching": "ignored"
 };
 
+/// A shape, or a part of a compound, written as a box or an ellipse: the reader made it the
+/// rect, circle or polygon the scene holds (SPEC §1.1, §2.5), so what the file says and what
+/// is tested differ in type. `collide check -v` shows each.
+struct ConvertedShape {
+    enum class Written : std::uint8_t { Box, Ellipse };
+    std::size_t shape = 0;            ///< index into Scene::shapes
+    std::optional<std::size_t> part;  ///< index into the compound's parts; none: the shape itself
+    Written written = Written::Box;   ///< the type in the file
+};
+
 /// A validated scene.
 struct Scene {
     std::string file;  ///< as the caller named it
@@ -140,6 +150,7 @@ struct Scene {
     std::vector<Move> moves;
     std::vector<PairSpec> pairs;  ///< empty: the default "*:*"
     std::vector<Rule> rules;
+    std::vector<ConvertedShape> converted;  ///< boxes and ellipses, in file order
 };
 
 /// Options of read_scene.

@@ -7,16 +7,24 @@
 // - every broad phase gives the same collisions (SPEC §4), and --no-touch drops exactly the
 //   touch-only pairs;
 // - the JSON report and every JSON Lines record parse as JSON and say what the result says
-//   (ids, relations, numbers that read back to the same double); the CSV report is RFC 4180
-//   with 12 columns, one row per collision or move.
+//   (ids, relations, numbers that read back to the same double, a compound's parts_a and
+//   parts_b); the CSV report is RFC 4180 with SPEC §4's 18 columns, one row per collision or
+//   move;
+// - the four types of issue 13 read as SPEC §1.1 says: a compound holds 1 to 4096 parts, none
+//   a compound, and its collisions name sorted parts that exist; Scene::converted lists, in
+//   file order, shapes and parts that are now a rect, a circle or a polygon; a capsule has a
+//   radius > 0 and a != b (a == b is read as the circle).
 // Scenes with more than 2000 shapes or a grid of more than 10^6 cells are skipped, so one
-// input cannot run for seconds.
+// input cannot run for seconds. The new types reach the fuzzer through the seeds (samples,
+// both conformance corpora) and the dictionary fuzz_scene.dict (their keys and type names).
 #include "fuzz_common.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <sstream>
 #include <string_view>
 #include <typeinfo>
@@ -28,6 +36,7 @@ namespace {
 constexpr std::size_t kMaxShapes = 2000;
 constexpr std::size_t kMaxCells = 1000000;
 constexpr std::size_t kMaxShapesForBroadphases = 300;  // each broad phase runs once more
+constexpr std::size_t kCsvColumns = 18;                 // SPEC §4's header
 
 std::string report(const Scene& scene, const SceneResult& r, Format f) {
     std::ostringstream out;
@@ -41,11 +50,18 @@ std::string collision_text(const Scene& s, const Collision& c) {
     std::string t = object_id(s, c.a) + " x " + object_id(s, c.b) + " " + std::string(relation_name(c.relation)) +
                     " points " + fuzz::points_text(c.points) + " cells {";
     for (const Cell& cell : c.cells) t += "[" + std::to_string(cell.col) + "," + std::to_string(cell.row) + "]";
-    return t + "}" + (c.outside ? " outside" : "");
+    t += "}" + std::string(c.outside ? " outside" : "");
+    for (const auto* parts : {&c.parts_a, &c.parts_b}) {
+        t += parts == &c.parts_a ? " parts_a {" : " parts_b {";
+        for (std::uint32_t k : *parts) t += std::to_string(k) + ";";
+        t += "}";
+    }
+    return t;
 }
 
 bool same_collision(const Collision& x, const Collision& y) {
     if (x.a != y.a || x.b != y.b || x.relation != y.relation || x.outside != y.outside) return false;
+    if (x.parts_a != y.parts_a || x.parts_b != y.parts_b) return false;
     if (x.points.size() != y.points.size() || x.cells.size() != y.cells.size()) return false;
     for (std::size_t i = 0; i < x.points.size(); ++i)  // the same bytes: the same doubles, -0 included
         if (std::signbit(x.points[i].x) != std::signbit(y.points[i].x) || x.points[i] != y.points[i]) return false;
@@ -86,6 +102,10 @@ void check_json(const Scene& s, const SceneResult& r, const std::string& text) {
         if (j.at("a").get<std::string>() != object_id(s, c.a) || j.at("b").get<std::string>() != object_id(s, c.b) ||
             j.at("relation").get<std::string>() != relation_name(c.relation))
             fuzz::fail("JSON report: collision " + std::to_string(i) + " does not match " + collision_text(s, c) + "\n" + text);
+        const auto parts_of = [&](const char* key) { return j.contains(key) ? j.at(key).get<std::vector<std::uint32_t>>() : std::vector<std::uint32_t>{}; };
+        if (parts_of("parts_a") != c.parts_a || parts_of("parts_b") != c.parts_b)
+            fuzz::fail("JSON report: parts_a or parts_b of collision " + std::to_string(i) + " does not match " +
+                       collision_text(s, c) + "\n" + text);
         if (c.b < s.shapes.size()) {
             const auto& pts = j.at("points");
             if (pts.size() != c.points.size()) fuzz::fail("JSON report: wrong number of points\n" + text);
@@ -145,8 +165,9 @@ void check_csv(const SceneResult& r, const std::string& text) {
             ++fields;
             field_start = true;
         } else if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
-            if (fields != 12) fuzz::fail("CSV: record " + std::to_string(records) + " has " + std::to_string(fields) +
-                                         " fields, not 12\n" + text.substr(0, 4000));
+            if (fields != kCsvColumns)
+                fuzz::fail("CSV: record " + std::to_string(records) + " has " + std::to_string(fields) + " fields, not " +
+                           std::to_string(kCsvColumns) + "\n" + text.substr(0, 4000));
             ++records;
             ++i;
             fields = 1;
@@ -163,7 +184,56 @@ void check_csv(const SceneResult& r, const std::string& text) {
         fuzz::fail("CSV: wrong number of records\n" + text.substr(0, 4000));
 }
 
+// ---- the shapes read -----------------------------------------------------------------------
+
+// What read_scene made of capsules, boxes, ellipses and compounds (SPEC §1.1).
+void check_read(const Scene& s) {
+    std::size_t next = 0;  // the converted entries come in file order, without repeats
+    for (std::size_t i = 0; i < s.shapes.size(); ++i) {
+        const Shape& shape = s.shapes[i].shape;
+        if (const auto* c = std::get_if<Capsule>(&shape)) {
+            if (!(c->radius > 0) || c->a == c->b) fuzz::fail("a capsule with radius <= 0 or a == b was kept as a capsule");
+        }
+        const auto* comp = std::get_if<Compound>(&shape);
+        if (comp && (comp->parts.empty() || comp->parts.size() > 4096))
+            fuzz::fail("a compound of " + std::to_string(comp->parts.size()) + " parts");
+        if (comp)
+            for (const Shape& part : comp->parts)
+                if (std::holds_alternative<Compound>(part)) fuzz::fail("a compound inside a compound");
+        for (; next < s.converted.size() && s.converted[next].shape == i; ++next) {
+            const ConvertedShape& cv = s.converted[next];
+            if (cv.part && (!comp || *cv.part >= comp->parts.size()))
+                fuzz::fail("Scene::converted names part " + std::to_string(*cv.part) + " of shape " + std::to_string(i) +
+                           ", which has no such part");
+            if (next > 0 && s.converted[next - 1].shape == i && !(s.converted[next - 1].part < cv.part))
+                fuzz::fail("Scene::converted is not in file order at shape " + std::to_string(i));
+            const Shape& made = cv.part ? comp->parts[*cv.part] : shape;
+            const bool as_expected = std::holds_alternative<Rect>(made) || std::holds_alternative<Polygon>(made) ||
+                                     (cv.written == ConvertedShape::Written::Ellipse && std::holds_alternative<Circle>(made));
+            if (!as_expected) fuzz::fail("a box or ellipse of shape " + std::to_string(i) + " became a " + std::string(type_name(type_of(made))));
+        }
+    }
+    if (next != s.converted.size()) fuzz::fail("Scene::converted names a shape out of order or out of range");
+}
+
+// Each compound side names the parts that collide, ascending, within range; a simple side none.
+void check_parts(const Scene& s, const SceneResult& r) {
+    auto parts_of = [&](std::size_t index) -> std::size_t {
+        if (index >= s.shapes.size()) return 0;
+        const auto* comp = std::get_if<Compound>(&s.shapes[index].shape);
+        return comp ? comp->parts.size() : 0;
+    };
+    for (const Collision& c : r.collisions)
+        for (const auto& [index, parts] : {std::pair{c.a, &c.parts_a}, std::pair{c.b, &c.parts_b}}) {
+            const std::size_t n = parts_of(index);
+            const bool sorted = std::adjacent_find(parts->begin(), parts->end(), std::greater_equal<>()) == parts->end();
+            if ((n == 0) != parts->empty() || !sorted || (!parts->empty() && parts->back() >= n))
+                fuzz::fail("the colliding parts are wrong: " + collision_text(s, c));
+        }
+}
+
 void run(const Scene& scene) {
+    check_read(scene);
     CheckOptions opt;
     opt.points = true;
     const SceneResult r = check(scene, opt);
@@ -172,6 +242,8 @@ void run(const Scene& scene) {
             if (!std::isfinite(p.x) || !std::isfinite(p.y)) {
                 fuzz::fail("a non-finite intersection point: " + collision_text(scene, c));
             }
+
+    check_parts(scene, r);
 
     const std::string json = report(scene, r, Format::Json);
     const std::string jsonl = report(scene, r, Format::Jsonl);

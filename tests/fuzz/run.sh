@@ -22,6 +22,8 @@ build=${FUZZ_BUILD_DIR:-$here/build}
 seconds=${FUZZ_SECONDS:-60}
 targets=${FUZZ_TARGETS:-fuzz_scene fuzz_pairs fuzz_grid fuzz_polygon}
 conformance=${COLLIDE_CONFORMANCE:-$root/../shared/conformance/cases}
+# The second corpus (capsules, boxes, ellipses, compounds), beside the first.
+conformance_v2=${COLLIDE_CONFORMANCE_V2:-$conformance-v2}
 
 # Inputs a reproducible run tries: about 40 s of each target on the CI machine.
 fixed_runs() {
@@ -58,6 +60,16 @@ if [ -d "$conformance" ]; then
 else
     echo "fuzz: no conformance corpus at $conformance; seeding fuzz_scene from samples only" >&2
 fi
+if [ -d "$conformance_v2" ]; then
+    for f in "$conformance_v2"/*.scene.json "$conformance_v2"/*.invalid.json; do
+        [ -e "$f" ] && cp -n "$f" "$here/corpus/fuzz_scene/conformance-v2-$(basename "$f")"
+    done
+fi
+
+# A target's dictionary (tests/fuzz/TARGET.dict), when it has one.
+dict_of() {
+    [ -f "$here/$1.dict" ] && echo "-dict=$here/$1.dict"
+}
 
 # What went wrong, from a log: the property that failed, or the sanitizer's summary.
 what_failed() {
@@ -116,7 +128,8 @@ for t in $targets; do
         fixed=(-seed="$FUZZ_SEED" -runs="$want")
         how="of $want from seed $FUZZ_SEED (cap ${seconds}s)"
     fi
-    "$bin" "$here/corpus/$t" -max_len="$(max_len "$t")" -timeout=5 -rss_limit_mb=2048 "${fixed[@]}" \
+    # shellcheck disable=SC2046  # no dictionary: no argument
+    "$bin" "$here/corpus/$t" $(dict_of "$t") -max_len="$(max_len "$t")" -timeout=5 -rss_limit_mb=2048 "${fixed[@]}" \
         -max_total_time="$seconds" -print_final_stats=1 -print_funcs=0 -artifact_prefix="$here/crashes/$t/" >"$log" 2>&1
     rc=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

@@ -759,6 +759,12 @@ TEST_CASE("read_scene: capsule / box / ellipse / compound errors word for word")
                      "(the polygon has zero area: its points lie on one line)"});
     }
 
+    SUBCASE("an ellipse whose points overflow") {
+        check_error(R"({"shapes": [
+  {"type": "ellipse", "center": [1.7e308, 0], "radii": [1e308, 1]}
+]})",
+                    {"/shapes/0", 2, 3, "the ellipse reaches beyond the largest double"});
+    }
     SUBCASE("an ellipse too small for its position") {
         check_error(R"({"shapes": [
   {"type": "ellipse", "center": [1e20, 0], "radii": [2, 1]}

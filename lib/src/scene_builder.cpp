@@ -368,7 +368,7 @@ std::vector<Vec2> finite_points(const Obj& o, std::vector<Vec2> pts, std::string
 
 Polygon polygon_of(const Obj& o, std::vector<Vec2> pts, std::string_view type, std::string_view points) {
     std::string why;
-    auto simple = simple_polygon(finite_points(o, std::move(pts), type), why);
+    auto simple = simple_polygon(pts, why);
     if (!simple)
         throw Fail{o.path(), "the " + std::string(type) + " is too small for its position: its " + std::string(points) +
                                  ", rounded to doubles, are not a simple polygon (" + why + ")"};
@@ -497,7 +497,7 @@ Shape SceneBuilder::shape_body(const JsonValue& v, const Path& path, std::initia
         }
         converted(ConvertedShape::Written::Ellipse);
         if (radii.x == radii.y) return Circle{center, radii.x};  // SPEC §1.1: round is the circle, exactly
-        return polygon_of(o, ellipse_points(center, radii, angle, vertices), "ellipse", "points");
+        return polygon_of(o, finite_points(o, ellipse_points(center, radii, angle, vertices), "ellipse"), "ellipse", "points");
     }
     if (type == "compound") {
         if (part) throw Fail{o.sub("type"), "a compound's part cannot be a compound"};

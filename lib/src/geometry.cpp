@@ -1,8 +1,9 @@
-// The pairwise test: every shape is reduced to one of four geometric kinds (a point, a
-// set of straight pieces, a disk, a polygon), each unordered pair of kinds is written once,
-// and the reversed pair mirrors the result.
+// The pairwise test: every shape is reduced to one of five geometric kinds (a point, a
+// set of straight pieces, a disk, a polygon, a capsule), each unordered pair of kinds is
+// written once, and the reversed pair mirrors the result.
 #include "collide/geometry.hpp"
 
+#include "capsule.hpp"
 #include "collide_into.hpp"
 #include "edge_index.hpp"
 #include "pieces.hpp"
@@ -52,7 +53,7 @@ Relation mirrored(Relation r) {
 namespace detail {
 namespace {
 
-enum class Kind : std::uint8_t { Point, Linear, Disk, Polygon };
+enum class Kind : std::uint8_t { Point, Linear, Disk, Polygon, Capsule };
 
 // A shape reduced to its geometric kind. Views into the Shape (and its edge index); owns
 // only the pieces it made.
@@ -60,6 +61,7 @@ struct Geo {
     Kind kind = Kind::Point;
     Vec2 pt;                        // Point
     Circle disk;                    // Disk (radius > 0)
+    CapsuleRef capsule;             // Capsule (core of positive length, radius > 0)
     bool is_rect = false;           // Polygon: an axis-aligned rect of positive area
     Rect rect;                      // Polygon, when is_rect
     std::array<Vec2, 4> corners;    // Polygon, when is_rect
@@ -163,22 +165,23 @@ Geo make_geo(const Shape& shape, const EdgeIndex* index) {
             }
             return g;
         }
-        case ShapeType::Capsule: {  // TODO: the capsule kind; its core for now
+        case ShapeType::Capsule: {
             const auto& c = std::get<Capsule>(shape);
-            return segment_geo(c.a, c.b);
+            Geo g;
+            if (c.radius == 0.0) return segment_geo(c.a, c.b);
+            if (c.a == c.b) {  // the disk (SPEC §1.1)
+                g.kind = Kind::Disk;
+                g.disk = Circle{c.a, c.radius};
+                return g;
+            }
+            g.kind = Kind::Capsule;
+            g.capsule = CapsuleRef{Piece{PieceKind::Segment, c.a, c.b}, c.radius};
+            return g;
         }
         case ShapeType::Compound: break;  // collide_into() tests a compound part by part
     }
     return Geo{};
 }
-
-// The topological facts a relation is read from.
-struct Topo {
-    bool intersects = false;  // share a point
-    bool interiors = false;   // interiors share a point
-    bool a_in_b = false;      // every point of a lies in b
-    bool b_in_a = false;
-};
 
 Topo mirror(Topo t) {
     std::swap(t.a_in_b, t.b_in_a);
@@ -547,16 +550,45 @@ Topo polygon_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
     return t;
 }
 
+// ---- capsules (capsule.cpp) ----------------------------------------------------------------
+
+Topo point_capsule(const Geo& a, const Geo& b, std::vector<Vec2>* pts) { return detail::point_capsule(a.pt, b.capsule, pts); }
+Topo linear_capsule(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+    return detail::pieces_capsule(a.pieces(), b.capsule, pts);
+}
+Topo disk_capsule(const Geo& a, const Geo& b, std::vector<Vec2>* pts) { return detail::disk_capsule(a.disk, b.capsule, pts); }
+Topo polygon_capsule(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+    return detail::polygon_capsule(a.polygon(), b.capsule, pts);
+}
+Topo capsule_capsule(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+    return detail::capsule_capsule(a.capsule, b.capsule, pts);
+}
+
 // ---- dispatch ----------------------------------------------------------------------------
 
 using PairTest = Topo (*)(const Geo&, const Geo&, std::vector<Vec2>*);
 
+// Which algorithm decides each pair (rows a, columns b; the lower triangle mirrors):
+//
+//          | point        | linear           | disk              | polygon             | capsule
+// ---------+--------------+------------------+-------------------+---------------------+------------------------
+// point    | equality     | on a piece       | power             | crossing number     | dist(p, core) vs r
+// linear   |              | piece x piece,   | piece vs circle   | piece vs polygon    | dist(piece, core) vs r
+//          |              | shared spans     | (roots)           | (events, midpoints) | per piece
+// disk     |              |                  | dist vs r1 +- r2  | clamp (rect), edge  | dist(c, core) vs R +- r
+//          |              |                  |                   | distances, location | and ends vs R - r
+// polygon  |              |                  |                   | rect bounds, or     | edge-core distances vs
+//          |              |                  |                   | edges vs polygon    | r, location of a
+// capsule  |              |                  |                   |                     | core-core vs r1 + r2,
+//          |              |                  |                   |                     | ends vs r2 - r1
+//
 // The upper triangle of the kind-by-kind matrix; the lower one mirrors it.
-constexpr PairTest kTests[4][4] = {
-    {point_point, point_linear, point_disk, point_polygon},
-    {nullptr, linear_linear, linear_disk, linear_polygon},
-    {nullptr, nullptr, disk_disk, disk_polygon},
-    {nullptr, nullptr, nullptr, polygon_polygon},
+constexpr PairTest kTests[5][5] = {
+    {point_point, point_linear, point_disk, point_polygon, point_capsule},
+    {nullptr, linear_linear, linear_disk, linear_polygon, linear_capsule},
+    {nullptr, nullptr, disk_disk, disk_polygon, disk_capsule},
+    {nullptr, nullptr, nullptr, polygon_polygon, polygon_capsule},
+    {nullptr, nullptr, nullptr, nullptr, capsule_capsule},
 };
 
 Relation relation_of(const Topo& t) {

@@ -7,6 +7,7 @@
 // a cell edge is an exact predicate on origin + k * tile.
 #include "grid_ops.hpp"
 
+#include "capsule.hpp"
 #include "lattice.hpp"
 #include "pieces.hpp"
 
@@ -102,15 +103,47 @@ bool polygon_meets_cell(Ring poly, const Lattice& L, std::int64_t ix, std::int64
     return cell_center_in_polygon(poly, L, ix, iy);
 }
 
+// Whether the open capsule meets the open cell (ix, iy), i.e. dist(core, closed cell) < r.
+// The core either meets the closed cell (then it enters the open one, or an end or a cell
+// corner lies on it: both caught below at distance 0), or the least distance is reached at
+// an end of the core (a disk about it) or at a cell corner whose foot falls inside the core.
+bool capsule_meets_cell(const CapsuleRef& c, const Lattice& L, std::int64_t ix, std::int64_t iy) {
+    if (piece_meets_cell(c.core, L, ix, iy)) return true;
+    if (disk_meets_cell(Circle{c.core.p, c.r}, L, ix, iy) || disk_meets_cell(Circle{c.core.q, c.r}, L, ix, iy)) return true;
+    const Piece& s = c.core;
+    auto corner_near = [&](std::int64_t kx, std::int64_t ky) {
+        const auto fx = static_cast<double>(kx);
+        const auto fy = static_cast<double>(ky);
+        auto cx = [&](auto z) { return decltype(z)(L.x.o) + decltype(z)(fx) * decltype(z)(L.x.w); };
+        auto cy = [&](auto z) { return decltype(z)(L.y.o) + decltype(z)(fy) * decltype(z)(L.y.w); };
+        auto beyond_end = [&](const Vec2& e) {  // sign of d . (corner - e)
+            return sign_of([&](auto z) {
+                using T = decltype(z);
+                return dir_x<T>(s) * (cx(z) - T(e.x)) + dir_y<T>(s) * (cy(z) - T(e.y));
+            });
+        };
+        if (beyond_end(s.p) <= 0 || beyond_end(s.q) >= 0) return false;  // the disks decided
+        return sign_of([&](auto z) {
+                   using T = decltype(z);
+                   const T dx = dir_x<T>(s);
+                   const T dy = dir_y<T>(s);
+                   const T cr = dx * (cy(z) - T(s.p.y)) - dy * (cx(z) - T(s.p.x));
+                   return cr * cr - T(c.r) * T(c.r) * (dx * dx + dy * dy);
+               }) < 0;
+    };
+    return corner_near(ix, iy) || corner_near(ix + 1, iy) || corner_near(ix, iy + 1) || corner_near(ix + 1, iy + 1);
+}
+
 // ---- shapes reduced for grid tests -----------------------------------------------------------
 
 struct Reduced {
-    enum Kind { Point, Pieces, Disk, Box, Poly } kind = Point;
+    enum Kind { Point, Pieces, Disk, Box, Poly, Capsule } kind = Point;
     Vec2 pt;
     std::vector<Piece> pieces;
     Circle disk;
     Rect box;
     Ring ring;
+    CapsuleRef capsule;
 };
 
 Reduced reduce(const Shape& shape) {
@@ -167,8 +200,18 @@ Reduced reduce(const Shape& shape) {
             if (r.pieces.empty()) return point(pl.empty() ? Vec2{} : pl[0]);
             return r;
         }
-        case ShapeType::Capsule:  // TODO: the capsule kind; its core for now
-            return segment(std::get<Capsule>(shape).a, std::get<Capsule>(shape).b);
+        case ShapeType::Capsule: {
+            const auto& c = std::get<Capsule>(shape);
+            if (c.radius == 0) return segment(c.a, c.b);
+            if (c.a == c.b) {  // the disk
+                r.kind = Reduced::Disk;
+                r.disk = Circle{c.a, c.radius};
+                return r;
+            }
+            r.kind = Reduced::Capsule;
+            r.capsule = CapsuleRef{Piece{PieceKind::Segment, c.a, c.b}, c.radius};
+            return r;
+        }
         case ShapeType::Compound: break;  // shape_vs_grid() takes a compound part by part
     }
     return r;
@@ -259,6 +302,19 @@ std::optional<GridHit> shape_vs_grid(const Shape& shape, const Grid& grid) {
                  [&](std::int64_t ix, std::int64_t iy) { return polygon_meets_cell(r.ring, L, ix, iy); });
             for (std::size_t i = 0; i < r.ring.n && !hit.outside; ++i)
                 hit.outside = grid.outside_solid && (beyond(L.x, r.ring[i].x) || beyond(L.y, r.ring[i].y));
+            break;
+        }
+        case Reduced::Capsule: {
+            const CapsuleRef& c = r.capsule;
+            const Shift lo{-c.r};
+            const Shift hi{c.r};
+            const double min_x = std::min(c.core.p.x, c.core.q.x), max_x = std::max(c.core.p.x, c.core.q.x);
+            const double min_y = std::min(c.core.p.y, c.core.q.y), max_y = std::max(c.core.p.y, c.core.q.y);
+            scan(floor_index(L.x, min_x, lo), floor_index(L.x, max_x, hi), floor_index(L.y, min_y, lo),
+                 floor_index(L.y, max_y, hi), [&](std::int64_t ix, std::int64_t iy) { return capsule_meets_cell(c, L, ix, iy); });
+            // The capsule's extreme x and y are its ends' coordinates -+ r, exactly.
+            hit.outside = grid.outside_solid && (beyond(L.x, min_x, lo) || beyond(L.x, max_x, hi) ||
+                                                 beyond(L.y, min_y, lo) || beyond(L.y, max_y, hi));
             break;
         }
         case Reduced::Pieces: {

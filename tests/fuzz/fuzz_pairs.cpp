@@ -3,7 +3,9 @@
 //   1. symmetry: collide(a, b) and collide(b, a) agree on collision, on the relation
 //      (mirrored: contains <-> within) and on the points (as sets, within 1e-9 relative);
 //   2. every valid shape is `equal` to itself, and to every other spelling of the same
-//      point set (a rect as its polygon, a zero-radius circle as a point, ...);
+//      point set (a rect as its polygon, a 4-corner axis-aligned polygon as its rect, a
+//      zero-radius circle as a point, a capsule with a == b as its circle, a capsule with
+//      its ends swapped, ...);
 //   3. translation by an offset that keeps every coordinate exact, and scaling by 2 or by
 //      1/2 where exact, change no boolean and no relation, and move the points along;
 //   4. another spelling of either shape (see 2) changes nothing;
@@ -72,7 +74,7 @@ public:
 
     // A valid shape (nothing when the bytes spell an invalid one).
     std::optional<Shape> shape() {
-        switch (static_cast<ShapeType>(f_.ConsumeIntegralInRange<int>(0, 7))) {
+        switch (static_cast<ShapeType>(f_.ConsumeIntegralInRange<int>(0, 8))) {
             case ShapeType::Point: return Point{pos()};
             case ShapeType::Circle: {
                 const Vec2 c = pos();
@@ -106,6 +108,14 @@ public:
                 return Polygon{std::move(*pts)};
             }
             case ShapeType::Polyline: return Polyline{positions(1, 7)};
+            case ShapeType::Capsule: {
+                const Vec2 a = pos();
+                const Vec2 b = f_.ConsumeBool() ? a : pos();  // a == b: the circle
+                const double r = std::fabs(coord());
+                if (r == 0) return std::nullopt;  // a capsule's radius is > 0
+                return Capsule{a, b, r};
+            }
+            case ShapeType::Compound: break;
         }
         return std::nullopt;
     }
@@ -145,7 +155,11 @@ std::optional<Shape> map_shape(const Shape& s, F&& f, G&& g) {
             else if constexpr (std::is_same_v<T, Segment>) return Segment{P(v.a), P(v.b)};
             else if constexpr (std::is_same_v<T, Line>) return Line{P(v.a), P(v.b)};
             else if constexpr (std::is_same_v<T, Ray>) return Ray{P(v.origin), Vec2{D(v.direction.x), D(v.direction.y)}};
-            else {
+            else if constexpr (std::is_same_v<T, Capsule>) return Capsule{P(v.a), P(v.b), D(v.radius)};
+            else if constexpr (std::is_same_v<T, Compound>) {
+                ok = false;  // not generated
+                return v;
+            } else {
                 T r;
                 for (Vec2 p : v.points) r.points.push_back(P(p));
                 return r;
@@ -269,6 +283,12 @@ std::optional<Shape> equivalent(const Shape& s, unsigned pick) {
             }
             return Polyline{q};
         }
+        case ShapeType::Capsule: {
+            const auto& c = std::get<Capsule>(s);
+            if (c.a == c.b) return Circle{c.a, c.radius};
+            return Capsule{c.b, c.a, c.radius};
+        }
+        case ShapeType::Compound: break;
     }
     return std::nullopt;
 }

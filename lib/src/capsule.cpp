@@ -1,0 +1,520 @@
+// Capsule pair tests (see capsule.hpp). The distance from the core a-b to the other shape,
+// against r (or r plus or minus the other radius), decides everything: a capsule meets a
+// shape when that distance is <= r, their interiors meet when it is < r (both are the
+// closures of their interiors), and containment reads distances from end points and vertices
+// (a capsule is convex, so it holds a convex set exactly when it holds its extreme points).
+#include "capsule.hpp"
+
+#include "pieces.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace collide::detail {
+
+namespace {
+
+// ---- exact signs -------------------------------------------------------------------------
+
+// Sign of |x - y|^2 - (r1 + r2)^2: the sum of radii is formed inside the exact expression,
+// since r1 + r2 is rarely a double.
+int point_point_vs(Vec2 x, Vec2 y, double r1, double r2) {
+    return sign_of_low_degree([&](auto z) {
+        using T = decltype(z);
+        const T dx = T(x.x) - T(y.x);
+        const T dy = T(x.y) - T(y.y);
+        const T rs = T(r1) + T(r2);
+        return dx * dx + dy * dy - rs * rs;
+    });
+}
+
+// Sign of dist(s, core)^2 - (r1 + r2)^2 for any straight piece s and a segment core
+// (r1 + r2 > 0). Pieces that meet are at distance 0; otherwise the least distance is
+// reached at an end point of one of them (a line has none: the core's ends decide).
+int piece_core_vs(const Piece& s, const Piece& core, double r1, double r2) {
+    if (intersect(s, core).kind != PieceHit::None) return -1;
+    int m = std::min(point_piece_vs(s, core.p, r1, r2), point_piece_vs(s, core.q, r1, r2));
+    if (m > 0 && s.kind != PieceKind::Line) m = std::min(m, point_piece_vs(core, s.p, r1, r2));
+    if (m > 0 && s.kind == PieceKind::Segment) m = std::min(m, point_piece_vs(core, s.q, r1, r2));
+    return m;
+}
+
+// Sign of cross(d, e - a) - (k1 + k2) |d| for the core a-b, d = b - a: where e lies against
+// the line parallel to the core at signed distance k1 + k2 (positive: left). |d| is
+// irrational, so the comparison squares both sides when their signs agree.
+int offset_side(const Piece& core, Vec2 e, double k1, double k2) {
+    auto cross = [&](auto z) {
+        using T = decltype(z);
+        return dir_x<T>(core) * (T(e.y) - T(core.p.y)) - dir_y<T>(core) * (T(e.x) - T(core.p.x));
+    };
+    const int sx = sign_of_low_degree(cross);
+    const int sk = sign_of_low_degree([&](auto z) { return decltype(z)(k1) + decltype(z)(k2); });
+    if (sk == 0) return sx;
+    if (sx == 0) return -sk;
+    if (sx != sk) return sx;
+    const int c = sign_of_low_degree([&](auto z) {
+        using T = decltype(z);
+        const T x = cross(z);
+        const T k = T(k1) + T(k2);
+        const T dx = dir_x<T>(core);
+        const T dy = dir_y<T>(core);
+        return x * x - k * k * (dx * dx + dy * dy);
+    });
+    return sx > 0 ? c : -c;
+}
+
+// Sign of U + V sqrt(Z) for polynomials U, V and Z > 0: squared when the signs differ.
+template <class FU, class FV, class FZ>
+int sign_plus_sqrt(FU&& u, FV&& v, FZ&& z) {
+    const int su = sign_of(u);
+    const int sv = sign_of(v);
+    if (sv == 0 || su == sv) return su;
+    if (su == 0) return sv;
+    const int c = sign_of([&](auto zero) {
+        const auto uu = u(zero);
+        const auto vv = v(zero);
+        return uu * uu - vv * vv * z(zero);
+    });
+    return su > 0 ? c : -c;
+}
+
+// Where the end of side sb of B at its core end e lies against the line of side sa of A:
+// the sign of its offset along A's left normal. That end is e + sb rB nB, with nB =
+// perp(dB) / |dB|, and cross(dA, perp(dB)) = dA . dB, so the offset times |dA| |dB| is
+//     g = sqrt(B2) (X - sa rA sqrt(A2)) + sb rB (dA . dB),   X = cross(dA, e - aA),
+// A2 = |dA|^2, B2 = |dB|^2: nested square roots, each removed by squaring (Y below is
+// X - sa rA sqrt(A2), and Y^2 = X^2 + rA^2 A2 - 2 sa rA X sqrt(A2)).
+int side_end_vs_side(const CapsuleRef& A, int sa, const CapsuleRef& B, int sb, Vec2 e) {
+    const Piece& ca = A.core;
+    const Piece& cb = B.core;
+    const double k = -sa * A.r;  // exact: a sign change
+    const double m = sb * B.r;
+    auto x = [&](auto z) {
+        using T = decltype(z);
+        return dir_x<T>(ca) * (T(e.y) - T(ca.p.y)) - dir_y<T>(ca) * (T(e.x) - T(ca.p.x));
+    };
+    auto kk = [&](auto z) { return decltype(z)(k); };
+    auto a2 = [&](auto z) {
+        using T = decltype(z);
+        return dir_x<T>(ca) * dir_x<T>(ca) + dir_y<T>(ca) * dir_y<T>(ca);
+    };
+    auto b2 = [&](auto z) {
+        using T = decltype(z);
+        return dir_x<T>(cb) * dir_x<T>(cb) + dir_y<T>(cb) * dir_y<T>(cb);
+    };
+    auto c = [&](auto z) {
+        using T = decltype(z);
+        return T(m) * (dir_x<T>(ca) * dir_x<T>(cb) + dir_y<T>(ca) * dir_y<T>(cb));
+    };
+    const int sy = sign_plus_sqrt(x, kk, a2);
+    const int sc = sign_of(c);
+    if (sc == 0 || sc == sy) return sy;
+    if (sy == 0) return sc;
+    // sign(c^2 - B2 Y^2) = sign(U + V sqrt(A2)).
+    auto u = [&](auto z) {
+        using T = decltype(z);
+        const T cc = c(z);
+        const T xx = x(z);
+        return cc * cc - b2(z) * (xx * xx + T(k) * T(k) * a2(z));
+    };
+    auto v = [&](auto z) {
+        using T = decltype(z);
+        return T(-2.0) * T(k) * x(z) * b2(z);
+    };
+    const int s = sign_plus_sqrt(u, v, a2);
+    return sc > 0 ? s : -s;
+}
+
+int cross_dirs(const Piece& s, const Piece& t) {
+    return sign_of_low_degree([&](auto z) {
+        using T = decltype(z);
+        return dir_x<T>(s) * dir_y<T>(t) - dir_y<T>(s) * dir_x<T>(t);
+    });
+}
+
+int dot_dirs(const Piece& s, const Piece& t) {
+    return sign_of_low_degree([&](auto z) {
+        using T = decltype(z);
+        return dir_x<T>(s) * dir_x<T>(t) + dir_y<T>(s) * dir_y<T>(t);
+    });
+}
+
+// ---- the outline in doubles --------------------------------------------------------------
+
+Vec2 operator+(Vec2 p, Vec2 q) { return Vec2{p.x + q.x, p.y + q.y}; }
+Vec2 operator-(Vec2 p, Vec2 q) { return Vec2{p.x - q.x, p.y - q.y}; }
+Vec2 operator*(double k, Vec2 p) { return Vec2{k * p.x, k * p.y}; }
+double dot(Vec2 p, Vec2 q) { return p.x * q.x + p.y * q.y; }
+double cross(Vec2 p, Vec2 q) { return p.x * q.y - p.y * q.x; }
+double magnitude(Vec2 p) { return std::max(std::fabs(p.x), std::fabs(p.y)); }
+
+// The core's unit direction u and left unit normal n; side s (+1 left, -1 right) runs from
+// a + s r n to b + s r n, and the cap at an end e is the half circle of radius r about e
+// that lies beyond e.
+struct Frame {
+    Vec2 a, b, u, n;
+    double len = 0.0;
+    double r = 0.0;
+    explicit Frame(const CapsuleRef& c) : a(c.core.p), b(c.core.q), r(c.r) {
+        const Vec2 d = b - a;
+        len = std::hypot(d.x, d.y);
+        u = (1.0 / len) * d;
+        n = Vec2{-u.y, u.x};
+    }
+    Vec2 end(bool at_b, int s) const { return (at_b ? b : a) + (s * r) * n; }
+    double scale() const { return std::max(magnitude(a), magnitude(b)) + r; }
+};
+
+// A circle, or a capsule's cap: then only points x with (x - c) . away >= 0 count.
+struct Arc {
+    Vec2 c;
+    double r = 0.0;
+    bool half = false;
+    Vec2 away;
+};
+Arc cap_of(const CapsuleRef& k, bool at_b) {
+    const Vec2 e = at_b ? k.core.q : k.core.p;
+    const Vec2 f = at_b ? k.core.p : k.core.q;
+    return Arc{e, k.r, true, e - f};
+}
+
+// The points of one pair of outlines, merged within the tolerance (the same crossing found
+// on a side and on the cap it joins). At most 16 component pairs, each giving at most 2.
+class Sink {
+public:
+    Sink(std::vector<Vec2>& out, double scale) : out_(out), tol_(1e-11 * scale) {}
+    ~Sink() { out_.insert(out_.end(), buf_.begin(), buf_.begin() + static_cast<std::ptrdiff_t>(n_)); }
+    Sink(const Sink&) = delete;
+    Sink& operator=(const Sink&) = delete;
+    double tol() const { return tol_; }
+    void add(Vec2 p) {
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || n_ == buf_.size()) return;
+        for (std::size_t i = 0; i < n_; ++i)
+            if (std::fabs(buf_[i].x - p.x) <= tol_ && std::fabs(buf_[i].y - p.y) <= tol_) return;
+        buf_[n_++] = p;
+    }
+
+private:
+    std::vector<Vec2>& out_;
+    double tol_;
+    std::array<Vec2, 40> buf_{};
+    std::size_t n_ = 0;
+};
+
+bool on_arc(const Arc& arc, Vec2 x, double tol) {
+    if (!arc.half) return true;
+    return dot(x - arc.c, arc.away) >= -tol * std::hypot(arc.away.x, arc.away.y);
+}
+
+// Side s of capsule k against an arc. Tangency is decided exactly: the arc's centre lies at
+// exactly its radius from the side's line.
+void side_arc(const CapsuleRef& k, const Frame& f, int s, const Arc& arc, Sink& out) {
+    const int far_side = offset_side(k.core, arc.c, s * k.r, arc.r);  // beyond line + radius
+    const int near_side = offset_side(k.core, arc.c, s * k.r, -arc.r);
+    if (far_side > 0 || near_side < 0) return;
+    const double h = dot(arc.c - f.a, f.n) - s * k.r;  // centre's offset from the side's line
+    const Vec2 foot = arc.c - h * f.n;
+    auto take = [&](Vec2 x) {
+        const double t = dot(x - f.a, f.u);
+        if (t >= -out.tol() && t <= f.len + out.tol() && on_arc(arc, x, out.tol())) out.add(x);
+    };
+    if (far_side == 0 || near_side == 0) {
+        take(foot);
+        return;
+    }
+    const double half = std::sqrt(std::max(0.0, arc.r * arc.r - h * h));
+    take(foot - half * f.u);
+    take(foot + half * f.u);
+}
+
+void arc_arc(const Arc& p, const Arc& q, Sink& out) {
+    const int ext = point_point_vs(p.c, q.c, p.r, q.r);
+    if (ext > 0) return;
+    const int in = ext < 0 ? point_point_vs(p.c, q.c, p.r, -q.r) : 1;
+    thread_local std::vector<Vec2> buffer;  // at most 2 points: reserved once a thread
+    buffer.clear();
+    circle_circle_points(Circle{p.c, p.r}, Circle{q.c, q.r}, ext, in, buffer);
+    for (const Vec2& x : buffer)
+        if (on_arc(p, x, out.tol()) && on_arc(q, x, out.tol())) out.add(x);
+}
+
+// Side sa of capsule A against side sb of B. Parallel sides on one line share a piece
+// (decided exactly); its ends are side ends.
+void side_side(const CapsuleRef& A, const Frame& fa, int sa, const CapsuleRef& B, const Frame& fb, int sb, Sink& out) {
+    if (cross_dirs(A.core, B.core) == 0) {
+        const bool same = dot_dirs(A.core, B.core) > 0;
+        const int sb_in_a = same ? sb : -sb;  // B's side as seen along A's direction
+        if (offset_side(A.core, B.core.p, sa * A.r, -sb_in_a * B.r) != 0) return;
+        const Vec2 b_start = same ? B.core.p : B.core.q;  // B's core ends along A's direction
+        const Vec2 b_stop = same ? B.core.q : B.core.p;
+        const bool lo_b = along(A.core, A.core.p, b_start) >= 0;
+        const bool hi_b = along(A.core, A.core.q, b_stop) <= 0;
+        const Vec2 lo_core = lo_b ? b_start : A.core.p;
+        const Vec2 hi_core = hi_b ? b_stop : A.core.q;
+        const int c = along(A.core, lo_core, hi_core);
+        if (c < 0) return;
+        out.add(lo_b ? fb.end(!same, sb) : fa.end(false, sa));
+        if (c > 0) out.add(hi_b ? fb.end(same, sb) : fa.end(true, sa));
+        return;
+    }
+    // Not parallel: they cross when the ends of each lie on both sides of the other's line
+    // (decided exactly: nearly collinear sides must not cross by rounding).
+    const int b0 = side_end_vs_side(A, sa, B, sb, B.core.p);
+    const int b1 = side_end_vs_side(A, sa, B, sb, B.core.q);
+    if (b0 * b1 > 0) return;
+    const int a0 = side_end_vs_side(B, sb, A, sa, A.core.p);
+    const int a1 = side_end_vs_side(B, sb, A, sa, A.core.q);
+    if (a0 * a1 > 0) return;
+    if (b0 == 0 || b1 == 0 || a0 == 0 || a1 == 0) {  // at a side's end
+        out.add(b0 == 0 ? fb.end(false, sb) : b1 == 0 ? fb.end(true, sb) : a0 == 0 ? fa.end(false, sa) : fa.end(true, sa));
+        return;
+    }
+    const Vec2 p = fa.end(false, sa);
+    const Vec2 rv = fa.end(true, sa) - p;
+    const Vec2 q = fb.end(false, sb);
+    const Vec2 sv = fb.end(true, sb) - q;
+    const double t = cross(q - p, sv) / cross(rv, sv);
+    out.add(p + std::clamp(std::isfinite(t) ? t : 0.5, 0.0, 1.0) * rv);
+}
+
+// ---- a straight piece against the outline ------------------------------------------------
+
+// Where the line x(t) = s.p + t v (v the piece's direction) enters and leaves the capsule,
+// in doubles: the capsule is the union of the two end disks and the core's rectangle, so
+// the line's part in it runs from the least entry to the greatest exit.
+std::pair<double, double> line_span(const Piece& s, const Frame& f) {
+    const Vec2 v{dir_x<double>(s), dir_y<double>(s)};
+    const double vv = dot(v, v);
+    const double vlen = std::sqrt(vv);
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -lo;
+    auto disk = [&](Vec2 e, bool force) {
+        const Vec2 pe = s.p - e;
+        const double t0 = -dot(pe, v) / vv;
+        const double off = cross(v, pe) / vlen;
+        const double h2 = f.r * f.r - off * off;
+        if (h2 < 0 && !force) return;
+        const double h = std::sqrt(std::max(0.0, h2)) / vlen;
+        lo = std::min(lo, t0 - h);
+        hi = std::max(hi, t0 + h);
+    };
+    disk(f.a, false);
+    disk(f.b, false);
+    // The rectangle: 0 <= (x - a).u <= len and |(x - a).n| <= r, clipped slab by slab.
+    double t_lo = -std::numeric_limits<double>::infinity();
+    double t_hi = -t_lo;
+    auto slab = [&](double at, double rate, double from, double to) {
+        if (rate == 0.0) {
+            if (at < from || at > to) t_hi = -std::numeric_limits<double>::infinity();
+            return;
+        }
+        double t1 = (from - at) / rate;
+        double t2 = (to - at) / rate;
+        if (t1 > t2) std::swap(t1, t2);
+        t_lo = std::max(t_lo, t1);
+        t_hi = std::min(t_hi, t2);
+    };
+    const Vec2 pa = s.p - f.a;
+    slab(dot(pa, f.u), dot(v, f.u), 0.0, f.len);
+    slab(dot(pa, f.n), dot(v, f.n), -f.r, f.r);
+    if (t_lo <= t_hi) {
+        lo = std::min(lo, t_lo);
+        hi = std::max(hi, t_hi);
+    }
+    if (lo > hi) {  // the exact test says the line enters; rounding said it grazes
+        disk(f.a, true);
+        disk(f.b, true);
+    }
+    return {lo, hi};
+}
+
+// The foot of the perpendicular from e on the piece's line.
+Vec2 foot_on(const Piece& s, Vec2 e) {
+    const Vec2 v{dir_x<double>(s), dir_y<double>(s)};
+    return s.p + (dot(e - s.p, v) / dot(v, v)) * v;
+}
+
+// A piece that touches the capsule without entering it (d = r): along a side, or at one point.
+void touch_points(const Piece& s, const CapsuleRef& c, const Frame& f, int sp, int sq, std::vector<Vec2>& pts) {
+    const bool along_side =
+        cross_dirs(s, c.core) == 0 && line_distance_vs_radius(s, Circle{c.core.p, c.r}) == 0;
+    if (along_side) {
+        const int sd = side(c.core, s.p);
+        // The piece's ends ordered along the core's direction; a missing one is unbounded.
+        const bool same = s.kind == PieceKind::Segment ? along(c.core, s.p, s.q) >= 0 : dot_dirs(s, c.core) > 0;
+        const bool has_p = s.kind != PieceKind::Line;
+        const bool has_q = s.kind == PieceKind::Segment;
+        const bool has_lo = same ? has_p : has_q;
+        const bool has_hi = same ? has_q : has_p;
+        const Vec2 lo = same ? s.p : s.q;
+        const Vec2 hi = same ? s.q : s.p;
+        // The shared piece may be one point: the piece ends where the side begins, or begins
+        // where it ends.
+        if (has_hi && along(c.core, c.core.p, hi) == 0) return pts.push_back(hi);
+        if (has_lo && along(c.core, c.core.q, lo) == 0) return pts.push_back(lo);
+        pts.push_back(has_lo && along(c.core, c.core.p, lo) >= 0 ? lo : f.end(false, sd));
+        pts.push_back(has_hi && along(c.core, c.core.q, hi) <= 0 ? hi : f.end(true, sd));
+        return;
+    }
+    if (sp == 0) return pts.push_back(s.p);
+    if (sq == 0) return pts.push_back(s.q);
+    // The piece's interior touches a cap: at the foot from that cap's centre.
+    const Vec2 e = point_piece_vs(s, c.core.p, c.r, 0.0) == 0 ? c.core.p : c.core.q;
+    pts.push_back(foot_on(s, e));
+}
+
+// The points where a piece meets the outline, given d, the sign of dist(piece, core) - r.
+// A piece that enters the capsule crosses the outline where its line enters and leaves;
+// which of the two lie on the piece follows exactly from where its ends lie.
+void piece_points(const Piece& s, const CapsuleRef& c, int d, std::vector<Vec2>& pts) {
+    if (d > 0) return;
+    const Frame f(c);
+    const int sp = s.kind != PieceKind::Line ? point_piece_vs(c.core, s.p, c.r, 0.0) : 1;
+    const int sq = s.kind == PieceKind::Segment ? point_piece_vs(c.core, s.q, c.r, 0.0) : 1;
+    if (d == 0) return touch_points(s, c, f, sp, sq, pts);
+    if (sp == 0) pts.push_back(s.p);
+    if (sq == 0) pts.push_back(s.q);
+    if (sp <= 0 && sq <= 0) return;
+    const auto [lo, hi] = line_span(s, f);
+    const Vec2 v{dir_x<double>(s), dir_y<double>(s)};
+    if (sp > 0) pts.push_back(s.p + lo * v);
+    if (sq > 0) pts.push_back(s.p + hi * v);
+}
+
+// A box that holds the capsule (rounded outwards): a segment outside it is farther than r.
+struct Reach {
+    double x0, y0, x1, y1;
+    explicit Reach(const CapsuleRef& c) {
+        constexpr double inf = std::numeric_limits<double>::infinity();
+        x0 = std::nextafter(std::min(c.core.p.x, c.core.q.x) - c.r, -inf);
+        y0 = std::nextafter(std::min(c.core.p.y, c.core.q.y) - c.r, -inf);
+        x1 = std::nextafter(std::max(c.core.p.x, c.core.q.x) + c.r, inf);
+        y1 = std::nextafter(std::max(c.core.p.y, c.core.q.y) + c.r, inf);
+    }
+    bool misses(const Piece& s) const {
+        return s.kind == PieceKind::Segment && (std::max(s.p.x, s.q.x) < x0 || std::min(s.p.x, s.q.x) > x1 ||
+                                                std::max(s.p.y, s.q.y) < y0 || std::min(s.p.y, s.q.y) > y1);
+    }
+};
+
+}  // namespace
+
+int point_piece_vs(const Piece& s, Vec2 x, double r1, double r2) {
+    // The nearest point of the piece is an end when x projects beyond it.
+    if (s.kind != PieceKind::Line && along(s, s.p, x) <= 0) return point_point_vs(x, s.p, r1, r2);
+    if (s.kind == PieceKind::Segment && along(s, s.q, x) >= 0) return point_point_vs(x, s.q, r1, r2);
+    // cross(d, x - p)^2 - (r1 + r2)^2 |d|^2 has the sign of dist^2 - (r1 + r2)^2.
+    return sign_of_low_degree([&](auto z) {
+        using T = decltype(z);
+        const T dx = dir_x<T>(s);
+        const T dy = dir_y<T>(s);
+        const T cr = dx * (T(x.y) - T(s.p.y)) - dy * (T(x.x) - T(s.p.x));
+        const T rs = T(r1) + T(r2);
+        return cr * cr - rs * rs * (dx * dx + dy * dy);
+    });
+}
+
+Topo point_capsule(Vec2 p, const CapsuleRef& c, std::vector<Vec2>* pts) {
+    Topo t;
+    const int d = point_piece_vs(c.core, p, c.r, 0.0);
+    if (d > 0) return t;
+    t.intersects = t.a_in_b = true;
+    t.interiors = d < 0;
+    if (d == 0 && pts) pts->push_back(p);
+    return t;
+}
+
+Topo pieces_capsule(const std::vector<Piece>& pieces, const CapsuleRef& c, std::vector<Vec2>* pts) {
+    Topo t;
+    const Reach reach(c);
+    bool all_in = true;  // a capsule is convex: it holds a segment when it holds its ends
+    for (const Piece& s : pieces) {
+        const int d = reach.misses(s) ? 1 : piece_core_vs(s, c.core, c.r, 0.0);
+        t.intersects |= d <= 0;
+        t.interiors |= d < 0;
+        all_in = all_in && d <= 0 && s.kind == PieceKind::Segment && point_piece_vs(c.core, s.p, c.r, 0.0) <= 0 &&
+                 point_piece_vs(c.core, s.q, c.r, 0.0) <= 0;
+        if (pts) piece_points(s, c, d, *pts);
+    }
+    t.a_in_b = t.intersects && all_in;
+    return t;
+}
+
+Topo disk_capsule(const Circle& d, const CapsuleRef& c, std::vector<Vec2>* pts) {
+    Topo t;
+    const int ext = point_piece_vs(c.core, d.center, d.radius, c.r);  // centre vs core, r1 + r2
+    if (ext > 0) return t;
+    t.intersects = true;
+    t.interiors = ext < 0;
+    if (t.interiors) {
+        t.a_in_b = d.radius <= c.r && point_piece_vs(c.core, d.center, c.r, -d.radius) <= 0;
+        t.b_in_a = d.radius >= c.r && point_point_vs(c.core.p, d.center, d.radius, -c.r) <= 0 &&
+                   point_point_vs(c.core.q, d.center, d.radius, -c.r) <= 0;
+    }
+    if (!pts) return t;
+    const Frame f(c);
+    Sink out(*pts, std::max(f.scale(), magnitude(d.center) + d.radius));
+    const Arc circle{d.center, d.radius, false, Vec2{}};
+    for (int s : {-1, 1}) side_arc(c, f, s, circle, out);
+    for (bool at_b : {false, true}) arc_arc(circle, cap_of(c, at_b), out);
+    return t;
+}
+
+Topo polygon_capsule(PolygonRef poly, const CapsuleRef& c, std::vector<Vec2>* pts) {
+    const Ring ring = poly.ring;
+    const Reach reach(c);
+    int nearest = 1;  // min over edges of sign(dist(edge, core) - r)
+    for (std::size_t i = 0; i < ring.n; ++i) {
+        const Piece e = ring.edge(i);
+        const int d = reach.misses(e) ? 1 : piece_core_vs(e, c.core, c.r, 0.0);
+        nearest = std::min(nearest, d);
+        if (pts) piece_points(e, c, d, *pts);
+    }
+    Topo t;
+    const int loc = locate_in(poly, c.core.p);
+    if (loc < 0 && nearest > 0) return t;
+    t.intersects = true;
+    // The open capsule meets the closed polygon (hence its interior) when the core lies
+    // within r of it: in it, or within r of an edge.
+    t.interiors = loc >= 0 || nearest < 0;
+    t.b_in_a = loc > 0 && nearest >= 0;  // no edge within r of the core: it stays inside
+    t.a_in_b = true;
+    for (std::size_t i = 0; i < ring.n && t.a_in_b; ++i) t.a_in_b = point_piece_vs(c.core, ring[i], c.r, 0.0) <= 0;
+    return t;
+}
+
+Topo capsule_capsule(const CapsuleRef& a, const CapsuleRef& b, std::vector<Vec2>* pts) {
+    Topo t;
+    const int d = piece_core_vs(a.core, b.core, a.r, b.r);
+    if (d > 0) return t;
+    t.intersects = true;
+    t.interiors = d < 0;
+    if (t.interiors) {
+        // a lies in b when a's core ends lie within r_b - r_a of b's core.
+        auto inside = [](const CapsuleRef& x, const CapsuleRef& y) {
+            return x.r <= y.r && point_piece_vs(y.core, x.core.p, y.r, -x.r) <= 0 &&
+                   point_piece_vs(y.core, x.core.q, y.r, -x.r) <= 0;
+        };
+        t.a_in_b = inside(a, b);
+        t.b_in_a = inside(b, a);
+    }
+    if (!pts) return t;
+    const Frame fa(a);
+    const Frame fb(b);
+    Sink out(*pts, std::max(fa.scale(), fb.scale()));
+    for (int sa : {-1, 1})
+        for (int sb : {-1, 1}) side_side(a, fa, sa, b, fb, sb, out);
+    for (int s : {-1, 1}) {
+        for (bool at_b : {false, true}) {
+            side_arc(a, fa, s, cap_of(b, at_b), out);
+            side_arc(b, fb, s, cap_of(a, at_b), out);
+        }
+    }
+    for (bool ea : {false, true})
+        for (bool eb : {false, true}) arc_arc(cap_of(a, ea), cap_of(b, eb), out);
+    return t;
+}
+
+}  // namespace collide::detail

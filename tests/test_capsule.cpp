@@ -1,0 +1,180 @@
+// The capsule (SPEC §1.1) against every other kind and against grids: worked examples, each
+// derived by hand. Every pair goes through both(), which also checks that the reversed call
+// gives the mirrored relation and the same points. Points that are input values or exact
+// sums of them are compared exactly; irrational ones (where a line crosses a cap) with near().
+#include "collide/geometry.hpp"
+
+#include "grid_ops.hpp"
+
+#include "collide/scene.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+using collide::Capsule;
+using collide::Circle;
+using collide::Line;
+using collide::Point;
+using collide::Polygon;
+using collide::Rect;
+using collide::Relation;
+using collide::Segment;
+using collide::Shape;
+using collide::Vec2;
+
+namespace {
+
+using Points = std::vector<Vec2>;
+
+struct Result {
+    std::optional<Relation> relation;
+    Points points;
+};
+
+// collide(a, b), checked against collide(b, a): the mirrored relation and the same points.
+Result both(const Shape& a, const Shape& b) {
+    const auto ab = collide::collide(a, b);
+    const auto ba = collide::collide(b, a);
+    REQUIRE(ab.has_value() == ba.has_value());
+    Result r;
+    if (!ab) return r;
+    CHECK(ba->relation == collide::mirrored(ab->relation));
+    CHECK(ba->points.size() == ab->points.size());
+    r.relation = ab->relation;
+    r.points = ab->points;
+    return r;
+}
+
+Shape capsule(Vec2 a, Vec2 b, double r) { return Capsule{a, b, r}; }
+
+bool near(Vec2 p, Vec2 q) {
+    const double scale = std::max({1.0, std::fabs(q.x), std::fabs(q.y)});
+    return std::fabs(p.x - q.x) <= 1e-12 * scale && std::fabs(p.y - q.y) <= 1e-12 * scale;
+}
+
+std::string grid_hit(const Shape& shape, const std::string& grid) {
+    const collide::Scene s = collide::read_scene(R"({"grids": [{"id": "g", )" + grid + "}]}", "test_capsule.json");
+    const auto h = collide::detail::shape_vs_grid(shape, s.grids[0]);
+    if (!h) return "none";
+    std::string out;
+    for (const collide::Cell& c : h->cells)
+        out += (out.empty() ? "[" : " [") + std::to_string(c.col) + "," + std::to_string(c.row) + "]";
+    if (h->outside) out += out.empty() ? "outside" : " outside";
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("capsule: pairs") {
+    // The capsule used by most cases: core (0, 0)-(10, 0), radius 2, so its sides are y = +-2
+    // for 0 <= x <= 10 and its caps the half circles of radius 2 about (0, 0) and (10, 0).
+    const Shape cap = capsule({0, 0}, {10, 0}, 2);
+
+    SUBCASE("capsule-capsule parallel at exactly r1 + r2 apart touches along the shared side") {
+        // Cores 3 apart, radii 1 and 2: the upper side of a (y = 1, x in [0, 10]) and the
+        // lower side of b (y = 1, x in [2, 6]) share the piece from (2, 1) to (6, 1).
+        const Result r = both(capsule({0, 0}, {10, 0}, 1), capsule({6, 3}, {2, 3}, 2));
+        CHECK(r.relation == Relation::Touch);
+        CHECK(r.points == Points{{2, 1}, {6, 1}});
+        CHECK(both(capsule({0, 0}, {10, 0}, 1), capsule({6, 3}, {2, 3}, 1.9999999999999998)).relation == std::nullopt);
+        CHECK(both(capsule({0, 0}, {10, 0}, 1), capsule({6, 3}, {2, 3}, 2.0000000000000004)).relation == Relation::Overlap);
+    }
+    SUBCASE("a capsule's end cap touching a rect corner") {
+        // (7, 4) is 5 from the end (4, 0): a 3-4-5 triangle; the rest of the rect is farther.
+        const Result r = both(capsule({0, 0}, {4, 0}, 5), Rect{{7, 4}, {9, 6}});
+        CHECK(r.relation == Relation::Touch);
+        CHECK(r.points == Points{{7, 4}});
+        CHECK(both(capsule({0, 0}, {4, 0}, 5), Rect{{7, 4.000000000000001}, {9, 6}}).relation == std::nullopt);
+    }
+    SUBCASE("capsule within a rect, its sides on the rect's edges") {
+        // Core (2, 1)-(8, 1), radius 1: sides y = 0 and y = 2 for x in [2, 8] lie on the
+        // rect's edges; the caps reach x = 1 and x = 9 inside it.
+        const Result r = both(Rect{{0, 0}, {10, 2}}, capsule({2, 1}, {8, 1}, 1));
+        CHECK(r.relation == Relation::Contains);
+        CHECK(r.points == Points{{2, 0}, {2, 2}, {8, 0}, {8, 2}});
+        // The same as a polygon.
+        const Result p = both(Polygon{{{0, 0}, {10, 0}, {10, 2}, {0, 2}}}, capsule({2, 1}, {8, 1}, 1));
+        CHECK(p.relation == Relation::Contains);
+        CHECK(p.points == r.points);
+    }
+    SUBCASE("a point on the side, on the cap, at the tip") {
+        CHECK(both(Point{{5, 2}}, cap).points == Points{{5, 2}});
+        CHECK(both(Point{{5, 2}}, cap).relation == Relation::Touch);
+        const Shape big = capsule({0, 0}, {10, 0}, 5);
+        CHECK(both(Point{{13, 4}}, big).relation == Relation::Touch);  // 3-4-5 from the end (10, 0)
+        CHECK(both(Point{{13, 4.000000000000001}}, big).relation == std::nullopt);
+        CHECK(both(Point{{12, 0}}, cap).relation == Relation::Touch);  // the tip
+        CHECK(both(Point{{12, 0}}, cap).points == Points{{12, 0}});
+        CHECK(both(Point{{11.999999999999998, 0}}, cap).relation == Relation::Within);
+        CHECK(both(Point{{-2, 0.000000000000001}}, cap).relation == std::nullopt);
+    }
+    SUBCASE("a line along the capsule's side touches it in the side's two ends") {
+        const Result r = both(Line{{-5, 2}, {20, 2}}, cap);
+        CHECK(r.relation == Relation::Touch);
+        CHECK(r.points == Points{{0, 2}, {10, 2}});
+        // y = 1 crosses both caps at x = -sqrt(3) and 10 + sqrt(3).
+        const Result c = both(Line{{-5, 1}, {20, 1}}, cap);
+        CHECK(c.relation == Relation::Overlap);
+        REQUIRE(c.points.size() == 2);
+        CHECK(near(c.points[0], {-std::sqrt(3.0), 1}));
+        CHECK(near(c.points[1], {10 + std::sqrt(3.0), 1}));
+        // A segment tangent to the cap at the tip.
+        CHECK(both(Segment{{12, -5}, {12, 5}}, cap).points == Points{{12, 0}});
+    }
+    SUBCASE("a capsule contains a circle tangent inside") {
+        // Radius 3 about the core; the circle about (5, 1), radius 2, reaches y = 3.
+        const Result r = both(Circle{{5, 1}, 2}, capsule({0, 0}, {10, 0}, 3));
+        CHECK(r.relation == Relation::Within);
+        CHECK(r.points == Points{{5, 3}});
+        // A circle holding the capsule, tangent to both caps at the tips (-3, 0) and (13, 0).
+        const Result h = both(Circle{{5, 0}, 8}, capsule({0, 0}, {10, 0}, 3));
+        CHECK(h.relation == Relation::Contains);
+        CHECK(h.points == Points{{-3, 0}, {13, 0}});
+    }
+    SUBCASE("a capsule with a == b is the circle; identical capsules are equal either way") {
+        CHECK(both(capsule({1, 2}, {1, 2}, 3), Circle{{1, 2}, 3}).relation == Relation::Equal);
+        const Result e = both(cap, capsule({10, 0}, {0, 0}, 2));
+        CHECK(e.relation == Relation::Equal);
+        CHECK(e.points == Points{{0, -2}, {0, 2}, {10, -2}, {10, 2}});
+        CHECK(both(capsule({0, 0}, {5, 0}, 2), cap).relation == Relation::Within);
+    }
+    SUBCASE("coordinates near 1e9 with decimals") {
+        const double o = 1e9;
+        const Shape a = capsule({o + 0.5, o + 0.25}, {o + 10.5, o + 0.25}, 0.75);
+        CHECK(both(Point{{o + 5.5, o + 1}}, a).relation == Relation::Touch);  // 0.25 + 0.75 = 1
+        CHECK(both(Point{{o + 5.5, o + 1.0000001192092896}}, a).relation == std::nullopt);
+        const Result r = both(a, capsule({o + 2.5, o + 1.75}, {o + 4.5, o + 1.75}, 0.75));
+        CHECK(r.relation == Relation::Touch);
+        CHECK(r.points == Points{{o + 2.5, o + 1}, {o + 4.5, o + 1}});
+        CHECK(both(a, capsule({o + 2.5, o + 1.75}, {o + 4.5, o + 1.75}, 0.7500001)).relation == Relation::Overlap);
+    }
+}
+
+TEST_CASE("capsule: grids") {
+    SUBCASE("a capsule flush along a row of solid cells does not collide") {
+        // Row 1 spans y in [10, 20); the capsule's lower side is y = 10, its caps reach x = 0
+        // and x = 40, the grid's edges.
+        const char* g = R"("tile_size": 10, "rows": ["....", "####"])";
+        CHECK(grid_hit(capsule({5, 5}, {35, 5}, 5), g) == "none");
+        // Tilted by one ulp at b: every core point but a lies above y = 5, so within 5 of
+        // each cell of the row (cell [0,1] spans x in [0, 10], past a).
+        CHECK(grid_hit(capsule({5, 5}, {35, 5.000000000000001}, 5), g) == "[0,1] [1,1] [2,1] [3,1]");
+        CHECK(grid_hit(capsule({5, 5}, {15, 5}, 5.000000000000001), g) == "[0,1] [1,1] outside");
+    }
+    SUBCASE("a capsule one cell wide between two walls") {
+        const char* g = R"("tile_size": 10, "rows": ["#.#", "#.#"])";
+        CHECK(grid_hit(capsule({15, 5}, {15, 15}, 5), g) == "none");
+        CHECK(grid_hit(capsule({15, 5}, {15, 15}, 5.000000000000001), g) == "[0,0] [2,0] [0,1] [2,1] outside");
+    }
+    SUBCASE("a slanted capsule passes a solid cell's corner at exactly its radius") {
+        // Core (0, 20)-(20, 0): the nearest point of cell [2,2] is its corner (20, 20), whose
+        // foot on the core is (10, 10), 10 sqrt(2) away.
+        const char* g = R"("tile_size": 10, "outside": "empty", "rows": ["...", "...", "..#"])";
+        CHECK(grid_hit(capsule({0, 20}, {20, 0}, 10 * std::sqrt(2.0) * 0.99), g) == "none");
+        CHECK(grid_hit(capsule({0, 20}, {20, 0}, 10 * std::sqrt(2.0) * 1.01), g) == "[2,2]");
+    }
+}

@@ -86,14 +86,16 @@ int sign_plus_sqrt(FU&& u, FV&& v, FZ&& z) {
 //     g = sqrt(B2) (X - sa rA sqrt(A2)) + sb rB (dA . dB),   X = cross(dA, e - aA),
 // A2 = |dA|^2, B2 = |dB|^2: nested square roots, each removed by squaring (Y below is
 // X - sa rA sqrt(A2), and Y^2 = X^2 + rA^2 A2 - 2 sa rA X sqrt(A2)).
-int side_end_vs_side(const CapsuleRef& A, int sa, const CapsuleRef& B, int sb, Vec2 e) {
+// The point e on B's core line is given as two polynomials ex, ey.
+template <class EX, class EY>
+int side_point_vs_side(const CapsuleRef& A, int sa, const CapsuleRef& B, int sb, EX&& ex, EY&& ey) {
     const Piece& ca = A.core;
     const Piece& cb = B.core;
     const double k = -sa * A.r;  // exact: a sign change
     const double m = sb * B.r;
     auto x = [&](auto z) {
         using T = decltype(z);
-        return dir_x<T>(ca) * (T(e.y) - T(ca.p.y)) - dir_y<T>(ca) * (T(e.x) - T(ca.p.x));
+        return dir_x<T>(ca) * (ey(z) - T(ca.p.y)) - dir_y<T>(ca) * (ex(z) - T(ca.p.x));
     };
     auto kk = [&](auto z) { return decltype(z)(k); };
     auto a2 = [&](auto z) {
@@ -125,6 +127,10 @@ int side_end_vs_side(const CapsuleRef& A, int sa, const CapsuleRef& B, int sb, V
     };
     const int s = sign_plus_sqrt(u, v, a2);
     return sc > 0 ? s : -s;
+}
+
+int side_end_vs_side(const CapsuleRef& A, int sa, const CapsuleRef& B, int sb, Vec2 e) {
+    return side_point_vs_side(A, sa, B, sb, [&](auto z) { return decltype(z)(e.x); }, [&](auto z) { return decltype(z)(e.y); });
 }
 
 int cross_dirs(const Piece& s, const Piece& t) {
@@ -208,6 +214,42 @@ bool on_arc(const Arc& arc, Vec2 x, double tol) {
     return dot(x - arc.c, arc.away) >= -tol * std::hypot(arc.away.x, arc.away.y);
 }
 
+// Half the chord that side s's line cuts from the arc's circle (radius rho), given that it
+// cuts one. With the centre at offset h = X / |d| - s r from that line (X = cross(d, c - a)),
+// |d|^2 (rho^2 - h^2) = P + Q, P = |d|^2 (rho^2 - r^2) - X^2, Q = 2 s r X |d|. Near
+// tangency P and Q cancel, and a rounded h would move the points by sqrt(rho ulp): then
+// P + Q = (P^2 - Q^2) / (P - Q), whose numerator is a polynomial, computed exactly rounded.
+double half_chord(const CapsuleRef& k, int s, const Arc& arc) {
+    const Piece& c = k.core;
+    auto x = [&](auto z) {
+        using T = decltype(z);
+        return dir_x<T>(c) * (T(arc.c.y) - T(c.p.y)) - dir_y<T>(c) * (T(arc.c.x) - T(c.p.x));
+    };
+    auto a2 = [&](auto z) {
+        using T = decltype(z);
+        return dir_x<T>(c) * dir_x<T>(c) + dir_y<T>(c) * dir_y<T>(c);
+    };
+    auto p_expr = [&](auto z) {
+        using T = decltype(z);
+        const T xx = x(z);
+        return a2(z) * (T(arc.r) * T(arc.r) - T(k.r) * T(k.r)) - xx * xx;
+    };
+    const double len2 = value_of(a2);
+    const double p = value_of(p_expr);
+    const double q = 2.0 * s * k.r * value_of(x) * std::sqrt(len2);
+    double w = p + q;
+    if ((p < 0) != (q < 0) && std::fabs(w) < 1e-3 * std::fabs(p)) {
+        const double pq = value_of([&](auto z) {
+            using T = decltype(z);
+            const T pp = p_expr(z);
+            const T xx = x(z);
+            return pp * pp - T(4.0) * T(k.r) * T(k.r) * xx * xx * a2(z);
+        });
+        w = pq / (p - q);
+    }
+    return std::sqrt(std::max(0.0, w) / len2);
+}
+
 // Side s of capsule k against an arc. Tangency is decided exactly: the arc's centre lies at
 // exactly its radius from the side's line.
 void side_arc(const CapsuleRef& k, const Frame& f, int s, const Arc& arc, Sink& out) {
@@ -224,7 +266,7 @@ void side_arc(const CapsuleRef& k, const Frame& f, int s, const Arc& arc, Sink& 
         take(foot);
         return;
     }
-    const double half = std::sqrt(std::max(0.0, arc.r * arc.r - h * h));
+    const double half = half_chord(k, s, arc);
     take(foot - half * f.u);
     take(foot + half * f.u);
 }
@@ -238,6 +280,30 @@ void arc_arc(const Arc& p, const Arc& q, Sink& out) {
     circle_circle_points(Circle{p.c, p.r}, Circle{q.c, q.r}, ext, in, buffer);
     for (const Vec2& x : buffer)
         if (on_arc(p, x, out.tol()) && on_arc(q, x, out.tol())) out.add(x);
+}
+
+// The parameter t in (0, 1) along side sa of A where it crosses the line of side sb of B,
+// given the signs s0 and s1 (opposite, nonzero) of its ends against that line. In doubles
+// when the sides meet at a clear angle; nearly parallel sides cross far from where rounded
+// lines would, so then by bisection on the exact sign at a + t (b - a).
+double side_crossing(const CapsuleRef& A, const Frame& fa, int sa, const CapsuleRef& B, const Frame& fb, int sb, int s0) {
+    const Vec2 p = fa.end(false, sa);
+    const Vec2 rv = fa.end(true, sa) - p;
+    const Vec2 q = fb.end(false, sb);
+    const Vec2 sv = fb.end(true, sb) - q;
+    if (std::fabs(cross(fa.u, fb.u)) > 1e-6) return std::clamp(cross(q - p, sv) / cross(rv, sv), 0.0, 1.0);
+    double lo = 0.0;
+    double hi = 1.0;
+    while (true) {
+        const double mid = 0.5 * (lo + hi);
+        if (mid <= lo || mid >= hi) return mid;
+        const Piece& c = A.core;
+        const int sm = side_point_vs_side(
+            B, sb, A, sa, [&](auto z) { return decltype(z)(c.p.x) + decltype(z)(mid) * dir_x<decltype(z)>(c); },
+            [&](auto z) { return decltype(z)(c.p.y) + decltype(z)(mid) * dir_y<decltype(z)>(c); });
+        if (sm == 0) return mid;
+        (sm == s0 ? lo : hi) = mid;
+    }
 }
 
 // Side sa of capsule A against side sb of B. Parallel sides on one line share a piece
@@ -272,11 +338,7 @@ void side_side(const CapsuleRef& A, const Frame& fa, int sa, const CapsuleRef& B
         return;
     }
     const Vec2 p = fa.end(false, sa);
-    const Vec2 rv = fa.end(true, sa) - p;
-    const Vec2 q = fb.end(false, sb);
-    const Vec2 sv = fb.end(true, sb) - q;
-    const double t = cross(q - p, sv) / cross(rv, sv);
-    out.add(p + std::clamp(std::isfinite(t) ? t : 0.5, 0.0, 1.0) * rv);
+    out.add(p + side_crossing(A, fa, sa, B, fb, sb, a0) * (fa.end(true, sa) - p));
 }
 
 // ---- a straight piece against the outline ------------------------------------------------
@@ -287,16 +349,20 @@ void side_side(const CapsuleRef& A, const Frame& fa, int sa, const CapsuleRef& B
 std::pair<double, double> line_span(const Piece& s, const Frame& f) {
     const Vec2 v{dir_x<double>(s), dir_y<double>(s)};
     const double vv = dot(v, v);
-    const double vlen = std::sqrt(vv);
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
     auto disk = [&](Vec2 e, bool force) {
         const Vec2 pe = s.p - e;
         const double t0 = -dot(pe, v) / vv;
-        const double off = cross(v, pe) / vlen;
-        const double h2 = f.r * f.r - off * off;
-        if (h2 < 0 && !force) return;
-        const double h = std::sqrt(std::max(0.0, h2)) / vlen;
+        // r^2 |v|^2 - cross(v, p - e)^2 exactly rounded: near tangency a rounded cross
+        // product would move the points by sqrt(r ulp).
+        const double q = value_of([&](auto z) {
+            using T = decltype(z);
+            const T cr = dir_x<T>(s) * (T(s.p.y) - T(e.y)) - dir_y<T>(s) * (T(s.p.x) - T(e.x));
+            return T(f.r) * T(f.r) * (dir_x<T>(s) * dir_x<T>(s) + dir_y<T>(s) * dir_y<T>(s)) - cr * cr;
+        });
+        if (q < 0 && !force) return;
+        const double h = std::sqrt(std::max(0.0, q)) / vv;
         lo = std::min(lo, t0 - h);
         hi = std::max(hi, t0 + h);
     };

@@ -173,24 +173,23 @@ struct Frame {
     double scale() const { return std::max(magnitude(a), magnitude(b)) + r; }
 };
 
-// A circle, or a capsule's cap: then only points x with (x - c) . away >= 0 count.
+// A circle, or a capsule's cap about its end c: then only points x with
+// (x - c) . (c - other) >= 0 count, other being the core's other end.
 struct Arc {
     Vec2 c;
     double r = 0.0;
     bool half = false;
-    Vec2 away;
+    Vec2 other;
 };
 Arc cap_of(const CapsuleRef& k, bool at_b) {
-    const Vec2 e = at_b ? k.core.q : k.core.p;
-    const Vec2 f = at_b ? k.core.p : k.core.q;
-    return Arc{e, k.r, true, e - f};
+    return Arc{at_b ? k.core.q : k.core.p, k.r, true, at_b ? k.core.p : k.core.q};
 }
 
 // The points of one pair of outlines, merged within the tolerance (the same crossing found
 // on a side and on the cap it joins). At most 16 component pairs, each giving at most 2.
 class Sink {
 public:
-    Sink(std::vector<Vec2>& out, double scale) : out_(out), tol_(1e-11 * scale) {}
+    Sink(std::vector<Vec2>& out, double scale) : out_(out), tol_(1e-12 * scale) {}
     ~Sink() { out_.insert(out_.end(), buf_.begin(), buf_.begin() + static_cast<std::ptrdiff_t>(n_)); }
     Sink(const Sink&) = delete;
     Sink& operator=(const Sink&) = delete;
@@ -211,7 +210,8 @@ private:
 
 bool on_arc(const Arc& arc, Vec2 x, double tol) {
     if (!arc.half) return true;
-    return dot(x - arc.c, arc.away) >= -tol * std::hypot(arc.away.x, arc.away.y);
+    const Vec2 away = arc.c - arc.other;
+    return dot(x - arc.c, away) >= -tol * std::hypot(away.x, away.y);
 }
 
 // Half the chord that side s's line cuts from the arc's circle (radius rho), given that it
@@ -250,25 +250,90 @@ double half_chord(const CapsuleRef& k, int s, const Arc& arc) {
     return std::sqrt(std::max(0.0, w) / len2);
 }
 
-// Side s of capsule k against an arc. Tangency is decided exactly: the arc's centre lies at
-// exactly its radius from the side's line.
+// Side s of capsule k against an arc. With X = cross(d, c - a), A2 = |d|^2 and the
+// circle's centre c at offset h = (X - s r sqrt(A2)) / sqrt(A2) from the side's line, the
+// line meets the circle at foot + j half u (j = -1, 1; j = 0 when tangent), where
+// W = A2 half^2 = P + 2 s r X sqrt(A2), P = A2 (rho^2 - r^2) - X^2. Whether such a point
+// lies on the side (between a and b along d) and on the arc's half are signs of sums of
+// square roots, each decided exactly by squaring; only the points themselves are rounded.
 void side_arc(const CapsuleRef& k, const Frame& f, int s, const Arc& arc, Sink& out) {
     const int far_side = offset_side(k.core, arc.c, s * k.r, arc.r);  // beyond line + radius
     const int near_side = offset_side(k.core, arc.c, s * k.r, -arc.r);
     if (far_side > 0 || near_side < 0) return;
-    const double h = dot(arc.c - f.a, f.n) - s * k.r;  // centre's offset from the side's line
-    const Vec2 foot = arc.c - h * f.n;
-    auto take = [&](Vec2 x) {
-        const double t = dot(x - f.a, f.u);
-        if (t >= -out.tol() && t <= f.len + out.tol() && on_arc(arc, x, out.tol())) out.add(x);
+    const bool tangent = far_side == 0 || near_side == 0;
+    const Piece& c = k.core;
+    const double sr = s * k.r;
+    auto x = [&](auto z) {
+        using T = decltype(z);
+        return dir_x<T>(c) * (T(arc.c.y) - T(c.p.y)) - dir_y<T>(c) * (T(arc.c.x) - T(c.p.x));
     };
-    if (far_side == 0 || near_side == 0) {
-        take(foot);
-        return;
-    }
-    const double half = half_chord(k, s, arc);
-    take(foot - half * f.u);
-    take(foot + half * f.u);
+    auto a2 = [&](auto z) {
+        using T = decltype(z);
+        return dir_x<T>(c) * dir_x<T>(c) + dir_y<T>(c) * dir_y<T>(c);
+    };
+    auto p_expr = [&](auto z) {
+        using T = decltype(z);
+        const T xx = x(z);
+        return a2(z) * (T(arc.r) * T(arc.r) - T(k.r) * T(k.r)) - xx * xx;
+    };
+    auto v_expr = [&](auto z) {  // -2 s r X: W = P - v sqrt(A2)
+        using T = decltype(z);
+        return T(-2.0) * T(sr) * x(z);
+    };
+    // Sign of g + j sqrt(W) for a polynomial g.
+    auto plus_root = [&](auto&& g, int j) {
+        const int sg = sign_of(g);
+        if (j == 0 || sg == 0 || sg == j) return j != 0 ? j : sg;
+        const int cmp = sign_plus_sqrt(
+            [&](auto z) {
+                const auto gg = g(z);
+                return gg * gg - p_expr(z);
+            },
+            v_expr, a2);  // sign of g^2 - W
+        return cmp > 0 ? sg : (cmp < 0 ? j : 0);
+    };
+    auto on_side = [&](int j) {
+        auto from = [&](const Vec2& e) {
+            return [&, e](auto z) {
+                using T = decltype(z);
+                return dir_x<T>(c) * (T(arc.c.x) - T(e.x)) + dir_y<T>(c) * (T(arc.c.y) - T(e.y));
+            };
+        };
+        return plus_root(from(c.p), j) >= 0 && plus_root(from(c.q), j) <= 0;
+    };
+    // (x - e) . away times sqrt(A2) is -(X - s r sqrt(A2)) alpha + j sqrt(W) beta, with
+    // alpha = cross(d, away) and beta = d . away.
+    auto on_half = [&](int j) {
+        if (!arc.half) return true;
+        auto away_x = [&](auto z) { return decltype(z)(arc.c.x) - decltype(z)(arc.other.x); };
+        auto away_y = [&](auto z) { return decltype(z)(arc.c.y) - decltype(z)(arc.other.y); };
+        auto alpha = [&](auto z) { return dir_x<decltype(z)>(c) * away_y(z) - dir_y<decltype(z)>(c) * away_x(z); };
+        auto beta = [&](auto z) { return dir_x<decltype(z)>(c) * away_x(z) + dir_y<decltype(z)>(c) * away_y(z); };
+        const int t1 = -offset_side(c, arc.c, sr, 0.0) * sign_of(alpha);
+        const int t2 = j * sign_of(beta);
+        if (t1 == 0 || t2 == 0 || t1 == t2) return t1 + t2 >= 0;
+        const int m = sign_plus_sqrt(
+            [&](auto z) {
+                using T = decltype(z);
+                const T al = alpha(z);
+                const T be = beta(z);
+                const T xx = x(z);
+                return p_expr(z) * be * be - (xx * xx + T(k.r) * T(k.r) * a2(z)) * al * al;
+            },
+            [&](auto z) {
+                using T = decltype(z);
+                const T al = alpha(z);
+                const T be = beta(z);
+                return T(2.0) * T(sr) * x(z) * (be * be + al * al);
+            },
+            a2);  // sign of W beta^2 - (X - s r sqrt(A2))^2 alpha^2
+        return (m > 0 ? t2 : (m < 0 ? t1 : 0)) >= 0;
+    };
+    const double h = dot(arc.c - f.a, f.n) - sr;  // centre's offset from the side's line
+    const Vec2 foot = arc.c - h * f.n;
+    const double half = tangent ? 0.0 : half_chord(k, s, arc);
+    for (int j : {-1, 0, 1})
+        if ((j == 0) == tangent && on_side(j) && on_half(j)) out.add(foot + (j * half) * f.u);
 }
 
 void arc_arc(const Arc& p, const Arc& q, Sink& out) {

@@ -336,6 +336,40 @@ void side_arc(const CapsuleRef& k, const Frame& f, int s, const Arc& arc, Sink& 
         if ((j == 0) == tangent && on_side(j) && on_half(j)) out.add(foot + (j * half) * f.u);
 }
 
+// Two circles p and q meet at x = p.c + (k D + j sqrt(H) perp(D)) / (2 |D|^2), j = +1, -1
+// (0 when tangent), where D = q.c - p.c, k = |D|^2 + rp^2 - rq^2 and H = 4 |D|^2 rp^2 - k^2
+// (circle_circle_points gives them in that order). Whether x lies on an arc's half about
+// e = p.c or q.c is the sign of (x - e) . away times 2 |D|^2:
+//     (k - m 2 |D|^2) (D . away) + j sqrt(H) (perp(D) . away),  m = 0 for p, 1 for q,
+// decided exactly by squaring.
+int arc_half_side(const Arc& p, const Arc& q, const Arc& on, int j) {
+    if (!on.half) return 1;
+    const double m = on.c == p.c ? 0.0 : 1.0;
+    auto dx = [&](auto z) { return decltype(z)(q.c.x) - decltype(z)(p.c.x); };
+    auto dy = [&](auto z) { return decltype(z)(q.c.y) - decltype(z)(p.c.y); };
+    auto d2 = [&](auto z) { return dx(z) * dx(z) + dy(z) * dy(z); };
+    auto k = [&](auto z) {
+        using T = decltype(z);
+        return d2(z) + T(p.r) * T(p.r) - T(q.r) * T(q.r);
+    };
+    auto ax = [&](auto z) { return decltype(z)(on.c.x) - decltype(z)(on.other.x); };
+    auto ay = [&](auto z) { return decltype(z)(on.c.y) - decltype(z)(on.other.y); };
+    auto u = [&](auto z) {
+        using T = decltype(z);
+        return (k(z) - T(2.0 * m) * d2(z)) * (dx(z) * ax(z) + dy(z) * ay(z));
+    };
+    auto v = [&](auto z) {
+        using T = decltype(z);
+        return T(static_cast<double>(j)) * (dx(z) * ay(z) - dy(z) * ax(z));
+    };
+    auto h = [&](auto z) {
+        using T = decltype(z);
+        const T kk = k(z);
+        return T(4.0) * d2(z) * T(p.r) * T(p.r) - kk * kk;
+    };
+    return j == 0 ? sign_of(u) : sign_plus_sqrt(u, v, h);
+}
+
 void arc_arc(const Arc& p, const Arc& q, Sink& out) {
     const int ext = point_point_vs(p.c, q.c, p.r, q.r);
     if (ext > 0) return;
@@ -343,8 +377,16 @@ void arc_arc(const Arc& p, const Arc& q, Sink& out) {
     thread_local std::vector<Vec2> buffer;  // at most 2 points: reserved once a thread
     buffer.clear();
     circle_circle_points(Circle{p.c, p.r}, Circle{q.c, q.r}, ext, in, buffer);
-    for (const Vec2& x : buffer)
-        if (on_arc(p, x, out.tol()) && on_arc(q, x, out.tol())) out.add(x);
+    const bool tangent = ext == 0 || in == 0;
+    for (std::size_t i = 0; i < buffer.size(); ++i) {
+        const Vec2& x = buffer[i];
+        if (buffer.size() == 2 || tangent) {
+            const int j = tangent ? 0 : (i == 0 ? 1 : -1);
+            if (arc_half_side(p, q, p, j) >= 0 && arc_half_side(p, q, q, j) >= 0) out.add(x);
+        } else if (on_arc(p, x, out.tol()) && on_arc(q, x, out.tol())) {  // one point left out
+            out.add(x);
+        }
+    }
 }
 
 // The parameter t in (0, 1) along side sa of A where it crosses the line of side sb of B,

@@ -156,6 +156,64 @@ double dot(Vec2 p, Vec2 q) { return p.x * q.x + p.y * q.y; }
 double cross(Vec2 p, Vec2 q) { return p.x * q.y - p.y * q.x; }
 double magnitude(Vec2 p) { return std::max(std::fabs(p.x), std::fabs(p.y)); }
 
+// ---- filters ------------------------------------------------------------------------------
+// The signs of dist(x, core) - r and dist(segment, core) - r, computed in doubles when the
+// distance is clearly away from r (most pairs), exactly otherwise. A squared distance
+// computed in doubles is off by a few ulps of M^2, M the largest magnitude involved (a
+// coordinate plus r); the margin is a thousand times that.
+
+double margin_of(std::initializer_list<double> values, double r) {
+    double m = r;
+    for (double v : values) m = std::max(m, std::fabs(v) + r);
+    return 4e-12 * m * m + 1e-300;
+}
+
+double point_segment_distance2(Vec2 p, Vec2 a, Vec2 b) {
+    const Vec2 d = b - a;
+    const double dd = dot(d, d);
+    const double t = dd > 0 ? std::clamp(dot(p - a, d) / dd, 0.0, 1.0) : 0.0;
+    const Vec2 q = a + t * d;
+    return dot(p - q, p - q);
+}
+
+int quick_sign(double v, double margin) {
+    if (v > margin) return 1;
+    if (v < -margin) return -1;
+    return 0;  // undecided (or NaN)
+}
+
+int point_vs_capsule(Vec2 p, const CapsuleRef& c) {
+    const Vec2 a = c.core.p;
+    const Vec2 b = c.core.q;
+    const double m = margin_of({p.x, p.y, a.x, a.y, b.x, b.y}, c.r);
+    const int q = quick_sign(point_segment_distance2(p, a, b) - c.r * c.r, m);
+    return q != 0 ? q : point_piece_vs(c.core, p, c.r, 0.0);
+}
+
+int piece_vs_capsule(const Piece& s, const CapsuleRef& c) {
+    if (s.kind != PieceKind::Segment) return piece_core_vs(s, c.core, c.r, 0.0);
+    const Vec2 a = c.core.p;
+    const Vec2 b = c.core.q;
+    const double m = margin_of({s.p.x, s.p.y, s.q.x, s.q.y, a.x, a.y, b.x, b.y}, c.r);
+    const double ends = std::min({point_segment_distance2(s.p, a, b), point_segment_distance2(s.q, a, b),
+                                  point_segment_distance2(a, s.p, s.q), point_segment_distance2(b, s.p, s.q)});
+    const int q = quick_sign(ends - c.r * c.r, m);
+    if (q < 0) return -1;
+    if (q > 0) {
+        // The distance is the ends' unless the segments cross: clear orientations say whether.
+        const Vec2 ds = s.q - s.p;
+        const Vec2 dc = b - a;
+        const double om = 1e-12 * (std::fabs(ds.x) + std::fabs(ds.y)) * (std::fabs(dc.x) + std::fabs(dc.y)) + 1e-300;
+        const int o1 = quick_sign(cross(ds, a - s.p), om);
+        const int o2 = quick_sign(cross(ds, b - s.p), om);
+        const int o3 = quick_sign(cross(dc, s.p - a), om);
+        const int o4 = quick_sign(cross(dc, s.q - a), om);
+        if ((o1 != 0 && o1 == o2) || (o3 != 0 && o3 == o4)) return 1;
+        if (o1 * o2 < 0 && o3 * o4 < 0) return -1;
+    }
+    return piece_core_vs(s, c.core, c.r, 0.0);
+}
+
 // The core's unit direction u and left unit normal n; side s (+1 left, -1 right) runs from
 // a + s r n to b + s r n, and the cap at an end e is the half circle of radius r about e
 // that lies beyond e.
@@ -194,6 +252,16 @@ public:
     Sink(const Sink&) = delete;
     Sink& operator=(const Sink&) = delete;
     double tol() const { return tol_; }
+    /// A bound on the error of a sign's quantity computed in doubles from the outline (a few
+    /// ulps of the magnitudes involved, with room to spare): beyond it the double decides.
+    double margin() const { return 16 * tol_; }
+    /// The sign of v when |v| exceeds margin(), else exact().
+    template <class F>
+    int sure(double v, F&& exact) const {
+        if (v > margin()) return 1;
+        if (v < -margin()) return -1;
+        return exact();
+    }
     void add(Vec2 p) {
         if (!std::isfinite(p.x) || !std::isfinite(p.y) || n_ == buf_.size()) return;
         for (std::size_t i = 0; i < n_; ++i)
@@ -257,8 +325,9 @@ double half_chord(const CapsuleRef& k, int s, const Arc& arc) {
 // lies on the side (between a and b along d) and on the arc's half are signs of sums of
 // square roots, each decided exactly by squaring; only the points themselves are rounded.
 void side_arc(const CapsuleRef& k, const Frame& f, int s, const Arc& arc, Sink& out) {
-    const int far_side = offset_side(k.core, arc.c, s * k.r, arc.r);  // beyond line + radius
-    const int near_side = offset_side(k.core, arc.c, s * k.r, -arc.r);
+    const double h = dot(arc.c - f.a, f.n) - s * k.r;  // centre's offset from the side's line
+    const int far_side = out.sure(h - arc.r, [&] { return offset_side(k.core, arc.c, s * k.r, arc.r); });
+    const int near_side = out.sure(h + arc.r, [&] { return offset_side(k.core, arc.c, s * k.r, -arc.r); });
     if (far_side > 0 || near_side < 0) return;
     const bool tangent = far_side == 0 || near_side == 0;
     const Piece& c = k.core;
@@ -329,11 +398,18 @@ void side_arc(const CapsuleRef& k, const Frame& f, int s, const Arc& arc, Sink& 
             a2);  // sign of W beta^2 - (X - s r sqrt(A2))^2 alpha^2
         return (m > 0 ? t2 : (m < 0 ? t1 : 0)) >= 0;
     };
-    const double h = dot(arc.c - f.a, f.n) - sr;  // centre's offset from the side's line
     const Vec2 foot = arc.c - h * f.n;
     const double half = tangent ? 0.0 : half_chord(k, s, arc);
-    for (int j : {-1, 0, 1})
-        if ((j == 0) == tangent && on_side(j) && on_half(j)) out.add(foot + (j * half) * f.u);
+    const Vec2 away = arc.c - arc.other;
+    const double away_len = std::hypot(away.x, away.y);
+    for (int j : {-1, 0, 1}) {
+        if ((j == 0) != tangent) continue;
+        const Vec2 pt = foot + (j * half) * f.u;
+        const double t = dot(pt - f.a, f.u);
+        if (out.sure(std::min(t, f.len - t), [&] { return on_side(j) ? 1 : -1; }) < 0) continue;
+        if (arc.half && out.sure(dot(pt - arc.c, away) / away_len, [&] { return on_half(j) ? 1 : -1; }) < 0) continue;
+        out.add(pt);
+    }
 }
 
 // Two circles p and q meet at x = p.c + (k D + j sqrt(H) perp(D)) / (2 |D|^2), j = +1, -1
@@ -382,7 +458,12 @@ void arc_arc(const Arc& p, const Arc& q, Sink& out) {
         const Vec2& x = buffer[i];
         if (buffer.size() == 2 || tangent) {
             const int j = tangent ? 0 : (i == 0 ? 1 : -1);
-            if (arc_half_side(p, q, p, j) >= 0 && arc_half_side(p, q, q, j) >= 0) out.add(x);
+            auto half_side = [&](const Arc& on) {
+                if (!on.half) return 1;
+                const Vec2 away = on.c - on.other;
+                return out.sure(dot(x - on.c, away) / std::hypot(away.x, away.y), [&] { return arc_half_side(p, q, on, j); });
+            };
+            if (half_side(p) >= 0 && half_side(q) >= 0) out.add(x);
         } else if (on_arc(p, x, out.tol()) && on_arc(q, x, out.tol())) {  // one point left out
             out.add(x);
         }
@@ -434,11 +515,16 @@ void side_side(const CapsuleRef& A, const Frame& fa, int sa, const CapsuleRef& B
     }
     // Not parallel: they cross when the ends of each lie on both sides of the other's line
     // (decided exactly: nearly collinear sides must not cross by rounding).
-    const int b0 = side_end_vs_side(A, sa, B, sb, B.core.p);
-    const int b1 = side_end_vs_side(A, sa, B, sb, B.core.q);
+    // Offsets of the side ends from the other side's line, in doubles where they are clear.
+    auto end_vs = [&](const CapsuleRef& X, const Frame& fx, int sx, const CapsuleRef& Y, const Frame& fy, int sy, bool at_b) {
+        const double v = dot(fy.end(at_b, sy) - fx.end(false, sx), fx.n);
+        return out.sure(v, [&] { return side_end_vs_side(X, sx, Y, sy, at_b ? Y.core.q : Y.core.p); });
+    };
+    const int b0 = end_vs(A, fa, sa, B, fb, sb, false);
+    const int b1 = end_vs(A, fa, sa, B, fb, sb, true);
     if (b0 * b1 > 0) return;
-    const int a0 = side_end_vs_side(B, sb, A, sa, A.core.p);
-    const int a1 = side_end_vs_side(B, sb, A, sa, A.core.q);
+    const int a0 = end_vs(B, fb, sb, A, fa, sa, false);
+    const int a1 = end_vs(B, fb, sb, A, fa, sa, true);
     if (a0 * a1 > 0) return;
     if (b0 == 0 || b1 == 0 || a0 == 0 || a1 == 0) {  // at a side's end
         out.add(b0 == 0 ? fb.end(false, sb) : b1 == 0 ? fb.end(true, sb) : a0 == 0 ? fa.end(false, sa) : fa.end(true, sa));
@@ -450,11 +536,34 @@ void side_side(const CapsuleRef& A, const Frame& fa, int sa, const CapsuleRef& B
 
 // ---- a straight piece against the outline ------------------------------------------------
 
-// Where the line x(t) = s.p + t v (v the piece's direction) enters and leaves the capsule,
-// in doubles: the capsule is the union of the two end disks and the core's rectangle, so
-// the line's part in it runs from the least entry to the greatest exit.
-std::pair<double, double> line_span(const Piece& s, const Frame& f) {
-    const Vec2 v{dir_x<double>(s), dir_y<double>(s)};
+// A piece's direction times k1 k2, powers of two that bring its largest component to
+// [0.5, 1): exact, and far from underflow (a subnormal direction) and overflow.
+struct ScaledDir {
+    Vec2 v;
+    double k1 = 1.0;
+    double k2 = 1.0;
+    explicit ScaledDir(const Piece& s) : v{dir_x<double>(s), dir_y<double>(s)} {
+        if (!std::isfinite(v.x) || !std::isfinite(v.y)) {  // q - p beyond the double range
+            v = Vec2{0.5 * s.q.x - 0.5 * s.p.x, 0.5 * s.q.y - 0.5 * s.p.y};
+            k1 = 0.5;
+        }
+        int e = 0;
+        std::frexp(std::max(std::fabs(v.x), std::fabs(v.y)), &e);
+        k1 *= std::ldexp(1.0, -e / 2);
+        k2 = std::ldexp(1.0, -e - (-e / 2));
+        v = Vec2{std::ldexp(v.x, -e), std::ldexp(v.y, -e)};
+    }
+};
+
+void push_finite(std::vector<Vec2>& pts, Vec2 x) {
+    if (std::isfinite(x.x) && std::isfinite(x.y)) pts.push_back(x);
+}
+
+// Where the line x(t) = s.p + t v (v the piece's scaled direction) enters and leaves the
+// capsule, in doubles: the capsule is the union of the two end disks and the core's
+// rectangle, so the line's part in it runs from the least entry to the greatest exit.
+std::pair<double, double> line_span(const Piece& s, const Frame& f, const ScaledDir& sd) {
+    const Vec2 v = sd.v;
     const double vv = dot(v, v);
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
@@ -465,8 +574,10 @@ std::pair<double, double> line_span(const Piece& s, const Frame& f) {
         // product would move the points by sqrt(r ulp).
         const double q = value_of([&](auto z) {
             using T = decltype(z);
-            const T cr = dir_x<T>(s) * (T(s.p.y) - T(e.y)) - dir_y<T>(s) * (T(s.p.x) - T(e.x));
-            return T(f.r) * T(f.r) * (dir_x<T>(s) * dir_x<T>(s) + dir_y<T>(s) * dir_y<T>(s)) - cr * cr;
+            const T dx = dir_x<T>(s) * T(sd.k1) * T(sd.k2);
+            const T dy = dir_y<T>(s) * T(sd.k1) * T(sd.k2);
+            const T cr = dx * (T(s.p.y) - T(e.y)) - dy * (T(s.p.x) - T(e.x));
+            return T(f.r) * T(f.r) * (dx * dx + dy * dy) - cr * cr;
         });
         if (q < 0 && !force) return;
         const double h = std::sqrt(std::max(0.0, q)) / vv;
@@ -505,7 +616,7 @@ std::pair<double, double> line_span(const Piece& s, const Frame& f) {
 
 // The foot of the perpendicular from e on the piece's line.
 Vec2 foot_on(const Piece& s, Vec2 e) {
-    const Vec2 v{dir_x<double>(s), dir_y<double>(s)};
+    const Vec2 v = ScaledDir(s).v;
     return s.p + (dot(e - s.p, v) / dot(v, v)) * v;
 }
 
@@ -527,15 +638,15 @@ void touch_points(const Piece& s, const CapsuleRef& c, const Frame& f, int sp, i
         // where it ends.
         if (has_hi && along(c.core, c.core.p, hi) == 0) return pts.push_back(hi);
         if (has_lo && along(c.core, c.core.q, lo) == 0) return pts.push_back(lo);
-        pts.push_back(has_lo && along(c.core, c.core.p, lo) >= 0 ? lo : f.end(false, sd));
-        pts.push_back(has_hi && along(c.core, c.core.q, hi) <= 0 ? hi : f.end(true, sd));
+        push_finite(pts, has_lo && along(c.core, c.core.p, lo) >= 0 ? lo : f.end(false, sd));
+        push_finite(pts, has_hi && along(c.core, c.core.q, hi) <= 0 ? hi : f.end(true, sd));
         return;
     }
     if (sp == 0) return pts.push_back(s.p);
     if (sq == 0) return pts.push_back(s.q);
     // The piece's interior touches a cap: at the foot from that cap's centre.
     const Vec2 e = point_piece_vs(s, c.core.p, c.r, 0.0) == 0 ? c.core.p : c.core.q;
-    pts.push_back(foot_on(s, e));
+    push_finite(pts, foot_on(s, e));
 }
 
 // The points where a piece meets the outline, given d, the sign of dist(piece, core) - r.
@@ -544,16 +655,16 @@ void touch_points(const Piece& s, const CapsuleRef& c, const Frame& f, int sp, i
 void piece_points(const Piece& s, const CapsuleRef& c, int d, std::vector<Vec2>& pts) {
     if (d > 0) return;
     const Frame f(c);
-    const int sp = s.kind != PieceKind::Line ? point_piece_vs(c.core, s.p, c.r, 0.0) : 1;
-    const int sq = s.kind == PieceKind::Segment ? point_piece_vs(c.core, s.q, c.r, 0.0) : 1;
+    const int sp = s.kind != PieceKind::Line ? point_vs_capsule(s.p, c) : 1;
+    const int sq = s.kind == PieceKind::Segment ? point_vs_capsule(s.q, c) : 1;
     if (d == 0) return touch_points(s, c, f, sp, sq, pts);
     if (sp == 0) pts.push_back(s.p);
     if (sq == 0) pts.push_back(s.q);
     if (sp <= 0 && sq <= 0) return;
-    const auto [lo, hi] = line_span(s, f);
-    const Vec2 v{dir_x<double>(s), dir_y<double>(s)};
-    if (sp > 0) pts.push_back(s.p + lo * v);
-    if (sq > 0) pts.push_back(s.p + hi * v);
+    const ScaledDir sd(s);
+    const auto [lo, hi] = line_span(s, f, sd);
+    if (sp > 0) push_finite(pts, s.p + lo * sd.v);
+    if (sq > 0) push_finite(pts, s.p + hi * sd.v);
 }
 
 // A box that holds the capsule (rounded outwards): a segment outside it is farther than r.
@@ -604,11 +715,11 @@ Topo pieces_capsule(const std::vector<Piece>& pieces, const CapsuleRef& c, std::
     const Reach reach(c);
     bool all_in = true;  // a capsule is convex: it holds a segment when it holds its ends
     for (const Piece& s : pieces) {
-        const int d = reach.misses(s) ? 1 : piece_core_vs(s, c.core, c.r, 0.0);
+        const int d = reach.misses(s) ? 1 : piece_vs_capsule(s, c);
         t.intersects |= d <= 0;
         t.interiors |= d < 0;
-        all_in = all_in && d <= 0 && s.kind == PieceKind::Segment && point_piece_vs(c.core, s.p, c.r, 0.0) <= 0 &&
-                 point_piece_vs(c.core, s.q, c.r, 0.0) <= 0;
+        all_in = all_in && d <= 0 && s.kind == PieceKind::Segment && point_vs_capsule(s.p, c) <= 0 &&
+                 point_vs_capsule(s.q, c) <= 0;
         if (pts) piece_points(s, c, d, *pts);
     }
     t.a_in_b = t.intersects && all_in;
@@ -641,7 +752,7 @@ Topo polygon_capsule(PolygonRef poly, const CapsuleRef& c, std::vector<Vec2>* pt
     int nearest = 1;  // min over edges of sign(dist(edge, core) - r)
     for (std::size_t i = 0; i < ring.n; ++i) {
         const Piece e = ring.edge(i);
-        const int d = reach.misses(e) ? 1 : piece_core_vs(e, c.core, c.r, 0.0);
+        const int d = reach.misses(e) ? 1 : piece_vs_capsule(e, c);
         nearest = std::min(nearest, d);
         if (pts) piece_points(e, c, d, *pts);
     }
@@ -654,7 +765,7 @@ Topo polygon_capsule(PolygonRef poly, const CapsuleRef& c, std::vector<Vec2>* pt
     t.interiors = loc >= 0 || nearest < 0;
     t.b_in_a = loc > 0 && nearest >= 0;  // no edge within r of the core: it stays inside
     t.a_in_b = true;
-    for (std::size_t i = 0; i < ring.n && t.a_in_b; ++i) t.a_in_b = point_piece_vs(c.core, ring[i], c.r, 0.0) <= 0;
+    for (std::size_t i = 0; i < ring.n && t.a_in_b; ++i) t.a_in_b = point_vs_capsule(ring[i], c) <= 0;
     return t;
 }
 

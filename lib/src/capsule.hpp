@@ -4,11 +4,11 @@
 // Booleans and relations are exact: every question reduces to the sign of a squared
 // distance from a point to a straight piece against a squared radius (or a sum or
 // difference of two radii), which is a polynomial in the inputs (see predicates.hpp).
-// Outline points are computed in doubles; which of them exist is decided exactly where the
-// count depends on it (tangent contacts, sides lying along straight pieces, end points on
-// the outline), and elsewhere with a tolerance of 1e-11 of the magnitudes involved, which
-// only decides between a crossing just before and just after a cap's junction with a side
-// (the same point, found twice, then merged).
+// Outline points are computed in doubles, but which of them exist is decided exactly: the
+// outline's sides and cap centres are irrational (a + r d / |d|), so those signs are sums
+// of square roots, removed by squaring. The same point found on two parts of an outline
+// (a crossing at a cap's junction with a side) is merged within 1e-12 of the magnitudes
+// involved.
 // Limit: points are computed in plain doubles; coordinates beyond about 1e150 overflow
 // them (the booleans stay exact).
 #pragma once

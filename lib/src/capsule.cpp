@@ -750,12 +750,19 @@ Topo polygon_capsule(PolygonRef poly, const CapsuleRef& c, std::vector<Vec2>* pt
     const Ring ring = poly.ring;
     const Reach reach(c);
     int nearest = 1;  // min over edges of sign(dist(edge, core) - r)
-    for (std::size_t i = 0; i < ring.n; ++i) {
-        const Piece e = ring.edge(i);
+    auto edge = [&](const Piece& e) {
         const int d = reach.misses(e) ? 1 : piece_vs_capsule(e, c);
         nearest = std::min(nearest, d);
         if (pts) piece_points(e, c, d, *pts);
-    }
+        return true;
+    };
+    // A big polygon's index reads only the edges whose boxes meet the capsule's: the others
+    // lie farther than r from the core.
+    if (poly.index)
+        poly.index->each_meeting(Box{Vec2{reach.x0, reach.y0}, Vec2{reach.x1, reach.y1}},
+                                 [&](std::size_t i) { return edge(poly.index->edge(i)); });
+    else
+        for (std::size_t i = 0; i < ring.n; ++i) edge(ring.edge(i));
     Topo t;
     const int loc = locate_in(poly, c.core.p);
     if (loc < 0 && nearest > 0) return t;
@@ -765,6 +772,8 @@ Topo polygon_capsule(PolygonRef poly, const CapsuleRef& c, std::vector<Vec2>* pt
     t.interiors = loc >= 0 || nearest < 0;
     t.b_in_a = loc > 0 && nearest >= 0;  // no edge within r of the core: it stays inside
     t.a_in_b = true;
+    if (poly.index)  // a big polygon lies in the capsule only if its extreme vertices do
+        for (const Vec2& v : poly.index->extremes()) t.a_in_b = t.a_in_b && point_vs_capsule(v, c) <= 0;
     for (std::size_t i = 0; i < ring.n && t.a_in_b; ++i) t.a_in_b = point_vs_capsule(ring[i], c) <= 0;
     return t;
 }

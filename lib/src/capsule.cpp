@@ -559,17 +559,35 @@ void push_finite(std::vector<Vec2>& pts, Vec2 x) {
     if (std::isfinite(x.x) && std::isfinite(x.y)) pts.push_back(x);
 }
 
-// Where the line x(t) = s.p + t v (v the piece's scaled direction) enters and leaves the
-// capsule, in doubles: the capsule is the union of the two end disks and the core's
-// rectangle, so the line's part in it runs from the least entry to the greatest exit.
-std::pair<double, double> line_span(const Piece& s, const Frame& f, const ScaledDir& sd) {
+// The foot of the perpendicular from e on the piece's line: e moved by its offset from the
+// line, cross(v, e - p) / |v|^2 along perp(v), that cross product exactly rounded (p may
+// lie far from e, and p + t v would then lose e's digits).
+Vec2 foot_on(const Piece& s, const ScaledDir& sd, Vec2 e) {
+    const double cr = value_of([&](auto z) {
+        using T = decltype(z);
+        return dir_x<T>(s) * T(sd.k1) * T(sd.k2) * (T(e.y) - T(s.p.y)) - dir_y<T>(s) * T(sd.k1) * T(sd.k2) * (T(e.x) - T(s.p.x));
+    });
+    const double k = cr / dot(sd.v, sd.v);
+    return Vec2{e.x + k * sd.v.y, e.y - k * sd.v.x};
+}
+
+// Where the piece's line, as x(t) = o + t v (v its scaled direction, o the foot of the
+// core's end a, near the capsule), enters and leaves the capsule, in doubles: the capsule is
+// the union of the two end disks and the core's rectangle, so the line's part in it runs
+// from the least entry to the greatest exit.
+struct LineSpan {
+    Vec2 o;
+    double lo;
+    double hi;
+};
+LineSpan line_span(const Piece& s, const Frame& f, const ScaledDir& sd) {
     const Vec2 v = sd.v;
     const double vv = dot(v, v);
+    const Vec2 o = foot_on(s, sd, f.a);
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
     auto disk = [&](Vec2 e, bool force) {
-        const Vec2 pe = s.p - e;
-        const double t0 = -dot(pe, v) / vv;
+        const double t0 = -dot(o - e, v) / vv;
         // r^2 |v|^2 - cross(v, p - e)^2 exactly rounded: near tangency a rounded cross
         // product would move the points by sqrt(r ulp).
         const double q = value_of([&](auto z) {
@@ -600,9 +618,9 @@ std::pair<double, double> line_span(const Piece& s, const Frame& f, const Scaled
         t_lo = std::max(t_lo, t1);
         t_hi = std::min(t_hi, t2);
     };
-    const Vec2 pa = s.p - f.a;
-    slab(dot(pa, f.u), dot(v, f.u), 0.0, f.len);
-    slab(dot(pa, f.n), dot(v, f.n), -f.r, f.r);
+    const Vec2 oa = o - f.a;
+    slab(dot(oa, f.u), dot(v, f.u), 0.0, f.len);
+    slab(dot(oa, f.n), dot(v, f.n), -f.r, f.r);
     if (t_lo <= t_hi) {
         lo = std::min(lo, t_lo);
         hi = std::max(hi, t_hi);
@@ -611,15 +629,10 @@ std::pair<double, double> line_span(const Piece& s, const Frame& f, const Scaled
         disk(f.a, true);
         disk(f.b, true);
     }
-    return {lo, hi};
+    return LineSpan{o, lo, hi};
 }
 
 // The foot of the perpendicular from e on the piece's line.
-Vec2 foot_on(const Piece& s, Vec2 e) {
-    const Vec2 v = ScaledDir(s).v;
-    return s.p + (dot(e - s.p, v) / dot(v, v)) * v;
-}
-
 // A piece that touches the capsule without entering it (d = r): along a side, or at one point.
 void touch_points(const Piece& s, const CapsuleRef& c, const Frame& f, int sp, int sq, std::vector<Vec2>& pts) {
     const bool along_side =
@@ -646,7 +659,7 @@ void touch_points(const Piece& s, const CapsuleRef& c, const Frame& f, int sp, i
     if (sq == 0) return pts.push_back(s.q);
     // The piece's interior touches a cap: at the foot from that cap's centre.
     const Vec2 e = point_piece_vs(s, c.core.p, c.r, 0.0) == 0 ? c.core.p : c.core.q;
-    push_finite(pts, foot_on(s, e));
+    push_finite(pts, foot_on(s, ScaledDir(s), e));
 }
 
 // The points where a piece meets the outline, given d, the sign of dist(piece, core) - r.
@@ -662,9 +675,9 @@ void piece_points(const Piece& s, const CapsuleRef& c, int d, std::vector<Vec2>&
     if (sq == 0) pts.push_back(s.q);
     if (sp <= 0 && sq <= 0) return;
     const ScaledDir sd(s);
-    const auto [lo, hi] = line_span(s, f, sd);
-    if (sp > 0) push_finite(pts, s.p + lo * sd.v);
-    if (sq > 0) push_finite(pts, s.p + hi * sd.v);
+    const LineSpan span = line_span(s, f, sd);
+    if (sp > 0) push_finite(pts, span.o + span.lo * sd.v);
+    if (sq > 0) push_finite(pts, span.o + span.hi * sd.v);
 }
 
 // A box that holds the capsule (rounded outwards): a segment outside it is farther than r.

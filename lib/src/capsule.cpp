@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace collide::detail {
 
@@ -221,11 +222,44 @@ struct Frame {
     Vec2 a, b, u, n;
     double len = 0.0;
     double r = 0.0;
-    explicit Frame(const CapsuleRef& c) : a(c.core.p), b(c.core.q), r(c.r) {
-        const Vec2 d = b - a;
-        len = std::hypot(d.x, d.y);
-        u = (1.0 / len) * d;
+    Piece core;
+    Scaled slen;  // len, kept when it is beyond the double range
+    explicit Frame(const CapsuleRef& c) : a(c.core.p), b(c.core.q), r(c.r), core(c.core) {
+        Vec2 d = b - a;
+        double k = 1.0;
+        if (!std::isfinite(d.x) || !std::isfinite(d.y)) {  // b - a beyond the double range
+            d = Vec2{0.5 * b.x - 0.5 * a.x, 0.5 * b.y - 0.5 * a.y};
+            k = 2.0;
+        }
+        const double l = std::hypot(d.x, d.y);
+        u = (1.0 / l) * d;
         n = Vec2{-u.y, u.x};
+        slen = Scaled::of(l) * Scaled::of(k);
+        len = k * l;
+    }
+    // x's offset from the core's line (left positive) and its position along the core from
+    // e (a or b): in doubles, or, when x lies beyond 1e150 from a, as exactly rounded
+    // products over |d|, which neither overflow nor lose x's digits to a's.
+    double offset(Vec2 x) const {
+        const Vec2 xa = x - a;
+        if (magnitude(xa) < 1e150) return dot(xa, n);
+        return ratio([&](auto z) {
+            using T = decltype(z);
+            return dir_x<T>(core) * (T(x.y) - T(a.y)) - dir_y<T>(core) * (T(x.x) - T(a.x));
+        });
+    }
+    double along_from(Vec2 x, Vec2 e) const {
+        const Vec2 xe = x - e;
+        if (magnitude(xe) < 1e150) return dot(xe, u);
+        return ratio([&](auto z) {
+            using T = decltype(z);
+            return dir_x<T>(core) * (T(x.x) - T(e.x)) + dir_y<T>(core) * (T(x.y) - T(e.y));
+        });
+    }
+    template <class F>
+    double ratio(F&& f) const {
+        const std::optional<double> v = (scaled_of(f) / slen).to_double();
+        return v ? *v : std::numeric_limits<double>::quiet_NaN();
     }
     Vec2 end(bool at_b, int s) const { return (at_b ? b : a) + (s * r) * n; }
     double scale() const { return std::max(magnitude(a), magnitude(b)) + r; }
@@ -325,7 +359,7 @@ double half_chord(const CapsuleRef& k, int s, const Arc& arc) {
 // lies on the side (between a and b along d) and on the arc's half are signs of sums of
 // square roots, each decided exactly by squaring; only the points themselves are rounded.
 void side_arc(const CapsuleRef& k, const Frame& f, int s, const Arc& arc, Sink& out) {
-    const double h = dot(arc.c - f.a, f.n) - s * k.r;  // centre's offset from the side's line
+    const double h = f.offset(arc.c) - s * k.r;  // centre's offset from the side's line
     const int far_side = out.sure(h - arc.r, [&] { return offset_side(k.core, arc.c, s * k.r, arc.r); });
     const int near_side = out.sure(h + arc.r, [&] { return offset_side(k.core, arc.c, s * k.r, -arc.r); });
     if (far_side > 0 || near_side < 0) return;
@@ -530,6 +564,12 @@ void side_side(const CapsuleRef& A, const Frame& fa, int sa, const CapsuleRef& B
         out.add(b0 == 0 ? fb.end(false, sb) : b1 == 0 ? fb.end(true, sb) : a0 == 0 ? fa.end(false, sa) : fa.end(true, sa));
         return;
     }
+    // From the shorter side: its t times its length stays accurate.
+    if (fb.len < fa.len) {
+        const Vec2 q = fb.end(false, sb);
+        out.add(q + side_crossing(B, fb, sb, A, fa, sa, b0) * (fb.end(true, sb) - q));
+        return;
+    }
     const Vec2 p = fa.end(false, sa);
     out.add(p + side_crossing(A, fa, sa, B, fb, sb, a0) * (fa.end(true, sa) - p));
 }
@@ -560,10 +600,11 @@ void push_finite(std::vector<Vec2>& pts, Vec2 x) {
 }
 
 // The foot of the perpendicular from e on the piece's line: e moved by its offset from the
-// line, cross(v, e - p) / |v|^2 along perp(v), that cross product exactly rounded (p may
-// lie far from e, and p + t v would then lose e's digits).
+// line, cross(v, e - p) / |v|^2 along perp(v) (not p + t v, which loses e's digits when p
+// lies far away), the cross product exactly rounded when p lies beyond 1e150 from e.
 Vec2 foot_on(const Piece& s, const ScaledDir& sd, Vec2 e) {
-    const double cr = value_of([&](auto z) {
+    const Vec2 ep = e - s.p;
+    const double cr = magnitude(ep) < 1e150 ? cross(sd.v, ep) : value_of([&](auto z) {
         using T = decltype(z);
         return dir_x<T>(s) * T(sd.k1) * T(sd.k2) * (T(e.y) - T(s.p.y)) - dir_y<T>(s) * T(sd.k1) * T(sd.k2) * (T(e.x) - T(s.p.x));
     });
@@ -618,9 +659,11 @@ LineSpan line_span(const Piece& s, const Frame& f, const ScaledDir& sd) {
         t_lo = std::max(t_lo, t1);
         t_hi = std::min(t_hi, t2);
     };
-    const Vec2 oa = o - f.a;
-    slab(dot(oa, f.u), dot(v, f.u), 0.0, f.len);
-    slab(dot(oa, f.n), dot(v, f.n), -f.r, f.r);
+    // Along the core, from a (>= 0) and from b (<= 0), each measured from its own end.
+    const double rate = dot(v, f.u);
+    slab(f.along_from(o, f.a), rate, 0.0, std::numeric_limits<double>::infinity());
+    slab(f.along_from(o, f.b), rate, -std::numeric_limits<double>::infinity(), 0.0);
+    slab(f.offset(o), dot(v, f.n), -f.r, f.r);
     if (t_lo <= t_hi) {
         lo = std::min(lo, t_lo);
         hi = std::max(hi, t_hi);
@@ -665,9 +708,9 @@ void touch_points(const Piece& s, const CapsuleRef& c, const Frame& f, int sp, i
 // The points where a piece meets the outline, given d, the sign of dist(piece, core) - r.
 // A piece that enters the capsule crosses the outline where its line enters and leaves;
 // which of the two lie on the piece follows exactly from where its ends lie.
-void piece_points(const Piece& s, const CapsuleRef& c, int d, std::vector<Vec2>& pts) {
+void piece_points(const Piece& s, const CapsuleRef& c, const std::optional<Frame>& frame, int d, std::vector<Vec2>& pts) {
     if (d > 0) return;
-    const Frame f(c);
+    const Frame& f = *frame;
     const int sp = s.kind != PieceKind::Line ? point_vs_capsule(s.p, c) : 1;
     const int sq = s.kind == PieceKind::Segment ? point_vs_capsule(s.q, c) : 1;
     if (d == 0) return touch_points(s, c, f, sp, sq, pts);
@@ -727,13 +770,15 @@ Topo pieces_capsule(const std::vector<Piece>& pieces, const CapsuleRef& c, std::
     Topo t;
     const Reach reach(c);
     bool all_in = true;  // a capsule is convex: it holds a segment when it holds its ends
+    std::optional<Frame> frame;
+    if (pts) frame.emplace(c);
     for (const Piece& s : pieces) {
         const int d = reach.misses(s) ? 1 : piece_vs_capsule(s, c);
         t.intersects |= d <= 0;
         t.interiors |= d < 0;
         all_in = all_in && d <= 0 && s.kind == PieceKind::Segment && point_vs_capsule(s.p, c) <= 0 &&
                  point_vs_capsule(s.q, c) <= 0;
-        if (pts) piece_points(s, c, d, *pts);
+        if (pts) piece_points(s, c, frame, d, *pts);
     }
     t.a_in_b = t.intersects && all_in;
     return t;
@@ -763,10 +808,12 @@ Topo polygon_capsule(PolygonRef poly, const CapsuleRef& c, std::vector<Vec2>* pt
     const Ring ring = poly.ring;
     const Reach reach(c);
     int nearest = 1;  // min over edges of sign(dist(edge, core) - r)
+    std::optional<Frame> frame;
+    if (pts) frame.emplace(c);
     auto edge = [&](const Piece& e) {
         const int d = reach.misses(e) ? 1 : piece_vs_capsule(e, c);
         nearest = std::min(nearest, d);
-        if (pts) piece_points(e, c, d, *pts);
+        if (pts) piece_points(e, c, frame, d, *pts);
         return true;
     };
     // A big polygon's index reads only the edges whose boxes meet the capsule's: the others

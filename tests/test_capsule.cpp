@@ -152,6 +152,25 @@ TEST_CASE("capsule: pairs") {
         CHECK(r.points == Points{{o + 2.5, o + 1}, {o + 4.5, o + 1}});
         CHECK(both(a, capsule({o + 2.5, o + 1.75}, {o + 4.5, o + 1.75}, 0.7500001)).relation == Relation::Overlap);
     }
+    SUBCASE("fuzz findings: extreme directions and coordinates still give the points") {
+        // A vertical line whose direction is the least subnormal: x = 0 crosses the sides.
+        const Result l = both(Line{{0, 0}, {0, -4.9406564584124654e-324}}, capsule({0.4, -8}, {-8, -8}, 8));
+        CHECK(l.relation == Relation::Overlap);
+        CHECK(l.points == Points{{0, -16}, {0, 0}});
+        // A segment from -DBL_MAX enters the cap about (-4, -4) at y = -8: x = -4 - sqrt(33).
+        const Result s = both(Segment{{-1.7976931348623157e308, -8}, {-8, -8}}, capsule({-4, -4}, {0, -4}, 7));
+        CHECK(s.relation == Relation::Overlap);
+        REQUIRE(s.points.size() == 1);
+        CHECK(near(s.points[0], {-4 - std::sqrt(33.0), -8}));
+        // A core from -DBL_MAX: y = -4 + 4 (x + 7) / 3 leaves the lower side at (-16, -16) and
+        // the cap about (-8, -8) where 25 X^2 + 64 X - 512 = 0, X = x + 8.
+        const Result h = both(Line{{-7, -4}, {-1, 4}}, capsule({-1.7976931348623157e308, -8}, {-8, -8}, 8));
+        CHECK(h.relation == Relation::Overlap);
+        REQUIRE(h.points.size() == 2);
+        const double X = (-64 + std::sqrt(55296.0)) / 50;
+        CHECK(near(h.points[0], {-16, -16}));
+        CHECK(near(h.points[1], {X - 8, -4 + 4 * (X - 1) / 3}));
+    }
 }
 
 TEST_CASE("capsule: grids") {

@@ -612,8 +612,8 @@ Vec2 foot_on(const Piece& s, const ScaledDir& sd, Vec2 e) {
     return Vec2{e.x + k * sd.v.y, e.y - k * sd.v.x};
 }
 
-// Where the piece's line, as x(t) = o + t v (v its scaled direction, o the foot of the
-// core's end a, near the capsule), enters and leaves the capsule, in doubles: the capsule is
+// Where the piece's line, as x(t) = o + t v (v its scaled direction, o the foot of a core
+// end, near the capsule), enters and leaves the capsule, in doubles: the capsule is
 // the union of the two end disks and the core's rectangle, so the line's part in it runs
 // from the least entry to the greatest exit.
 struct LineSpan {
@@ -624,7 +624,8 @@ struct LineSpan {
 LineSpan line_span(const Piece& s, const Frame& f, const ScaledDir& sd) {
     const Vec2 v = sd.v;
     const double vv = dot(v, v);
-    const Vec2 o = foot_on(s, sd, f.a);
+    // The foot of the core's end nearer the piece's first point (a core may be huge).
+    const Vec2 o = foot_on(s, sd, magnitude(f.b - s.p) < magnitude(f.a - s.p) ? f.b : f.a);
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
     auto disk = [&](Vec2 e, bool force) {

@@ -518,7 +518,7 @@ double side_crossing(const CapsuleRef& A, const Frame& fa, int sa, const Capsule
     double hi = 1.0;
     while (true) {
         const double mid = 0.5 * (lo + hi);
-        if (mid <= lo || mid >= hi) return mid;
+        if (hi - lo <= 0x1p-53) return mid;  // t to the last bit of 1: no further
         const Piece& c = A.core;
         const int sm = side_point_vs_side(
             B, sb, A, sa, [&](auto z) { return decltype(z)(c.p.x) + decltype(z)(mid) * dir_x<decltype(z)>(c); },

@@ -242,6 +242,7 @@ struct Frame {
     // products over |d|, which neither overflow nor lose x's digits to a's.
     double offset(Vec2 x) const {
         const Vec2 xa = x - a;
+        if (!finite(x)) return std::numeric_limits<double>::quiet_NaN();
         if (magnitude(xa) < 1e150) return dot(xa, n);
         return ratio([&](auto z) {
             using T = decltype(z);
@@ -250,12 +251,15 @@ struct Frame {
     }
     double along_from(Vec2 x, Vec2 e) const {
         const Vec2 xe = x - e;
+        if (!finite(x)) return std::numeric_limits<double>::quiet_NaN();
         if (magnitude(xe) < 1e150) return dot(xe, u);
         return ratio([&](auto z) {
             using T = decltype(z);
             return dir_x<T>(core) * (T(x.x) - T(e.x)) + dir_y<T>(core) * (T(x.y) - T(e.y));
         });
     }
+    // (Nothing to say of a point that overflowed: NaN, which every comparison rejects.)
+    static bool finite(Vec2 x) { return std::isfinite(x.x) && std::isfinite(x.y); }
     template <class F>
     double ratio(F&& f) const {
         const std::optional<double> v = (scaled_of(f) / slen).to_double();

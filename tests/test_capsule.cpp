@@ -152,6 +152,13 @@ TEST_CASE("capsule: pairs") {
         CHECK(r.points == Points{{o + 2.5, o + 1}, {o + 4.5, o + 1}});
         CHECK(both(a, capsule({o + 2.5, o + 1.75}, {o + 4.5, o + 1.75}, 0.7500001)).relation == Relation::Overlap);
     }
+    SUBCASE("an end exactly r from an edge does not hide a corner nearer than r") {
+        // The end (4.5, 0) is 0.5 from the rect's bottom edge's end (4, 0), but that corner
+        // is 48 / sqrt(9272.25) < 0.5 from the core, whose foot lies inside it (fuzz_grid).
+        CHECK(both(capsule({4.5, 0}, {-3, -96}, 0.5), Rect{{3, 0}, {4, 32}}).relation == Relation::Overlap);
+        CHECK(both(capsule({-999999995.5, 0}, {-1000000003, -96}, 0.5), Rect{{-999999997, 0}, {-999999996, 32}}).relation ==
+              Relation::Overlap);
+    }
     SUBCASE("fuzz findings: extreme directions and coordinates still give the points") {
         // A vertical line whose direction is the least subnormal: x = 0 crosses the sides.
         const Result l = both(Line{{0, 0}, {0, -4.9406564584124654e-324}}, capsule({0.4, -8}, {-8, -8}, 8));

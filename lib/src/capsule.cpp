@@ -37,8 +37,8 @@ int point_point_vs(Vec2 x, Vec2 y, double r1, double r2) {
 int piece_core_vs(const Piece& s, const Piece& core, double r1, double r2) {
     if (intersect(s, core).kind != PieceHit::None) return -1;
     int m = std::min(point_piece_vs(s, core.p, r1, r2), point_piece_vs(s, core.q, r1, r2));
-    if (m > 0 && s.kind != PieceKind::Line) m = std::min(m, point_piece_vs(core, s.p, r1, r2));
-    if (m > 0 && s.kind == PieceKind::Segment) m = std::min(m, point_piece_vs(core, s.q, r1, r2));
+    if (m >= 0 && s.kind != PieceKind::Line) m = std::min(m, point_piece_vs(core, s.p, r1, r2));
+    if (m >= 0 && s.kind == PieceKind::Segment) m = std::min(m, point_piece_vs(core, s.q, r1, r2));
     return m;
 }
 

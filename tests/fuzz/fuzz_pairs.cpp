@@ -343,6 +343,15 @@ bool same_points(const std::vector<Vec2>& a, const std::vector<Vec2>& b, double 
     return covered(a, b) && covered(b, a);
 }
 
+// Capsule outline points are computed in plain doubles (lib/src/capsule.hpp, Limit): with a
+// capsule beyond 1e150 in magnitude on either side they may be left out or off, so only
+// the booleans and relations are compared there.
+bool points_promised(const Shape& a, const Shape& b) {
+    for (const Shape* s : {&a, &b})
+        if (std::holds_alternative<Capsule>(*s) && magnitude(*s) > 1e150) return false;
+    return true;
+}
+
 std::vector<Vec2> map_points(std::vector<Vec2> pts, double k, Vec2 off) {
     for (auto& p : pts) p = Vec2{p.x * k + off.x, p.y * k + off.y};
     return pts;
@@ -365,7 +374,9 @@ void expect_same(const Case& c, const char* what, const Shape& a2, const Shape& 
     const double tol = std::max(c.tol, 1e-9 * std::max(magnitude(a2), magnitude(b2)));
     const double limit = k == 1.0 ? kSameShapesLimit : kScaledShapesLimit;
     bool ok = r.has_value() == c.ab.has_value();
-    if (ok && r) ok = r->relation == c.ab->relation && same_points(r->points, map_points(c.ab->points, k, off), tol, limit);
+    if (ok && r)
+        ok = r->relation == c.ab->relation && (!points_promised(c.a, c.b) || !points_promised(a2, b2) ||
+                                               same_points(r->points, map_points(c.ab->points, k, off), tol, limit));
     if (!ok)
         fuzz::fail(std::string(what) + " changed the result\n" + inputs(c) + "\na': " + shape_text(a2) +
                    "\nb': " + shape_text(b2) + "\ncollide(a', b'): " + fuzz::contact_text(r));
@@ -412,9 +423,10 @@ void check_bounds(const Case& c) {
     const Bounds bb = bounds_of(c.b);
     if (ba.min.x > bb.max.x || bb.min.x > ba.max.x || ba.min.y > bb.max.y || bb.min.y > ba.max.y)
         fuzz::fail("colliding shapes with disjoint bounds\n" + inputs(c));
-    for (Vec2 p : c.ab->points)
-        if (!in_bounds(p, ba, c.tol) || !in_bounds(p, bb, c.tol))
-            fuzz::fail("an intersection point outside a shape's bounds: " + fuzz::vec(p) + "\n" + inputs(c));
+    if (points_promised(c.a, c.b))
+        for (Vec2 p : c.ab->points)
+            if (!in_bounds(p, ba, c.tol) || !in_bounds(p, bb, c.tol))
+                fuzz::fail("an intersection point outside a shape's bounds: " + fuzz::vec(p) + "\n" + inputs(c));
     auto holds = [&](const Bounds& big, const Bounds& small) {
         return in_bounds(small.min, big, c.tol) && in_bounds(small.max, big, c.tol);
     };
@@ -446,7 +458,7 @@ void run(FuzzedDataProvider& fdp) {
     // 1. symmetry
     const auto ba = call(*b, *a);
     if (c.ab.has_value() != ba.has_value() || (ba && (ba->relation != mirrored(c.ab->relation) ||
-                                                      !same_points(c.ab->points, ba->points, c.tol))))
+                                                      (points_promised(c.a, c.b) && !same_points(c.ab->points, ba->points, c.tol)))))
         fuzz::fail("collide(a, b) and collide(b, a) disagree\n" + inputs(c) + "\ncollide(b, a): " + fuzz::contact_text(ba));
     // Without points, the same boolean and relation.
     const auto np = call(*a, *b, false);

@@ -603,6 +603,65 @@ std::optional<bool> leaves_extent(const Lat& L, const Shape& s) {
     return *a < 0 || *b > 0 || *c < 0 || *d > 0;
 }
 
+// What a brute force says shape_vs_grid must give: the solid cells (by row, then column,
+// each once) and whether the shape reaches the solid outside; false when it cannot tell here.
+// A compound hits what its parts hit: the union of their answers.
+bool brute_force_hit(const Grid& g, const Lat& L, const Shape& s, std::vector<Cell>& want, bool& want_outside) {
+    want.clear();
+    want_outside = false;
+    if (const auto* c = std::get_if<Compound>(&s)) {
+        std::vector<Cell> part_cells;
+        for (const Shape& part : c->parts) {
+            bool part_outside = false;
+            if (!brute_force_hit(g, L, part, part_cells, part_outside)) return false;
+            want.insert(want.end(), part_cells.begin(), part_cells.end());
+            want_outside = want_outside || part_outside;
+        }
+        std::sort(want.begin(), want.end(), [](Cell x, Cell y) { return x.row < y.row || (x.row == y.row && x.col < y.col); });
+        want.erase(std::unique(want.begin(), want.end()), want.end());
+        return true;
+    }
+    Vec2 at;
+    if (point_like(s, &at)) {  // S2
+        const auto ix = L.floor_cell(at.x, false);
+        const auto iy = L.floor_cell(at.y, true);
+        if (!ix || !iy) return false;
+        if (*ix >= 0 && *iy >= 0 && *ix < L.n(false) && *iy < L.n(true)) {
+            if (L.solid(*ix, *iy)) want.push_back(Cell{*ix, L.row(*iy)});
+        } else {
+            want_outside = g.outside_solid;
+        }
+    } else if (type_of(s) == ShapeType::Rect) {  // S3
+        const auto& r = std::get<Rect>(s);
+        const auto xr = L.open_range(ExactSum().add(2 * r.min.x), ExactSum().add(2 * r.max.x), false);
+        const auto yr = L.open_range(ExactSum().add(2 * r.min.y), ExactSum().add(2 * r.max.y), true);
+        const auto leaves = leaves_extent(L, s);
+        if (!xr || !yr || !leaves) return false;
+        for (std::int64_t row = 0; row < L.n(true); ++row) {
+            const std::int64_t iy = L.lattice_y(row);
+            if (iy < yr->first || iy > yr->second) continue;
+            for (std::int64_t ix = std::max<std::int64_t>(0, xr->first); ix <= std::min(xr->second, L.n(false) - 1); ++ix)
+                if (L.solid(ix, iy)) want.push_back(Cell{ix, row});
+        }
+        want_outside = g.outside_solid && *leaves;
+    } else {  // S4
+        const auto leaves = leaves_extent(L, s);
+        if (!leaves) return false;
+        for (std::int64_t row = 0; row < L.n(true); ++row) {
+            for (std::int64_t ix = 0; ix < L.n(false); ++ix) {
+                const std::int64_t iy = L.lattice_y(row);
+                if (!L.solid(ix, iy)) continue;
+                const auto cr = L.cell_rect(ix, iy);
+                if (!cr) return false;
+                const auto hit = collide::collide(s, *cr, false);
+                if (hit && hit->relation != Relation::Touch) want.push_back(Cell{ix, row});
+            }
+        }
+        want_outside = g.outside_solid && *leaves;
+    }
+    return true;
+}
+
 void check_shape(const Grid& g, const Shape& s) {
     const Lat L{g};
     const auto h = shape_vs_grid(s, g);
@@ -635,44 +694,7 @@ void check_shape(const Grid& g, const Shape& s) {
 
     std::vector<Cell> want;
     bool want_outside = false;
-    Vec2 at;
-    if (point_like(s, &at)) {  // S2
-        const auto ix = L.floor_cell(at.x, false);
-        const auto iy = L.floor_cell(at.y, true);
-        if (!ix || !iy) return;
-        if (*ix >= 0 && *iy >= 0 && *ix < L.n(false) && *iy < L.n(true)) {
-            if (L.solid(*ix, *iy)) want.push_back(Cell{*ix, L.row(*iy)});
-        } else {
-            want_outside = g.outside_solid;
-        }
-    } else if (type_of(s) == ShapeType::Rect) {  // S3
-        const auto& r = std::get<Rect>(s);
-        const auto xr = L.open_range(ExactSum().add(2 * r.min.x), ExactSum().add(2 * r.max.x), false);
-        const auto yr = L.open_range(ExactSum().add(2 * r.min.y), ExactSum().add(2 * r.max.y), true);
-        const auto leaves = leaves_extent(L, s);
-        if (!xr || !yr || !leaves) return;
-        for (std::int64_t row = 0; row < L.n(true); ++row) {
-            const std::int64_t iy = L.lattice_y(row);
-            if (iy < yr->first || iy > yr->second) continue;
-            for (std::int64_t ix = std::max<std::int64_t>(0, xr->first); ix <= std::min(xr->second, L.n(false) - 1); ++ix)
-                if (L.solid(ix, iy)) want.push_back(Cell{ix, row});
-        }
-        want_outside = g.outside_solid && *leaves;
-    } else {  // S4
-        const auto leaves = leaves_extent(L, s);
-        if (!leaves) return;
-        for (std::int64_t row = 0; row < L.n(true); ++row) {
-            for (std::int64_t ix = 0; ix < L.n(false); ++ix) {
-                const std::int64_t iy = L.lattice_y(row);
-                if (!L.solid(ix, iy)) continue;
-                const auto cr = L.cell_rect(ix, iy);
-                if (!cr) return;
-                const auto hit = collide::collide(s, *cr, false);
-                if (hit && hit->relation != Relation::Touch) want.push_back(Cell{ix, row});
-            }
-        }
-        want_outside = g.outside_solid && *leaves;
-    }
+    if (!brute_force_hit(g, L, s, want, want_outside)) return;
     bool same = want.size() == got.size() && want_outside == got_outside;
     for (std::size_t i = 0; same && i < want.size(); ++i) same = want[i] == got[i];
     if (!same) {

@@ -123,9 +123,17 @@ inline bool may_be_big(const Shape& s) {
 /// The index of a shape when it is a polygon or polyline big enough to need one, else null.
 std::unique_ptr<EdgeIndex> index_if_big(const Shape& s);
 
+/// Compounds of this many parts or more get a PartIndex (their parts' bounds, built once); a
+/// smaller one's few part bounds are cheaper to compute at each test than to look up.
+constexpr std::size_t kPartIndexFrom = 16;
+
 /// Whether a shape has something for SceneIndexes to build: a big polygon or polyline, or a
-/// compound (inline, like may_be_big).
-inline bool may_need_index(const Shape& s) { return may_be_big(s) || std::holds_alternative<Compound>(s); }
+/// compound with many parts or a big part (inline, like may_be_big).
+inline bool may_need_index(const Shape& s) {
+    if (const auto* c = std::get_if<Compound>(&s))
+        return c->parts.size() >= kPartIndexFrom || std::any_of(c->parts.begin(), c->parts.end(), may_be_big);
+    return may_be_big(s);
+}
 
 /// The indexes of a scene's big shapes and compounds, each built the first time a pair asks for it: a
 /// shape that collides with nothing costs nothing, and a scene without big shapes is not even

@@ -509,7 +509,6 @@ LineSpan line_span(const Piece& s, const Frame& f, const ScaledDir& sd) {
     return LineSpan{o, lo, hi};
 }
 
-// The foot of the perpendicular from e on the piece's line.
 // A piece that touches the capsule without entering it (d = r): along a side, or at one point.
 void touch_points(const Piece& s, const CapsuleRef& c, const Frame& f, int sp, int sq, std::vector<Vec2>& pts) {
     const bool along_side =

@@ -202,14 +202,14 @@ TEST_CASE("read_scene: capsule / box / ellipse / compound") {
     using collide::Compound;
     using collide::ConvertedShape;
     SUBCASE("a capsule is kept as written") {
-        const Capsule& c = shape_as<Capsule>(read(R"({"shapes": [
+        const Capsule c = shape_as<Capsule>(read(R"({"shapes": [
             {"type": "capsule", "a": [0, 0], "b": [10, 0], "radius": 2}]})"), 0);
         CHECK(c.a == Vec2{0, 0});
         CHECK(c.b == Vec2{10, 0});
         CHECK(c.radius == 2);
     }
     SUBCASE("a capsule with a == b is the circle") {
-        const Circle& c = shape_as<Circle>(read(R"({"shapes": [
+        const Circle c = shape_as<Circle>(read(R"({"shapes": [
             {"type": "capsule", "a": [3, 4], "b": [3, 4], "radius": 1.5}]})"), 0);
         CHECK(c.center == Vec2{3, 4});
         CHECK(c.radius == 1.5);
@@ -252,7 +252,7 @@ TEST_CASE("read_scene: capsule / box / ellipse / compound") {
         CHECK(pts[3] == Vec2{-2.232050807568877, -0.13397459621556118});
     }
     SUBCASE("an ellipse with rx == ry is the circle, exactly") {
-        const Circle& c = shape_as<Circle>(read(R"({"shapes": [
+        const Circle c = shape_as<Circle>(read(R"({"shapes": [
             {"type": "ellipse", "center": [5, 5], "radii": [0.1, 0.1], "angle": 33}]})"), 0);
         CHECK(c.center == Vec2{5, 5});
         CHECK(c.radius == 0.1);

@@ -2,7 +2,8 @@
 # Installs what building and testing collide needs, when it is missing (Debian; run as root).
 # With --fuzz, also clang, libFuzzer and ninja for the fuzz targets (tests/fuzz).
 set -euo pipefail
-need=(cmake g++ make python3 libcli11-dev nlohmann-json3-dev libspdlog-dev doctest-dev python3-jsonschema)
+need=(cmake g++ make python3 libcli11-dev nlohmann-json3-dev libspdlog-dev doctest-dev python3-jsonschema
+      libpugixml-dev zlib1g-dev libzstd-dev)
 [ "${1:-}" = --fuzz ] && need+=(clang libclang-rt-14-dev ninja-build)
 missing=()
 for p in "${need[@]}"; do

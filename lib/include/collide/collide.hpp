@@ -10,5 +10,6 @@
 #include "collide/check.hpp"
 #include "collide/error.hpp"
 #include "collide/geometry.hpp"
+#include "collide/maps.hpp"
 #include "collide/report.hpp"
 #include "collide/scene.hpp"

@@ -1,0 +1,78 @@
+// collide/maps.hpp — level-editor maps read as scenes (SPEC §1.5): Tiled maps (`.tmx` XML,
+// `.tmj` JSON, and `.json` files whose top level says `"type": "map"`) and LDtk projects
+// (`.ldtk`, one scene per level, named `FILE#LEVEL`).
+//
+// A map becomes the text of a collide scene (the JSON that `collide import` prints), and that
+// text is read by read_scene like any other scene, so checking a map and checking the scene it
+// imports to give the same report by construction. Errors name the map file and, where it
+// applies, the layer, object or tileset at fault, with line:column in the map (TMX) or its JSON
+// pointer (TMJ, LDtk).
+//
+// Limits: only orthogonal Tiled maps (isometric, staggered and hexagonal ones are an error);
+// a tile layer holds at most kMaxMapCells cells; image layers and text objects are skipped.
+#pragma once
+
+#include "collide/error.hpp"
+#include "collide/scene.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace collide {
+
+/// The kinds of file read as maps; `None` is a collide scene.
+enum class MapFormat : std::uint8_t { None, TiledXml, TiledJson, Ldtk };
+
+/// The map format of a file from its name: `.tmx`, `.tmj`, `.ldtk` (case-insensitive). A
+/// `.json` file is a Tiled map when its top level holds `"type": "map"`, which only the text
+/// tells: pass it, or leave it empty to get `None` for every `.json` file.
+MapFormat map_format(std::string_view file, std::string_view text = {});
+
+/// Whether JSON text is a Tiled map (its top level holds `"type": "map"`); false for text
+/// that is not JSON.
+bool is_tiled_json(std::string_view text);
+
+/// The most cells one tile layer (or one LDtk IntGrid layer) may declare: a 16384 x 16384
+/// layer. Bigger ones are an error before any memory is taken for them.
+inline constexpr std::uint64_t kMaxMapCells = std::uint64_t{1} << 28;
+
+/// Returns the bytes of a file a map refers to (an external tileset, a template, an LDtk
+/// level file), given its path as resolved against the map's folder; throws Error naming
+/// the path when it cannot be read.
+using FileLoader = std::function<std::string(const std::string& path)>;
+
+/// A FileLoader that reads from the file system.
+FileLoader file_system_loader();
+
+/// Where a shape or grid of an imported scene came from in the map, for error messages.
+struct MapSource {
+    std::string what;       ///< e.g. "object 'rock#17' in layer 'Collisions'"
+    std::string json_path;  ///< TMJ and LDtk: the JSON pointer in the map; empty for TMX
+    int line = 0;           ///< 1-based line:column in the map file, 0 when unknown
+    int column = 0;
+};
+
+/// One scene a map becomes.
+struct MapImport {
+    std::string name;  ///< the scene's name: the map's file, or "FILE#LEVEL" for LDtk
+    std::string text;  ///< the collide scene (JSON), as `collide import` prints it
+    std::vector<std::string> warnings;  ///< what was skipped and why, one line each
+    std::vector<MapSource> shape_sources;  ///< where each shape of the scene came from, in order
+    std::vector<MapSource> grid_sources;   ///< where each grid came from, in order
+};
+
+/// Converts a map to scene texts: one for a Tiled map, one per level of an LDtk project in
+/// project order (only the level named `level`, when it is not empty). `file` names the map
+/// in errors and is the folder external files are resolved against. Throws Error.
+std::vector<MapImport> import_map(const std::string& file, std::string_view text, MapFormat format,
+                                  const FileLoader& load, std::string_view level = {});
+
+/// read_scene of an imported map; an error about one of its shapes or grids is reported
+/// against the map, naming the object or layer (MapSource) rather than the generated text.
+Scene read_map_scene(const MapImport& map, const ReadOptions& options = {});
+
+}  // namespace collide

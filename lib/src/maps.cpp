@@ -1,0 +1,151 @@
+// Level-editor maps (collide/maps.hpp): which reader a file goes to, the files a map names,
+// and errors in the scene a map became reported against the map.
+#include "collide/maps.hpp"
+
+#include "ldtk.hpp"
+#include "tiled_model.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace collide {
+
+namespace {
+
+bool ends_with_ci(std::string_view s, std::string_view suffix) {
+    if (s.size() < suffix.size()) return false;
+    return std::equal(suffix.begin(), suffix.end(), s.end() - static_cast<std::ptrdiff_t>(suffix.size()),
+                      [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+}
+
+// Stops at the first top-level key "type" and remembers whether its value is "map"; every
+// other value is skipped without being stored.
+class TopLevelType : public nlohmann::json_sax<nlohmann::json> {
+public:
+    bool is_map = false;
+
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t&) override { return value(); }
+    bool string(string_t& s) override {
+        if (depth_ == 1 && type_key_) {
+            is_map = s == "map";
+            return false;  // found: stop reading
+        }
+        return value();
+    }
+    bool binary(binary_t&) override { return value(); }
+    bool start_object(std::size_t) override { return open(); }
+    bool end_object() override { return close(); }
+    bool start_array(std::size_t) override { return open(); }
+    bool end_array() override { return close(); }
+    bool key(string_t& k) override {
+        type_key_ = depth_ == 1 && k == "type";
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+private:
+    bool value() {
+        type_key_ = false;
+        return true;
+    }
+    bool open() {
+        ++depth_;
+        type_key_ = false;
+        return true;
+    }
+    bool close() {
+        --depth_;
+        return true;
+    }
+    int depth_ = 0;
+    bool type_key_ = false;
+};
+
+}  // namespace
+
+bool is_tiled_json(std::string_view text) {
+    TopLevelType sax;
+    (void)nlohmann::json::sax_parse(text.begin(), text.end(), &sax);
+    return sax.is_map;
+}
+
+MapFormat map_format(std::string_view file, std::string_view text) {
+    if (ends_with_ci(file, ".tmx")) return MapFormat::TiledXml;
+    if (ends_with_ci(file, ".tmj")) return MapFormat::TiledJson;
+    if (ends_with_ci(file, ".ldtk")) return MapFormat::Ldtk;
+    if (!text.empty() && is_tiled_json(text)) return MapFormat::TiledJson;
+    return MapFormat::None;
+}
+
+FileLoader file_system_loader() {
+    return [](const std::string& path) {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) throw Error(path, "", std::string("cannot open: ") + std::strerror(errno));
+        std::ostringstream text;
+        text << in.rdbuf();
+        if (in.bad()) throw Error(path, "", std::string("cannot read: ") + std::strerror(errno));
+        return std::move(text).str();
+    };
+}
+
+std::vector<MapImport> import_map(const std::string& file, std::string_view text, MapFormat format,
+                                  const FileLoader& load, std::string_view level) {
+    using namespace detail::tiled;
+    switch (format) {
+        case MapFormat::TiledXml:
+        case MapFormat::TiledJson: {
+            if (!level.empty())
+                throw Error(file, "", "'#" + std::string(level) + "' names a level, but a Tiled map has none");
+            const Map map = format == MapFormat::TiledXml ? read_tmx(file, text, load) : read_tmj(file, text, load);
+            std::vector<MapImport> out;
+            out.push_back(tiled_scene(map, file));
+            return out;
+        }
+        case MapFormat::Ldtk:
+            return detail::import_ldtk(file, text, load, level);
+        case MapFormat::None:
+            break;
+    }
+    throw Error(file, "", "not a Tiled map or an LDtk project");
+}
+
+Scene read_map_scene(const MapImport& map, const ReadOptions& options) {
+    try {
+        return read_scene(map.text, map.name, options);
+    } catch (const Error& e) {
+        // "/shapes/12/points" or "/grids/0/rows": the map object or layer it came from.
+        const std::string& path = e.json_path();
+        const bool shape = path.rfind("/shapes/", 0) == 0;
+        if (!shape && path.rfind("/grids/", 0) != 0) throw;
+        const std::vector<MapSource>& sources = shape ? map.shape_sources : map.grid_sources;
+        std::size_t k = shape ? 8 : 7, index = 0;
+        const std::size_t first = k;
+        for (; k < path.size() && std::isdigit(static_cast<unsigned char>(path[k])) && index < sources.size(); ++k)
+            index = index * 10 + static_cast<std::size_t>(path[k] - '0');
+        if (k == first || index >= sources.size()) throw;
+        const MapSource& s = sources[index];
+        throw Error(map.name, s.json_path, s.what + ": " + e.message(), s.line, s.column);
+    }
+}
+
+namespace detail::tiled {
+
+std::string resolve_path(const std::string& from, const std::string& path) {
+    if (!path.empty() && path[0] == '/') return path;
+    const std::size_t slash = from.rfind('/');
+    return slash == std::string::npos ? path : from.substr(0, slash + 1) + path;
+}
+
+}  // namespace detail::tiled
+
+}  // namespace collide

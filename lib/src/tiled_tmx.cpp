@@ -1,0 +1,10 @@
+// Reading TMX maps (tiled_model.hpp): being written.
+#include "tiled_model.hpp"
+
+namespace collide::detail::tiled {
+
+Map read_tmx(const std::string& file, std::string_view, const FileLoader&) {
+    throw Error(file, "", "TMX maps are not read yet");
+}
+
+}  // namespace collide::detail::tiled

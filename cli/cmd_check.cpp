@@ -14,6 +14,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <algorithm>
 
@@ -27,6 +28,7 @@ struct {
     std::string format = "json";
     std::string output;
     std::vector<std::string> pairs;
+    std::string rules;
     std::string broadphase = "auto";
     bool no_touch = false;
     bool no_points = false;
@@ -143,10 +145,11 @@ const T* choice(const std::map<std::string, T>& choices, const std::string& opti
 }
 
 void setup_check(CLI::App& sub) {
-    sub.add_option("files", opt.files, "Scene files ('-' reads standard input)")->required();
+    sub.add_option("files", opt.files, "Scene files and maps: Tiled .tmx/.tmj/.json, LDtk .ldtk or FILE.ldtk#LEVEL ('-' reads standard input)")->required();
     sub.add_option("-f,--format", opt.format, "Report format: json, jsonl, csv or text")->default_str("json");
     opt.output_option = sub.add_option("-o,--output", opt.output, "Write the report to this file (whole or not at all)");
     sub.add_option("--pairs", opt.pairs, "Pair spec A:B (repeatable); replaces the scenes' own pairs");
+    sub.add_option("--rules", opt.rules, "A rules file (pairs and rules) applied to every input, after its own");
     sub.add_option("--broadphase", opt.broadphase, "auto, grid, sweep or brute (same results)")->default_str("auto");
     sub.add_flag("--no-touch", opt.no_touch, "Ignore pairs that only touch");
     sub.add_flag("--no-points", opt.no_points, "Leave out intersection points");
@@ -206,7 +209,13 @@ ExitCode run_check() {
         }
         // Read everything first: a bad input anywhere leaves stdout and --output untouched.
         auto t0 = Clock::now();
-        const std::vector<collide::Scene> scenes = read_scenes(opt.files, copt.threads);
+        std::optional<collide::RuleSet> rules;
+        if (!opt.rules.empty()) rules = collide::read_rule_set(read_input(opt.rules), opt.rules);
+        std::vector<std::string> warnings;
+        std::vector<collide::Scene> scenes = read_scenes(opt.files, copt.threads, &warnings);
+        for (const std::string& w : warnings) log_warning(w);
+        if (rules)
+            for (collide::Scene& s : scenes) collide::add_rules(s, *rules);
         log_verbose("parse " + std::to_string(ms_since(t0)) + " ms (" + std::to_string(scenes.size()) + " files)");
         if (opt.verbose)
             for (const collide::Scene& s : scenes) log_converted(s);

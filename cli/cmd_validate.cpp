@@ -22,14 +22,15 @@ std::string count(std::size_t n, const char* what) {
 }  // namespace
 
 void setup_validate(CLI::App& sub) {
-    sub.add_option("files", opt.files, "Scene files ('-' reads standard input)")->required();
-    sub.add_flag("-q,--quiet", opt.quiet, "Print nothing on success");
+    sub.add_option("files", opt.files, "Scene files and maps ('-' reads standard input)")->required();
+    sub.add_flag("-q,--quiet", opt.quiet, "Print nothing on success, and no warnings");
     sub.add_flag("-v,--verbose", opt.verbose, "Say on stderr what each box and ellipse is read as");
 }
 
 // Every file is checked, so that one run lists every broken level.
 ExitCode run_validate() {
     set_log_verbose(opt.verbose);
+    set_log_quiet(opt.quiet);
     bool all_ok = true;
     // A big file's shapes are read and built on two threads when the machine has them (the
     // scene and its errors never depend on it); files one after the other, in order.
@@ -37,12 +38,16 @@ ExitCode run_validate() {
     StdOut out;
     for (const std::string& f : opt.files) {
         try {
-            const collide::Scene s = read_scene_file(f, threads);
-            if (opt.verbose) log_converted(s);
-            if (!opt.quiet)
-                out.stream() << collide::printable(f) << ": valid (" << count(s.shapes.size(), "shape") << ", "
-                             << count(s.grids.size(), "grid") << ", " << count(s.moves.size(), "move") << ", "
-                             << count(s.rules.size(), "rule") << ")\n";
+            std::vector<std::string> warnings;
+            const std::vector<collide::Scene> scenes = read_input_scenes(f, threads, warnings);
+            for (const std::string& w : warnings) log_warning(w);
+            for (const collide::Scene& s : scenes) {
+                if (opt.verbose) log_converted(s);
+                if (!opt.quiet)
+                    out.stream() << collide::printable(s.file) << ": valid (" << count(s.shapes.size(), "shape") << ", "
+                                 << count(s.grids.size(), "grid") << ", " << count(s.moves.size(), "move") << ", "
+                                 << count(s.rules.size(), "rule") << ")\n";
+            }
         } catch (const WriteError& e) {
             log_error(e.what());  // the lines that follow could not be written either
             return ExitCode::BadInput;

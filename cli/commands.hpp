@@ -27,6 +27,8 @@ void setup_check(CLI::App& sub);
 ExitCode run_check();
 void setup_validate(CLI::App& sub);
 ExitCode run_validate();
+void setup_import(CLI::App& sub);
+ExitCode run_import();
 void setup_schema(CLI::App& sub);
 ExitCode run_schema();
 

@@ -1,4 +1,5 @@
 #include "io.hpp"
+#include "map_input.hpp"
 #include "log.hpp"
 
 #include <collide/error.hpp>
@@ -294,12 +295,60 @@ collide::Scene read_scene_file(const std::string& path, unsigned threads) {
     return collide::read_scene(read_input(path), path, options);
 }
 
-std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, unsigned threads) {
+namespace {
+bool json_name(const std::string& path) { return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0; }
+}  // namespace
+
+std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned threads, std::vector<std::string>& warnings) {
+    std::vector<collide::Scene> out;
+    const auto from_maps = [&](const std::vector<collide::MapImport>& maps) {
+        for (const collide::MapImport& m : maps) {
+            out.push_back(collide::read_map_scene(m, collide::ReadOptions{threads}));
+            warnings.insert(warnings.end(), m.warnings.begin(), m.warnings.end());
+        }
+        return out;
+    };
+    const MapArgument map = map_argument(arg);
+    if (map.format != collide::MapFormat::None) return from_maps(import_map_argument(map));
+    if (arg != "-" && !json_name(arg)) {
+        out.push_back(read_scene_file(arg, threads));
+        return out;
+    }
+    // A `.json` file or standard input may hold a Tiled map, which fails to read as a scene at
+    // its first key: only then is it looked at as a map.
+    std::exception_ptr as_scene;
+    if (arg == "-") {
+        const InputText text = read_input(arg);
+        try {
+            out.push_back(collide::read_scene(text, arg, collide::ReadOptions{threads}));
+            return out;
+        } catch (const collide::Error&) {
+            as_scene = std::current_exception();
+        }
+        const std::vector<collide::MapImport> maps = import_if_tiled_json(arg, text);
+        if (maps.empty()) std::rethrow_exception(as_scene);
+        return from_maps(maps);
+    }
+    try {
+        out.push_back(read_scene_file(arg, threads));
+        return out;
+    } catch (const collide::Error&) {
+        as_scene = std::current_exception();
+    }
+    const InputText text = read_input(arg);
+    const std::vector<collide::MapImport> maps = import_if_tiled_json(arg, text);
+    if (maps.empty()) std::rethrow_exception(as_scene);
+    return from_maps(maps);
+}
+
+std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, unsigned threads,
+                                        std::vector<std::string>* warnings) {
     // One file: its reader may use two threads; several: one thread a file.
     const unsigned each = files.size() == 1 ? std::min(threads, 2u) : 1u;
     if (std::find(files.begin(), files.end(), "-") != files.end()) threads = 1;
     threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(files.size())));
-    std::vector<std::optional<collide::Scene>> scenes(files.size());
+    std::vector<std::vector<collide::Scene>> scenes(files.size());
+    std::vector<std::vector<std::string>> file_warnings(files.size());
     std::vector<std::exception_ptr> errors(files.size());
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> first_bad{files.size()};  // files after it need not be read
@@ -307,7 +356,7 @@ std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, u
         for (std::size_t k = next++; k < files.size() && k < first_bad; k = next++) {
             try {
                 try {
-                    scenes[k] = read_scene_file(files[k], each);
+                    scenes[k] = read_input_scenes(files[k], each, file_warnings[k]);
                 } catch (const collide::Error&) {
                     throw;
                 } catch (const std::bad_alloc&) {
@@ -331,7 +380,8 @@ std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, u
     out.reserve(files.size());
     for (std::size_t k = 0; k < files.size(); ++k) {
         if (errors[k]) std::rethrow_exception(errors[k]);
-        out.push_back(std::move(*scenes[k]));
+        for (collide::Scene& s : scenes[k]) out.push_back(std::move(s));
+        if (warnings) warnings->insert(warnings->end(), file_warnings[k].begin(), file_warnings[k].end());
     }
     return out;
 }

@@ -42,10 +42,16 @@ InputText read_input(const std::string& path);
 /// being parsed. Throws collide::Error.
 collide::Scene read_scene_file(const std::string& path, unsigned threads);
 
-/// Read and parse the scene files, on up to `threads` threads (one file each at a time;
-/// standard input, if named, makes it one thread). Returns them in argument order, or
-/// throws the error of the first bad file in argument order.
-std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, unsigned threads);
+/// The scenes of one input argument: a scene file, or a level-editor map (map_input.hpp) as
+/// the scenes it imports to, whose warnings are appended to `warnings`. Throws collide::Error.
+std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned threads, std::vector<std::string>& warnings);
+
+/// Read and parse the inputs (scene files and maps), on up to `threads` threads (one file
+/// each at a time; standard input, if named, makes it one thread). Returns their scenes in
+/// argument order, with the maps' warnings in `warnings` when given, or throws the error of
+/// the first bad file in argument order.
+std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, unsigned threads,
+                                        std::vector<std::string>* warnings = nullptr);
 
 /// An output file written to a temporary beside it and renamed into place by commit();
 /// destroyed without commit(), it leaves nothing behind. An existing target that is not a

@@ -14,6 +14,7 @@ namespace {
 const Command kCommands[] = {
     {"check", "Test the shapes of scene files and write a report", setup_check, run_check},
     {"validate", "Parse and validate scene files only", setup_validate, run_validate},
+    {"import", "Print the scene a Tiled map or an LDtk level becomes", setup_import, run_import},
     {"schema", "Print the JSON Schema of the scene format", setup_schema, run_schema},
 };
 // Help goes to standard output, whose write errors count as for any other output.
@@ -63,7 +64,7 @@ int main(int argc, char** argv) {
         bool known = false;
         for (const Command& c : kCommands) known = known || std::string(argv[1]) == c.name;
         if (!known) {
-            log_error(std::string("unknown subcommand '") + argv[1] + "' (expected check, validate or schema)");
+            log_error(std::string("unknown subcommand '") + argv[1] + "' (expected check, validate, import or schema)");
             return static_cast<int>(ExitCode::BadInput);
         }
     }

@@ -2,16 +2,18 @@
 // formulas evaluated exactly as written, so that every implementation gets the same doubles.
 #include "collide/geometry.hpp"
 
+#include "angles.hpp"
+
 #include <cmath>
 
 namespace collide {
 
 namespace {
-
 constexpr double kPi = 3.14159265358979323846;
+}  // namespace
 
-// cos and sin of an angle in degrees: exactly 0 and +-1 at multiples of 90, else the double
-// results of std::cos and std::sin of (angle mod 360) * pi / 180.
+namespace detail {
+
 void cos_sin(double degrees, double& c, double& s) {
     const double turn = std::fmod(degrees, 360.0);  // exact; the sign of `degrees`
     if (std::fmod(turn, 90.0) == 0.0) {
@@ -26,6 +28,12 @@ void cos_sin(double degrees, double& c, double& s) {
     c = std::cos(radians);
     s = std::sin(radians);
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::cos_sin;
 
 // center + R (u, v), each product rounded and the sums taken left to right.
 Vec2 turned(Vec2 center, double u, double v, double c, double s) {

@@ -174,6 +174,22 @@ struct ReadOptions {
 /// `file` names it in errors and reports. Throws Error: the first problem in file order.
 Scene read_scene(std::string_view text, const std::string& file, const ReadOptions& options = {});
 
+/// The pairs and rules of a rules file (`--rules FILE`, SPEC §1.4): a JSON object holding only
+/// "pairs" and "rules" (and "format"/"version"), read as a scene's are.
+struct RuleSet {
+    std::string file;
+    std::vector<PairSpec> pairs;
+    std::vector<Rule> rules;
+};
+
+/// Parse and validate a rules file. Throws Error (a key a rules file cannot hold, such as
+/// "shapes", is one).
+RuleSet read_rule_set(std::string_view text, const std::string& file);
+
+/// Adds a rule set's pairs and rules after the scene's own. Throws Error (located in the rules
+/// file) when one of its rule names is already a rule of the scene.
+void add_rules(Scene& scene, const RuleSet& rules);
+
 /// Validate a polygon's vertex list as the scene format requires and return it with
 /// consecutive repeats dropped; on failure returns nothing and sets `why`.
 std::optional<std::vector<Vec2>> simple_polygon(const std::vector<Vec2>& points, std::string& why);

@@ -1,0 +1,70 @@
+// collide import MAP: the scene a Tiled map or an LDtk level becomes (SPEC §1.5, §3).
+#include "commands.hpp"
+#include "io.hpp"
+#include "log.hpp"
+#include "map_input.hpp"
+#include "output.hpp"
+
+#include <collide/maps.hpp>
+
+#include <memory>
+
+namespace {
+struct {
+    std::string map;
+    std::string output;
+    bool quiet = false;
+} opt;
+}  // namespace
+
+void setup_import(CLI::App& sub) {
+    sub.add_option("map", opt.map, "A Tiled map (.tmx, .tmj, .json) or an LDtk level (FILE.ldtk#LEVEL)")->required();
+    sub.add_option("-o,--output", opt.output, "Write the scene to this file (whole or not at all)");
+    sub.add_flag("-q,--quiet", opt.quiet, "No warnings on stderr");
+}
+
+ExitCode run_import() {
+    set_log_quiet(opt.quiet);
+    try {
+        MapArgument map = map_argument(opt.map);
+        std::vector<collide::MapImport> scenes;
+        if (map.format == collide::MapFormat::None) {
+            const InputText text = read_input(opt.map);
+            scenes = import_if_tiled_json(opt.map, text);
+            if (scenes.empty())
+                throw collide::Error(opt.map, "", "not a map: collide imports Tiled maps (.tmx, .tmj, or .json with "
+                                                  "\"type\": \"map\") and LDtk projects (.ldtk)");
+        } else {
+            scenes = import_map_argument(map);
+        }
+        if (scenes.size() != 1) {
+            std::string names;
+            for (const collide::MapImport& m : scenes) names += (names.empty() ? "" : ", ") + m.name;
+            throw collide::Error(opt.map, "", "the project has " + std::to_string(scenes.size()) +
+                                                  " levels: import one of them (" + names + ")");
+        }
+        const collide::MapImport& scene = scenes.front();
+        (void)collide::read_map_scene(scene);  // what is printed reads back as a scene
+        for (const std::string& w : scene.warnings) log_warning(w);
+        if (!opt.output.empty()) {
+            install_signal_cleanup();
+            AtomicFile file(opt.output);
+            file.stream() << scene.text;
+            file.commit();
+        } else {
+            StdOut out;
+            out.stream() << scene.text;
+            out.finish();
+        }
+        return ExitCode::Ok;
+    } catch (const WriteError& e) {
+        log_error(e.what());
+    } catch (const collide::Error& e) {
+        log_error(e.what());
+    } catch (const std::bad_alloc&) {
+        log_error(opt.map + ": out of memory");
+    } catch (const std::exception& e) {
+        log_error(opt.map + ": " + internal_error_message(e));
+    }
+    return ExitCode::BadInput;
+}

@@ -1,0 +1,289 @@
+// A Tiled map as a scene (tiled_scene.cpp): the conversion of SPEC §1.5 on maps built in
+// the model directly, so that each rule is seen apart from the file formats (test_tmx.cpp and
+// test_tmj.cpp read those). Also the tile data decoding shared by both formats.
+#include "layer_data.hpp"
+#include "tiled_model.hpp"
+
+#include <collide/maps.hpp>
+#include <collide/scene.hpp>
+
+#include <doctest/doctest.h>
+
+#include <memory>
+
+using namespace collide;
+using namespace collide::detail::tiled;
+
+namespace {
+
+Map orthogonal_map() {
+    Map m;
+    m.orientation = "orthogonal";
+    m.tilewidth = 16;
+    m.tileheight = 16;
+    return m;
+}
+
+// A tileset of 16 x 16 tiles from gid 1 whose tile 0 has one collision shape: the strip
+// x 0..4 along the tile's left side.
+std::shared_ptr<Tileset> strip_tileset() {
+    auto set = std::make_shared<Tileset>();
+    set->name = "walls";
+    set->firstgid = 1;
+    set->tilecount = 4;
+    set->tilewidth = 16;
+    set->tileheight = 16;
+    Tile t;
+    t.id = 0;
+    t.cls = "wall";
+    Object strip;
+    strip.kind = ObjectKind::Rect;
+    strip.width = 4;
+    strip.height = 16;
+    t.shapes.push_back(strip);
+    set->tiles.push_back(t);
+    return set;
+}
+
+Layer tile_layer(std::string name, std::uint32_t w, std::uint32_t h, std::vector<std::uint32_t> gids) {
+    Layer l;
+    l.kind = Layer::Kind::Tiles;
+    l.name = std::move(name);
+    TileBlock b;
+    b.width = w;
+    b.height = h;
+    b.gids = std::move(gids);
+    l.blocks.push_back(std::move(b));
+    return l;
+}
+
+Object object(std::uint32_t id, std::string name, ObjectKind kind, double x, double y, double w, double h) {
+    Object o;
+    o.id = id;
+    o.name = std::move(name);
+    o.kind = kind;
+    o.x = x;
+    o.y = y;
+    o.width = w;
+    o.height = h;
+    return o;
+}
+
+Layer object_layer(std::string name, std::vector<Object> objects) {
+    Layer l;
+    l.kind = Layer::Kind::Objects;
+    l.name = std::move(name);
+    l.objects = std::move(objects);
+    return l;
+}
+
+Scene scene_of(const Map& m) { return read_map_scene(tiled_scene(m, "level.tmx")); }
+
+const SceneShape& shape_named(const Scene& s, const std::string& id) {
+    for (const SceneShape& sh : s.shapes)
+        if (sh.id == id) return sh;
+    FAIL("no shape " << id);
+    throw;
+}
+
+}  // namespace
+
+TEST_CASE("a tile layer is a grid of its non-empty cells, at its offset, with outside empty") {
+    Map m = orthogonal_map();
+    m.tilesets.push_back(strip_tileset());
+    Layer l = tile_layer("Ground", 3, 2, {0, 2, 0, 3, 0x80000003u, 0});
+    l.cls = "terrain";
+    l.offset = Vec2{8, -4};
+    Layer group;
+    group.kind = Layer::Kind::Group;
+    group.name = "World";
+    group.offset = Vec2{100, 0};
+    group.layers.push_back(l);
+    m.layers.push_back(group);
+
+    const Scene s = scene_of(m);
+    REQUIRE(s.grids.size() == 1);
+    const Grid& g = s.grids[0];
+    CHECK(g.id == "World/Ground");
+    CHECK(g.groups == std::vector<std::string>{"World/Ground", "terrain"});
+    CHECK(g.origin == Vec2{108, -4});
+    CHECK(g.tile == Vec2{16, 16});
+    CHECK(!g.outside_solid);
+    CHECK(g.cols == 3);
+    CHECK(g.rows == 2);
+    CHECK(!g.solid(0, 0));
+    CHECK(g.solid(1, 0));
+    CHECK(g.solid(0, 1));
+    CHECK(g.solid(1, 1));  // a flipped tile is a tile
+    CHECK(!g.solid(2, 1));
+    CHECK(s.shapes.empty());  // tiles 2 and 3 have no collision shapes
+}
+
+TEST_CASE("tiles with collision shapes become compounds, flipped as Tiled draws them") {
+    Map m = orthogonal_map();
+    m.tilesets.push_back(strip_tileset());
+    // gid 1 is the strip tile: plain at (0, 0), flipped horizontally at (1, 0), diagonally
+    // at (2, 0), vertically at (0, 1).
+    m.layers.push_back(tile_layer("Walls", 3, 2, {1, 1 | kFlipH, 1 | kFlipD, 1 | kFlipV, 0, 0}));
+    const Scene s = scene_of(m);
+    REQUIRE(s.shapes.size() == 4);
+
+    const auto part = [&](const std::string& id) { return std::get<Rect>(std::get<Compound>(shape_named(s, id).shape).parts.at(0)); };
+    SUBCASE("plain: the left strip of its cell") {
+        CHECK(part("Walls@0,0").min == Vec2{0, 0});
+        CHECK(part("Walls@0,0").max == Vec2{4, 16});
+    }
+    SUBCASE("flipped horizontally: the right strip") {
+        CHECK(part("Walls@1,0").min == Vec2{28, 0});
+        CHECK(part("Walls@1,0").max == Vec2{32, 16});
+    }
+    SUBCASE("flipped diagonally (x and y swapped): the top strip") {
+        CHECK(part("Walls@2,0").min == Vec2{32, 0});
+        CHECK(part("Walls@2,0").max == Vec2{48, 4});
+    }
+    SUBCASE("flipped vertically: a full-height strip stays where it was") {
+        CHECK(part("Walls@0,1").min == Vec2{0, 16});
+        CHECK(part("Walls@0,1").max == Vec2{4, 32});
+    }
+    CHECK(shape_named(s, "Walls@0,0").groups == std::vector<std::string>{"Walls", "tile-collision", "wall"});
+}
+
+TEST_CASE("objects: ids from names, groups from layer, class and collide_groups") {
+    Map m = orthogonal_map();
+    Object rock1 = object(3, "rock", ObjectKind::Rect, 0, 0, 8, 8);
+    Object rock2 = object(4, "rock", ObjectKind::Rect, 20, 0, 8, 8);
+    Object door = object(5, "door", ObjectKind::Rect, 40, 0, 8, 16);
+    door.cls = "exit";
+    door.properties = {{"collide_groups", " doors, solid ,,"}};
+    Object unnamed = object(6, "", ObjectKind::Point, 1, 2, 0, 0);
+    Object like_layer = object(7, "Things", ObjectKind::Point, 3, 4, 0, 0);
+    Layer things = object_layer("Things", {rock1, rock2, door, unnamed, like_layer});
+    things.properties = {{"collide_groups", "props"}};
+    m.layers.push_back(things);
+
+    const Scene s = scene_of(m);
+    REQUIRE(s.shapes.size() == 5);
+    CHECK(s.shapes[0].id == "rock#3");
+    CHECK(s.shapes[1].id == "rock#4");
+    CHECK(s.shapes[2].id == "door");
+    CHECK(s.shapes[3].id == "#6");
+    CHECK(s.shapes[4].id == "Things#7");  // the name is a layer's
+    CHECK(s.shapes[2].groups == std::vector<std::string>{"Things", "exit", "props", "doors", "solid"});
+    CHECK(std::get<Rect>(s.shapes[2].shape).max == Vec2{48, 16});
+    CHECK(std::get<Point>(s.shapes[3].shape).at == Vec2{1, 2});
+}
+
+TEST_CASE("a rotated rectangle is a box turned about its top-left corner") {
+    Map m = orthogonal_map();
+    Object r = object(1, "beam", ObjectKind::Rect, 10, 20, 4, 2);
+    SUBCASE("90 degrees clockwise: the rect hanging down from (10, 20)") {
+        r.rotation = 90;
+        m.layers.push_back(object_layer("L", {r}));
+        const MapImport imported = tiled_scene(m, "level.tmx");
+        CHECK(imported.text.find("\"type\": \"box\", \"center\": [9, 22], \"size\": [4, 2], \"angle\": 90") !=
+              std::string::npos);
+        const Rect rect = std::get<Rect>(read_map_scene(imported).shapes[0].shape);
+        CHECK(rect.min == Vec2{8, 20});
+        CHECK(rect.max == Vec2{10, 24});
+    }
+    SUBCASE("30 degrees: a polygon of the box's corners") {
+        r.rotation = 30;
+        m.layers.push_back(object_layer("L", {r}));
+        const Scene s = scene_of(m);
+        const Polygon& p = std::get<Polygon>(s.shapes[0].shape);
+        REQUIRE(p.points.size() == 4);
+        REQUIRE(s.converted.size() == 1);
+        CHECK(s.converted[0].written == ConvertedShape::Written::Box);
+    }
+}
+
+TEST_CASE("ellipses, capsules and their degenerate forms") {
+    Map m = orthogonal_map();
+    m.layers.push_back(object_layer(
+        "L", {object(1, "coin", ObjectKind::Ellipse, 0, 0, 8, 8), object(2, "egg", ObjectKind::Ellipse, 20, 0, 8, 4),
+              object(3, "pill", ObjectKind::Capsule, 40, 0, 16, 4), object(4, "flat", ObjectKind::Ellipse, 60, 0, 10, 0),
+              object(5, "dot", ObjectKind::Rect, 80, 5, 0, 0)}));
+    const Scene s = scene_of(m);
+    const Circle coin = std::get<Circle>(s.shapes[0].shape);
+    CHECK(coin.center == Vec2{4, 4});
+    CHECK(coin.radius == 4);
+    CHECK(std::holds_alternative<Polygon>(s.shapes[1].shape));  // an ellipse, read as its polygon
+    const Capsule pill = std::get<Capsule>(s.shapes[2].shape);
+    CHECK(pill.a == Vec2{42, 2});
+    CHECK(pill.b == Vec2{54, 2});
+    CHECK(pill.radius == 2);
+    const Segment flat = std::get<Segment>(s.shapes[3].shape);
+    CHECK(flat.a == Vec2{60, 0});
+    CHECK(flat.b == Vec2{70, 0});
+    CHECK(std::get<Point>(s.shapes[4].shape).at == Vec2{80, 5});
+}
+
+TEST_CASE("a tile object: its tile's shapes from its bottom-left anchor, or its rectangle") {
+    Map m = orthogonal_map();
+    const auto set = strip_tileset();
+    m.tilesets.push_back(set);
+    Object with_shapes = object(1, "crate", ObjectKind::Tile, 100, 50, 32, 32);  // drawn twice the tile's size
+    with_shapes.tile = TileRef{set, 0, 0};
+    Object plain = object(2, "sign", ObjectKind::Tile, 200, 50, 16, 16);
+    plain.tile = TileRef{set, 2, 0};
+    m.layers.push_back(object_layer("Props", {with_shapes, plain}));
+    const Scene s = scene_of(m);
+    const Rect part = std::get<Rect>(std::get<Compound>(s.shapes[0].shape).parts.at(0));
+    CHECK(part.min == Vec2{100, 18});  // top-left (100, 50 - 32), the strip scaled by 2
+    CHECK(part.max == Vec2{108, 50});
+    CHECK(s.shapes[0].groups == std::vector<std::string>{"Props", "wall"});  // the tile's class
+    const Rect sign = std::get<Rect>(s.shapes[1].shape);
+    CHECK(sign.min == Vec2{200, 34});
+    CHECK(sign.max == Vec2{216, 50});
+}
+
+TEST_CASE("text objects are skipped with a warning") {
+    Map m = orthogonal_map();
+    m.layers.push_back(object_layer("Notes", {object(9, "hint", ObjectKind::Text, 0, 0, 50, 10)}));
+    const MapImport imported = tiled_scene(m, "level.tmx");
+    CHECK(imported.warnings == std::vector<std::string>{"level.tmx: object 'hint#9' in layer 'Notes' is a text object: skipped"});
+    CHECK(read_map_scene(imported).shapes.empty());
+}
+
+TEST_CASE("errors name the map and the object or layer") {
+    Map m = orthogonal_map();
+    SUBCASE("an isometric map") {
+        m.orientation = "isometric";
+        CHECK_THROWS_WITH(tiled_scene(m, "level.tmx"),
+                          "level.tmx: the map is isometric: only orthogonal maps have a plain x/y geometry");
+    }
+    SUBCASE("a gid beyond every tileset") {
+        m.tilesets.push_back(strip_tileset());
+        m.layers.push_back(tile_layer("Ground", 2, 1, {1, 9}));
+        CHECK_THROWS_WITH(tiled_scene(m, "level.tmx"), "level.tmx: layer 'Ground': tile (1, 0) has gid 9, beyond every tileset");
+    }
+    SUBCASE("a polygon that is not simple, found by the scene reader, is the object's") {
+        Object bow = object(17, "rock", ObjectKind::Polygon, 0, 0, 0, 0);
+        bow.points = {{0, 0}, {10, 10}, {10, 0}, {0, 10}};
+        bow.where.line = 12;
+        bow.where.column = 5;
+        Object other = object(18, "rock", ObjectKind::Point, 0, 0, 0, 0);
+        m.layers.push_back(object_layer("Collisions", {bow, other}));
+        CHECK_THROWS_WITH(scene_of(m), "level.tmx:12:5: object 'rock#17' in layer 'Collisions': the polygon intersects "
+                                       "itself: the edge from point 0 to point 1 and the edge from point 2 to point 3 meet");
+    }
+}
+
+TEST_CASE("tile data: every encoding Tiled writes, bounded by the declared cells") {
+    using collide::detail::decode_tile_data;
+    using collide::detail::DataError;
+    const std::vector<std::uint32_t> gids{1, 0, 2147483651u, 7};
+    CHECK(decode_tile_data(" 1,0,\n2147483651, 7\n", "csv", "", 4) == gids);
+    // Little-endian bytes 01 00 00 00 | 00 00 00 00 | 03 00 00 80 | 07 00 00 00, in base64.
+    CHECK(decode_tile_data("AQAAAAAAAAADAACABwAAAA==", "base64", "", 4) == gids);
+    CHECK_THROWS_WITH_AS(decode_tile_data("AQAAAAAAAAADAACABwAAAA==", "base64", "", 3),
+                         "the data holds more than the 3 tiles the layer declares", DataError);
+    CHECK_THROWS_WITH_AS(decode_tile_data("AQAA*AAA", "base64", "", 2), "base64 data holds '*' at byte 4", DataError);
+    CHECK_THROWS_WITH_AS(decode_tile_data("1,2", "csv", "", 3), "the data holds 2 tiles, the layer declares 3", DataError);
+    CHECK_THROWS_WITH_AS(decode_tile_data("1,x", "csv", "", 2), "CSV data holds 'x' where a tile gid belongs (tile 1)",
+                         DataError);
+    CHECK_THROWS_WITH_AS(decode_tile_data("AAAA", "base64", "lz4", 1), "unknown compression 'lz4'", DataError);
+    CHECK_THROWS_WITH_AS(decode_tile_data("AAAA", "xml", "", 1), "unknown encoding 'xml'", DataError);
+    CHECK_THROWS_WITH_AS(decode_tile_data("AAAAAAAA", "base64", "zlib", 1), "zlib data is corrupt (unknown compression method)",
+                         DataError);
+}

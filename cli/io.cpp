@@ -297,6 +297,22 @@ collide::Scene read_scene_file(const std::string& path, unsigned threads) {
 
 namespace {
 bool json_name(const std::string& path) { return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0; }
+
+// Whether a scene's error is the one a Tiled JSON map gives: a top-level key of Tiled's map
+// format, unknown to scenes. Only then is the text looked at again, as a map: a broken scene
+// costs no second reading.
+bool tiled_key_error(const collide::Error& e) {
+    static const char* const kTiledKeys[] = {
+        "backgroundcolor", "class",      "compressionlevel", "height",       "hexsidelength", "infinite",
+        "layers",          "nextlayerid", "nextobjectid",    "orientation",  "parallaxoriginx", "parallaxoriginy",
+        "properties",      "renderorder", "staggeraxis",     "staggerindex", "tiledversion",  "tileheight",
+        "tilesets",        "tilewidth",   "type",            "width"};
+    const std::string& path = e.json_path();
+    if (path.size() < 2 || path[0] != '/' || path.find('/', 1) != std::string::npos) return false;
+    for (const char* k : kTiledKeys)
+        if (path.compare(1, std::string::npos, k) == 0) return e.message().rfind("unknown key", 0) == 0;
+    return false;
+}
 }  // namespace
 
 std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned threads, std::vector<std::string>& warnings) {
@@ -322,7 +338,8 @@ std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned t
         try {
             out.push_back(collide::read_scene(text, arg, collide::ReadOptions{threads}));
             return out;
-        } catch (const collide::Error&) {
+        } catch (const collide::Error& e) {
+            if (!tiled_key_error(e)) throw;
             as_scene = std::current_exception();
         }
         const std::vector<collide::MapImport> maps = import_if_tiled_json(arg, text);
@@ -332,7 +349,8 @@ std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned t
     try {
         out.push_back(read_scene_file(arg, threads));
         return out;
-    } catch (const collide::Error&) {
+    } catch (const collide::Error& e) {
+        if (!tiled_key_error(e)) throw;
         as_scene = std::current_exception();
     }
     const InputText text = read_input(arg);

@@ -133,6 +133,34 @@ bool on_arc(const Arc& arc, Vec2 x, double tol) {
     return dot(x - arc.c, away) >= -tol * std::hypot(away.x, away.y);
 }
 
+// The polynomials of the chord a side's line (the core c offset by r) cuts from an arc's
+// circle, as generic expressions for sign_of and value_of: X = cross(d, centre - a),
+// A2 = |d|^2 and P = A2 (rho^2 - r^2) - X^2 (half_chord and side_arc).
+struct ChordTerms {
+    const Piece& c;
+    const Arc& arc;
+    double r;
+    auto x() const {
+        return [this](auto z) {
+            using T = decltype(z);
+            return dir_x<T>(c) * (T(arc.c.y) - T(c.p.y)) - dir_y<T>(c) * (T(arc.c.x) - T(c.p.x));
+        };
+    }
+    auto a2() const {
+        return [this](auto z) {
+            using T = decltype(z);
+            return dir_x<T>(c) * dir_x<T>(c) + dir_y<T>(c) * dir_y<T>(c);
+        };
+    }
+    auto p() const {
+        return [this](auto z) {
+            using T = decltype(z);
+            const T xx = x()(z);
+            return a2()(z) * (T(arc.r) * T(arc.r) - T(r) * T(r)) - xx * xx;
+        };
+    }
+};
+
 // Half the chord that side s's line cuts from the arc's circle (radius rho), given that it
 // cuts one. With the centre at offset h = X / |d| - s r from that line (X = cross(d, c - a)),
 // |d|^2 (rho^2 - h^2) = P + Q, P = |d|^2 (rho^2 - r^2) - X^2, Q = 2 s r X |d|. Near
@@ -140,19 +168,10 @@ bool on_arc(const Arc& arc, Vec2 x, double tol) {
 // P + Q = (P^2 - Q^2) / (P - Q), whose numerator is a polynomial, computed exactly rounded.
 double half_chord(const CapsuleRef& k, int s, const Arc& arc) {
     const Piece& c = k.core;
-    auto x = [&](auto z) {
-        using T = decltype(z);
-        return dir_x<T>(c) * (T(arc.c.y) - T(c.p.y)) - dir_y<T>(c) * (T(arc.c.x) - T(c.p.x));
-    };
-    auto a2 = [&](auto z) {
-        using T = decltype(z);
-        return dir_x<T>(c) * dir_x<T>(c) + dir_y<T>(c) * dir_y<T>(c);
-    };
-    auto p_expr = [&](auto z) {
-        using T = decltype(z);
-        const T xx = x(z);
-        return a2(z) * (T(arc.r) * T(arc.r) - T(k.r) * T(k.r)) - xx * xx;
-    };
+    const ChordTerms terms{c, arc, k.r};
+    const auto x = terms.x();
+    const auto a2 = terms.a2();
+    const auto p_expr = terms.p();
     const double len2 = value_of(a2);
     const double p = value_of(p_expr);
     const double q = 2.0 * s * k.r * value_of(x) * std::sqrt(len2);
@@ -186,19 +205,10 @@ void side_arc(const CapsuleRef& k, const Frame& f, int s, const Arc& arc, Sink& 
     const bool tangent = far_side == 0 || near_side == 0;
     const Piece& c = k.core;
     const double sr = s * k.r;
-    auto x = [&](auto z) {
-        using T = decltype(z);
-        return dir_x<T>(c) * (T(arc.c.y) - T(c.p.y)) - dir_y<T>(c) * (T(arc.c.x) - T(c.p.x));
-    };
-    auto a2 = [&](auto z) {
-        using T = decltype(z);
-        return dir_x<T>(c) * dir_x<T>(c) + dir_y<T>(c) * dir_y<T>(c);
-    };
-    auto p_expr = [&](auto z) {
-        using T = decltype(z);
-        const T xx = x(z);
-        return a2(z) * (T(arc.r) * T(arc.r) - T(k.r) * T(k.r)) - xx * xx;
-    };
+    const ChordTerms terms{c, arc, k.r};
+    const auto x = terms.x();
+    const auto a2 = terms.a2();
+    const auto p_expr = terms.p();
     auto v_expr = [&](auto z) {  // -2 s r X: W = P - v sqrt(A2)
         using T = decltype(z);
         return T(-2.0) * T(sr) * x(z);

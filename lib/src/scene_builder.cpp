@@ -467,19 +467,14 @@ Shape SceneBuilder::shape_body(const JsonValue& v, const Path& path, std::initia
         const double angle = o.has("angle") ? o.num("angle") : 0.0;
         std::vector<Vec2> corners = finite_points(o, box_corners(center, size, angle), "box");
         converted(ConvertedShape::Written::Box);
-        // At a multiple of 90 degrees the corners are those of an axis-aligned rect: the rect.
-        if (corners[0].x == corners[3].x && corners[1].x == corners[2].x && corners[0].y == corners[1].y &&
-            corners[2].y == corners[3].y) {
-            const Vec2 lo{std::min(corners[0].x, corners[1].x), std::min(corners[0].y, corners[3].y)};
-            const Vec2 hi{std::max(corners[0].x, corners[1].x), std::max(corners[0].y, corners[3].y)};
-            return Rect{lo, hi};
-        }
-        if (corners[0].y == corners[3].y && corners[1].y == corners[2].y && corners[0].x == corners[1].x &&
-            corners[2].x == corners[3].x) {
-            const Vec2 lo{std::min(corners[0].x, corners[3].x), std::min(corners[0].y, corners[1].y)};
-            const Vec2 hi{std::max(corners[0].x, corners[3].x), std::max(corners[0].y, corners[1].y)};
-            return Rect{lo, hi};
-        }
+        // At a multiple of 90 degrees the corners are those of an axis-aligned rect: the rect
+        // (corners 0 and 2 are opposite).
+        const auto& k = corners;
+        const bool upright = k[0].x == k[3].x && k[1].x == k[2].x && k[0].y == k[1].y && k[2].y == k[3].y;
+        const bool turned = k[0].y == k[3].y && k[1].y == k[2].y && k[0].x == k[1].x && k[2].x == k[3].x;
+        if (upright || turned)
+            return Rect{Vec2{std::min(k[0].x, k[2].x), std::min(k[0].y, k[2].y)},
+                        Vec2{std::max(k[0].x, k[2].x), std::max(k[0].y, k[2].y)}};
         return polygon_of(o, std::move(corners), "box", "corners");
     }
     if (type == "ellipse") {

@@ -30,16 +30,6 @@ Unbounded in_frame(Unbounded l, const FloatFrame& frame) {
 
 double area(const Bounds& b) { return (b.max.x - b.min.x) * (b.max.y - b.min.y); }
 
-// Whether a compound is better indexed by its parts: when their boxes cover less than half of
-// its box, a shape in the gaps between them would be a candidate of the whole for nothing.
-// (Only the cost depends on it; an infinite or NaN area keeps the compound whole.)
-bool spread_out(const Compound& c, const Bounds& whole) {
-    if (c.parts.size() < 2) return false;
-    double covered = 0;
-    for (const Shape& part : c.parts) covered += area(bounds_of(part));
-    return 2 * covered < area(whole);
-}
-
 }  // namespace
 
 SceneCandidates::SceneCandidates(const Scene& scene, const Selections& sel, const CheckOptions& options,
@@ -133,14 +123,29 @@ void SceneCandidates::add_lines(const FloatFrame& frame) {
     }
 }
 
+// A compound is better indexed by its parts when their boxes cover less than half of its box:
+// a shape in the gaps between them would be a candidate of the whole for nothing. (Only the
+// cost depends on it; an infinite or NaN area keeps the compound whole.)
 void SceneCandidates::split_compounds(const FloatFrame& frame) {
+    std::vector<Bounds> parts;
     for (const std::uint32_t i : items_) {
         const auto* c = std::get_if<Compound>(&scene_.shapes[i].shape);
-        if (!c || !spread_out(*c, bounds_of(scene_.shapes[i].shape))) continue;
-        split_.emplace_back(i, static_cast<std::uint32_t>(parts_from_ + part_owner_.size()));
+        if (!c || c->parts.size() < 2) continue;
+        parts.clear();
+        double covered = 0;
+        Bounds whole = bounds_of(c->parts[0]);
         for (const Shape& part : c->parts) {
+            const Bounds b = bounds_of(part);
+            parts.push_back(b);
+            covered += area(b);
+            whole.min = Vec2{std::min(whole.min.x, b.min.x), std::min(whole.min.y, b.min.y)};
+            whole.max = Vec2{std::max(whole.max.x, b.max.x), std::max(whole.max.y, b.max.y)};
+        }
+        if (!(2 * covered < area(whole))) continue;
+        split_.emplace_back(i, static_cast<std::uint32_t>(parts_from_ + part_owner_.size()));
+        for (const Bounds& b : parts) {
             part_owner_.push_back(i);
-            bounds_.push_back(outward(bounds_of(part), frame));
+            bounds_.push_back(outward(b, frame));
         }
     }
 }

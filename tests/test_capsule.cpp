@@ -178,6 +178,26 @@ TEST_CASE("capsule: pairs") {
         CHECK(near(h.points[0], {-16, -16}));
         CHECK(near(h.points[1], {X - 8, -4 + 4 * (X - 1) / 3}));
     }
+    SUBCASE("a ray nearly along a side leaves where it crosses the side, whichever end comes first") {
+        // From (0, -2^-1074), rising 2^-1022 - 2^-1074 per 8 to the left, inside the cap about
+        // (-2^-1074, -8): it crosses the upper side y = 0 at x = -8 / (2^52 - 1), about -2^-49.
+        // The sides' lines rounded by 2^-1074 once moved it to -2^-535 or, the ends swapped, -8.
+        const double tiny = 4.9406564584124654e-324;
+        const collide::Ray ray{{0, -tiny}, {-8, 2.2250738585072009e-308}};
+        for (const Shape& c : {capsule({-tiny, -8}, {-8, -8}, 8), capsule({-8, -8}, {-tiny, -8}, 8)}) {
+            const Result r = both(ray, c);
+            CHECK(r.relation == Relation::Overlap);
+            REQUIRE(r.points.size() == 1);
+            CHECK(std::fabs(r.points[0].x + 0x1p-49) <= 1e-9 * 0x1p-49);
+            CHECK(std::fabs(r.points[0].y) <= 1e-300);
+        }
+        // The same at an angle of 2.5e-13: y = -1e-12 + 2e-12 t reaches 0 at t = 1/2, x = -4
+        // (it was 3.6e-4 off).
+        const Result n = both(collide::Ray{{0, -1e-12}, {-8, 2e-12}}, capsule({0, -8}, {-8, -8}, 8));
+        CHECK(n.relation == Relation::Overlap);
+        REQUIRE(n.points.size() == 1);
+        CHECK(near(n.points[0], {-4, 0}));
+    }
 }
 
 TEST_CASE("capsule: grids") {

@@ -8,6 +8,7 @@
 #include "pieces.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -455,10 +456,51 @@ Vec2 foot_on(const Piece& s, const ScaledDir& sd, Vec2 e) {
     return Vec2{e.x + k * sd.v.y, e.y - k * sd.v.x};
 }
 
+// The parameters t where the piece's line, as F + t W, crosses the lines of the capsule's
+// left and right sides (W the piece's scaled direction, exact, and F the exact foot on its
+// line of the core end e; o is F rounded). Not from o's offset in doubles: a line at a small
+// angle to the sides crosses them where a one-ulp shift of either line moves the crossing by
+// that ulp over the angle (with a subnormal angle, from one end of a side to the other). With
+// D the core's direction, F - e = H perp(W) / |W|^2, and the side s lies at offset s r:
+//     H G / |W|^2 + t C = s r |D|,   H = cross(W, p - e), G = D . W, C = cross(D, W),
+// all polynomials, rounded once from their exact values. Where F lies near the side, s r |D|
+// |W|^2 - H G cancels; it is then (r^2 |D|^2 |W|^4 - H^2 G^2) / (s r |D| |W|^2 + H G), whose
+// numerator is a polynomial too. In Scaled (C may be subnormal, a core near DBL_MAX); a
+// crossing beyond the double range is +-inf. The piece must not be parallel to the core.
+std::array<double, 2> side_params(const Piece& s, const Frame& f, const ScaledDir& sd, Vec2 e) {
+    const Piece& c = f.core;
+    auto wx = [&](auto z) { return dir_x<decltype(z)>(s) * decltype(z)(sd.k1) * decltype(z)(sd.k2); };
+    auto wy = [&](auto z) { return dir_y<decltype(z)>(s) * decltype(z)(sd.k1) * decltype(z)(sd.k2); };
+    auto w2 = [&](auto z) { return wx(z) * wx(z) + wy(z) * wy(z); };
+    auto d2 = [&](auto z) { return dir_x<decltype(z)>(c) * dir_x<decltype(z)>(c) + dir_y<decltype(z)>(c) * dir_y<decltype(z)>(c); };
+    auto hg = [&](auto z) {
+        using T = decltype(z);
+        const T h = wx(z) * (T(s.p.y) - T(e.y)) - wy(z) * (T(s.p.x) - T(e.x));
+        return h * (dir_x<T>(c) * wx(z) + dir_y<T>(c) * wy(z));
+    };
+    const Scaled ww = scaled_of(w2);
+    const Scaled rdw = Scaled::of(f.r) * sqrt(scaled_of(d2)) * ww;  // r |D| |W|^2
+    const Scaled y = scaled_of(hg);
+    const Scaled cw = scaled_of([&](auto z) { return dir_x<decltype(z)>(c) * wy(z) - dir_y<decltype(z)>(c) * wx(z); }) * ww;
+    auto at = [&](int side) {
+        const Scaled srdw = side > 0 ? rdw : -rdw;
+        const Scaled num = srdw.m * y.m <= 0 ? srdw - y : scaled_of([&](auto z) {
+            using T = decltype(z);
+            const T k = w2(z);
+            const T v = hg(z);
+            return T(f.r) * T(f.r) * d2(z) * k * k - v * v;
+        }) / (srdw + y);
+        const Scaled t = num / cw;
+        const std::optional<double> v = t.to_double();
+        return v ? *v : std::copysign(std::numeric_limits<double>::infinity(), t.m);
+    };
+    return {at(1), at(-1)};
+}
+
 // Where the piece's line, as x(t) = o + t v (v its scaled direction, o the foot of a core
-// end, near the capsule), enters and leaves the capsule, in doubles: the capsule is
-// the union of the two end disks and the core's rectangle, so the line's part in it runs
-// from the least entry to the greatest exit.
+// end e, near the capsule), enters and leaves the capsule: the capsule is the union of the
+// two end disks and the core's rectangle, so the line's part in it runs from the least
+// entry to the greatest exit. In doubles, but for the crossings of the sides (side_params).
 struct LineSpan {
     Vec2 o;
     double lo;
@@ -468,7 +510,8 @@ LineSpan line_span(const Piece& s, const Frame& f, const ScaledDir& sd) {
     const Vec2 v = sd.v;
     const double vv = dot(v, v);
     // The foot of the core's end nearer the piece's first point (a core may be huge).
-    const Vec2 o = foot_on(s, sd, magnitude(f.b - s.p) < magnitude(f.a - s.p) ? f.b : f.a);
+    const Vec2 near_end = magnitude(f.b - s.p) < magnitude(f.a - s.p) ? f.b : f.a;
+    const Vec2 o = foot_on(s, sd, near_end);
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
     auto disk = [&](Vec2 e, bool force) {
@@ -492,22 +535,34 @@ LineSpan line_span(const Piece& s, const Frame& f, const ScaledDir& sd) {
     // The rectangle: 0 <= (x - a).u <= len and |(x - a).n| <= r, clipped slab by slab.
     double t_lo = -std::numeric_limits<double>::infinity();
     double t_hi = -t_lo;
+    auto clip = [&](double t1, double t2) {
+        if (t1 > t2) std::swap(t1, t2);
+        t_lo = std::max(t_lo, t1);
+        t_hi = std::min(t_hi, t2);
+    };
     auto slab = [&](double at, double rate, double from, double to) {
         if (rate == 0.0) {
             if (at < from || at > to) t_hi = -std::numeric_limits<double>::infinity();
             return;
         }
-        double t1 = (from - at) / rate;
-        double t2 = (to - at) / rate;
-        if (t1 > t2) std::swap(t1, t2);
-        t_lo = std::max(t_lo, t1);
-        t_hi = std::min(t_hi, t2);
+        clip((from - at) / rate, (to - at) / rate);
     };
     // Along the core, from a (>= 0) and from b (<= 0), each measured from its own end.
     const double rate = dot(v, f.u);
     slab(f.along_from(o, f.a), rate, 0.0, std::numeric_limits<double>::infinity());
     slab(f.along_from(o, f.b), rate, -std::numeric_limits<double>::infinity(), 0.0);
-    slab(f.offset(o), dot(v, f.n), -f.r, f.r);
+    // Between the sides: in doubles at an angle above 1e-3, where the rounding of o and of
+    // the offset moves the crossings by less than 1e3 ulps of the coordinates; else as
+    // side_params (a line parallel to the sides lies between them or misses the capsule).
+    const double rate_n = dot(v, f.n);
+    if (std::fabs(rate_n) > 1e-3 * std::sqrt(vv)) {
+        slab(f.offset(o), rate_n, -f.r, f.r);
+    } else if (cross_dirs(s, f.core) == 0) {
+        slab(f.offset(o), 0.0, -f.r, f.r);
+    } else {
+        const std::array<double, 2> sides = side_params(s, f, sd, near_end);
+        clip(sides[0], sides[1]);
+    }
     if (t_lo <= t_hi) {
         lo = std::min(lo, t_lo);
         hi = std::max(hi, t_hi);

@@ -290,6 +290,9 @@ TEST_CASE("ldtk: one scene per level, FILE#LEVEL") {
     SUBCASE("a level that is not there") {
         check_error(text, {"maps/world.ldtk", "", "", "no level 'Attic' (levels: Start, Cave, End)"}, "Attic");
     }
+    SUBCASE("a level asked of a project without levels") {
+        check_error(project(""), {"maps/world.ldtk", "", "", "no level 'Attic' (the project has none)"}, "Attic");
+    }
     SUBCASE("the levels of each world of a multi-world project") {
         const std::string worlds = R"({"levels": [], "worlds": [{"identifier": "W1", "levels": [)" + level("A", "") +
                                    R"(]}, {"identifier": "W2", "levels": [)" + level("B", "") + "]}]}";
@@ -395,6 +398,11 @@ TEST_CASE("ldtk: errors name the level, layer and entity, with their place") {
                     {"maps/world.ldtk", "/levels/0/layerInstances/0/entityInstances/0", "{\"__identifier\": \"Coin\", \"__pivot\"",
                      "entity 'Coin#1' in layer 'E' of level 'L': px is missing"});
     }
+    SUBCASE("tags that are not strings") {
+        check_error(project(level("L", entities_layer("E", entity("Coin", 0, 0, 8, 8, 0, 0, R"(["gold", 7])")))),
+                    {"maps/world.ldtk", "/levels/0/layerInstances/0/entityInstances/0/__tags/1", "7]",
+                     "entity 'Coin#1' in layer 'E' of level 'L': __tags holds a value that is not a string"});
+    }
     SUBCASE("a position out of the doubles") {
         check_error(project(level("L", entities_layer("E", entity("Far", -1.7e308, 0, 1.7e308, 1, 1, 0)))),
                     {"maps/world.ldtk", "/levels/0/layerInstances/0/entityInstances/0/px", "[-1.69999",
@@ -463,5 +471,31 @@ TEST_CASE("ldtk: the sample project") {
         CHECK(r.collisions[1].b == s.shapes.size());
         CHECK(r.collisions[1].relation == collide::Relation::Overlap);
         CHECK(r.collisions[1].cells == std::vector<collide::Cell>{{1, 3}});
+    }
+}
+
+TEST_CASE("ldtk: damaged projects are errors, never crashes") {
+    const std::string text =
+        project(level("L", entities_layer("E", entity("Player", 40, 64, 16, 16, 0.5, 1, R"(["actor"])", 3)) + "," +
+                               int_grid("Walls", 3, 2, "1,0,2,0,0,3", 8, -16)),
+                R"({"identifier": "Player", "uid": 3, "tags": ["x"]})");
+    SUBCASE("every truncation is invalid JSON") {
+        for (std::size_t n = 0; n < text.size(); ++n) CHECK_THROWS_AS(import(text.substr(0, n)), Error);
+    }
+    SUBCASE("each byte replaced: read, or an Error (any other exception fails the test)") {
+        std::size_t read = 0, refused = 0;
+        for (std::size_t i = 0; i < text.size(); ++i)
+            for (const char c : std::string("-9\"{]:e")) {
+                std::string bad = text;
+                bad[i] = c;
+                try {
+                    for (const MapImport& m : import(bad)) collide::read_map_scene(m);
+                    ++read;
+                } catch (const Error&) {
+                    ++refused;
+                }
+            }
+        CHECK(read > 0);  // a digit changed in a number, say
+        CHECK(refused > 0);
     }
 }

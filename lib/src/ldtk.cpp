@@ -112,7 +112,7 @@ public:
 
     /// The member, or nullptr when there is none (null counts as none).
     const json* find(std::string_view key) const {
-        const auto it = v_.find(key);
+        const auto it = v_.find(std::string(key));  // (nlohmann before 3.11 looks up std::string only)
         return it == v_.end() || it->is_null() ? nullptr : &*it;
     }
     const json& get(std::string_view key) const {
@@ -361,7 +361,7 @@ std::vector<MapImport> import_ldtk(const std::string& file, std::string_view tex
     if (!level.empty() && std::find(names.begin(), names.end(), level) == names.end()) {
         std::string list;
         for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-        fail(project, "", "no level '" + std::string(level) + "' (levels: " + list + ")");
+        fail(project, "", "no level '" + std::string(level) + "' (" + (list.empty() ? "the project has none" : "levels: " + list) + ")");
     }
 
     const auto def_tags = entity_tags(project, root);

@@ -232,6 +232,7 @@ void Reader::read_tiles(const XmlFile& f, pugi::xml_node n, Layer& layer, bool i
         layer.blocks.push_back({0, 0, w, h, block_gids(f, data, data, std::uint64_t{w} * h, what)});
         return;
     }
+    // Every chunk's size first: a layer that declares too much fails before any is decoded.
     std::uint64_t cells = 0;
     for (const pugi::xml_node c : data.children("chunk")) {
         constexpr std::int64_t kMin = -2147483648ll, kMax = 2147483647ll;
@@ -241,7 +242,12 @@ void Reader::read_tiles(const XmlFile& f, pugi::xml_node n, Layer& layer, bool i
         if (cells > kMaxMapCells)
             fail(where_of(f, c), what + ": its chunks declare more than the " + std::to_string(kMaxMapCells) +
                                      " tiles collide reads");
-        layer.blocks.push_back({x, y, w, h, block_gids(f, data, c, std::uint64_t{w} * h, what)});
+        layer.blocks.push_back({x, y, w, h, {}});
+    }
+    std::size_t k = 0;
+    for (const pugi::xml_node c : data.children("chunk")) {
+        TileBlock& b = layer.blocks[k++];
+        b.gids = block_gids(f, data, c, std::uint64_t{b.width} * b.height, what);
     }
 }
 

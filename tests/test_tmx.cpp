@@ -413,6 +413,24 @@ TEST_CASE("tmx: external tilesets and templates") {
     }
 }
 
+TEST_CASE("tmx: a template's tileset is named relative to the template") {
+    Disk disk;
+    disk.files["maps/objs/door.tx"] =
+        "<template><tileset firstgid=\"3\" source=\"doors.tsx\"/><object gid=\"4\" width=\"8\"/></template>";
+    disk.files["maps/objs/doors.tsx"] = "<tileset name=\"doors\" tilecount=\"2\"/>";
+    const Map map = read("<map><objectgroup name=\"O\"><object id=\"2\" template=\"objs/door.tx\" x=\"3\"/></objectgroup></map>",
+                         disk);
+    const tiled::Object& door = map.layers.at(0).objects.at(0);
+    CHECK(door.kind == ObjectKind::Tile);
+    REQUIRE((door.tile.tileset != nullptr));
+    CHECK(door.tile.tileset->name == "doors");
+    CHECK(door.tile.tileset->where.file == "maps/objs/doors.tsx");
+    CHECK(door.tile.id == 1);
+    CHECK(door.width == 8);
+    CHECK(door.x == 3);
+    CHECK(map.tilesets.empty());
+}
+
 TEST_CASE("tmx: infinite maps") {
     const std::string text =
         "<map orientation=\"orthogonal\" tilewidth=\"8\" tileheight=\"8\" infinite=\"1\">\n"

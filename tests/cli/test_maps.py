@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Level-editor maps through the real binary: `collide check`, `validate` and `import` on Tiled
+and LDtk maps, and `--rules FILE` (SPEC §1.4, §1.5, §3).
+
+    python3 tests/cli/test_maps.py --bin build/cli/collide [--update-golden] [-k TEXT]
+
+Uses the runner and assertions of test_cli.py. Goldens are in tests/cli/golden/maps/.
+"""
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import test_cli as t
+from test_cli import bad_input, check, collide, eq, same_bytes, status, write
+
+ROOT = t.ROOT
+GOLDEN = Path(__file__).resolve().parent / "golden" / "maps"
+RULES = "samples/tiled/level-rules.json"
+# Each map sample with the options its golden is made with.
+MAP_SAMPLES = [
+    ("tiled/dungeon.tmx", ["--rules", RULES]),
+    ("ldtk/platformer.ldtk", []),
+]
+TESTS = []
+
+
+def test(fn):
+    TESTS.append((fn.__name__, fn))
+    return fn
+
+
+def golden_name(sample, fmt):
+    return sample.replace("/", "-") + "." + fmt
+
+
+def golden_test(sample, options, fmt):
+    def run():
+        r = collide("check", "-f", fmt, *options, f"samples/{sample}")
+        check(r.code in (0, 1), f"exit status {r.code}: {r.err[:300]}")
+        golden = GOLDEN / golden_name(sample, fmt)
+        if t.UPDATE_GOLDEN:
+            GOLDEN.mkdir(parents=True, exist_ok=True)
+            if not golden.exists() or golden.read_bytes() != r.out:
+                golden.write_bytes(r.out)
+                print(f"updated {golden.relative_to(ROOT)}")
+        check(golden.exists(), f"no golden {golden.relative_to(ROOT)} (run with --update-golden)")
+        same_bytes(r.out, golden.read_bytes(), f"{sample} -f {fmt} vs golden")
+    return run
+
+
+for _sample, _options in MAP_SAMPLES:
+    for _fmt in t.FORMATS:
+        TESTS.append((f"golden[{_sample} -f {_fmt}]", golden_test(_sample, _options, _fmt)))
+
+
+def scenes_of(r):
+    return json.loads(r.out)["scenes"]
+
+
+def imported_checks_the_same(map_arg, options=()):
+    """`collide import MAP` is a scene whose report is the map's, but for the file's name."""
+    with tempfile.TemporaryDirectory() as d:
+        r = collide("import", map_arg)
+        status(r, 0)
+        scene = Path(d) / "imported.json"
+        scene.write_bytes(r.out)
+        from_map = scenes_of(collide("check", *options, map_arg))
+        from_scene = scenes_of(collide("check", *options, scene))
+        eq(len(from_map), 1, "scenes of one map or level")
+        from_map[0]["file"] = from_scene[0]["file"]
+        eq(from_scene, from_map, f"report of the imported scene vs of {map_arg}")
+        return json.loads(r.out)
+
+
+@test
+def the_tiled_sample_imports_to_a_scene_that_checks_the_same():
+    scene = imported_checks_the_same("samples/tiled/dungeon.tmx", ["--rules", RULES])
+    ids = [s["id"] for s in scene["shapes"]]
+    # One shape per object but the text object; one compound per tile with collision shapes.
+    check("player" in ids and "coin#2" in ids and "coin#3" in ids and "hint#11" not in ids, f"ids {ids}")
+    check("Hazards@6,6" in ids and "Ledges@10,3" in ids, f"tile compounds in {ids}")
+    eq([g["id"] for g in scene["grids"]], ["Walls", "Ledges", "Hazards"], "one grid per tile layer")
+
+
+@test
+def each_ldtk_level_imports_to_a_scene_that_checks_the_same():
+    for level in ["Level_0", "Level_1"]:
+        imported_checks_the_same(f"samples/ldtk/platformer.ldtk#{level}")
+
+
+@test
+def imported_scenes_follow_the_scene_schema():
+    import jsonschema
+    schema = json.loads((ROOT / "schemas" / "scene.schema.json").read_text())
+    for arg in ["samples/tiled/dungeon.tmx", "samples/ldtk/platformer.ldtk#Level_0",
+                "samples/ldtk/platformer.ldtk#Level_1"]:
+        r = collide("import", arg)
+        status(r, 0)
+        jsonschema.validate(json.loads(r.out), schema)
+
+
+@test
+def the_rules_file_fails_the_tiled_sample_for_the_coin_in_the_wall():
+    r = collide("check", "--rules", RULES, "samples/tiled/dungeon.tmx")
+    status(r, 1)
+    rules = {rule["name"]: rule for rule in scenes_of(r)[0]["rules"]}
+    eq(rules["pickups are not inside walls"]["violations"], [{"a": "coin#3", "b": "Walls"}], "violations")
+    eq(rules["the player starts clear of everything"]["passed"], True, "the player's rule")
+    check("rule 'pickups are not inside walls' failed: coin#3 × Walls (samples/tiled/dungeon.tmx)" in r.err,
+          f"stderr {r.err!r}")
+
+
+@test
+def a_text_object_is_skipped_with_a_warning_that_quiet_hides():
+    warning = ("collide: warning: samples/tiled/dungeon.tmx: object 'hint#11' in layer 'Objects' is a text "
+               "object: skipped\n")
+    r = collide("import", "samples/tiled/dungeon.tmx")
+    eq(r.err, warning, "stderr of import")
+    r = collide("check", "samples/tiled/dungeon.tmx")
+    eq(r.err, warning, "stderr of check")
+    eq(collide("check", "-q", "samples/tiled/dungeon.tmx").err, "", "stderr with -q")
+
+
+@test
+def validate_prints_a_line_per_scene_of_a_map():
+    r = collide("validate", "-q", "samples/tiled/dungeon.tmx")
+    status(r, 0)
+    eq(r.out, b"", "stdout with -q")
+    r = collide("validate", "samples/ldtk/platformer.ldtk")
+    status(r, 0)
+    eq(r.text, "samples/ldtk/platformer.ldtk#Level_0: valid (4 shapes, 1 grid, 0 moves, 0 rules)\n"
+               "samples/ldtk/platformer.ldtk#Level_1: valid (4 shapes, 1 grid, 0 moves, 0 rules)\n", "stdout")
+
+
+@test
+def an_ldtk_level_is_checked_alone_as_file_hash_level():
+    r = collide("check", "samples/ldtk/platformer.ldtk#Level_1")
+    status(r, 0)
+    eq([s["file"] for s in scenes_of(r)], ["samples/ldtk/platformer.ldtk#Level_1"], "scenes")
+    r = collide("check", "samples/ldtk/platformer.ldtk")
+    eq([s["file"] for s in scenes_of(r)],
+       ["samples/ldtk/platformer.ldtk#Level_0", "samples/ldtk/platformer.ldtk#Level_1"], "scenes")
+
+
+@test
+def importing_a_project_of_several_levels_asks_for_one():
+    r = collide("import", "samples/ldtk/platformer.ldtk")
+    bad_input(r)
+    eq(r.err, "collide: error: samples/ldtk/platformer.ldtk: the project has 2 levels: import one of them "
+              "(samples/ldtk/platformer.ldtk#Level_0, samples/ldtk/platformer.ldtk#Level_1)\n", "stderr")
+    r = collide("check", "samples/ldtk/platformer.ldtk#Level_9")
+    bad_input(r)
+    eq(r.err, "collide: error: samples/ldtk/platformer.ldtk: no level 'Level_9' (levels: Level_0, Level_1)\n",
+       "stderr")
+
+
+@test
+def a_missing_tileset_is_exit_2_naming_the_map_and_the_tileset():
+    with tempfile.TemporaryDirectory() as d:
+        shutil.copy(ROOT / "samples/tiled/dungeon.tmx", d)
+        r = collide("check", Path(d) / "dungeon.tmx", "-o", Path(d) / "report.json")
+        bad_input(r)
+        check(f"{d}/dungeon.tmx:3:2: tileset 'dungeon-tiles.tsx': " in r.err, f"stderr {r.err!r}")
+        check("cannot open: No such file or directory" in r.err, f"stderr {r.err!r}")
+        check(not (Path(d) / "report.json").exists(), "no output file")
+
+
+@test
+def a_corrupt_layer_is_exit_2_naming_the_layer():
+    with tempfile.TemporaryDirectory() as d:
+        shutil.copy(ROOT / "samples/tiled/dungeon-tiles.tsx", d)
+        text = (ROOT / "samples/tiled/dungeon.tmx").read_text()
+        start = text.index('compression="zlib">') + len('compression="zlib">')
+        data_start = text.index("eJ", start)
+        broken = text[:data_start] + "eJzz" + text[data_start + 4:]  # the zlib header kept, the data not
+        map_path = write(d, "dungeon.tmx", broken)
+        r = collide("import", map_path)
+        bad_input(r)
+        check("layer 'Hazards': zlib data is corrupt" in r.err, f"stderr {r.err!r}")
+
+
+@test
+def a_tiled_json_map_named_json_is_read_as_a_map():
+    with tempfile.TemporaryDirectory() as d:
+        tmj = ROOT / "samples/tiled/dungeon.tmj"
+        shutil.copy(tmj, Path(d) / "dungeon.json")
+        for f in tmj.parent.glob("dungeon-tiles.*"):
+            shutil.copy(f, d)
+        as_json = scenes_of(collide("check", "--rules", RULES, Path(d) / "dungeon.json"))
+        as_tmx = scenes_of(collide("check", "--rules", RULES, "samples/tiled/dungeon.tmx"))
+        as_json[0]["file"] = as_tmx[0]["file"]
+        eq(as_json, as_tmx, "the same map as .json and as .tmx")
+
+
+@test
+def the_tmj_and_tmx_samples_import_to_the_same_scene():
+    tmx = collide("import", "samples/tiled/dungeon.tmx")
+    tmj = collide("import", "samples/tiled/dungeon.tmj")
+    status(tmj, 0)
+    same_bytes(tmj.out, tmx.out, "import of dungeon.tmj vs dungeon.tmx")
+
+
+@test
+def a_rules_file_applies_to_every_input_after_its_own_rules():
+    with tempfile.TemporaryDirectory() as d:
+        rules = write(d, "rules.json", {"pairs": ["a:b"], "rules": [{"name": "apart", "pairs": "a:b", "expect": "none"}]})
+        one = write(d, "one.json", {"shapes": [t.circle("x", 0, 0, 1, groups=["a"]), t.circle("y", 1, 0, 1, groups=["b"])]})
+        two = write(d, "two.json", {"shapes": [t.circle("x", 0, 0, 1, groups=["a"]), t.circle("y", 5, 0, 1, groups=["b"])],
+                                    "rules": [{"name": "mine", "pairs": "*:*", "expect": "none"}]})
+        r = collide("check", "--rules", rules, one, two)
+        status(r, 1)
+        eq([[(x["name"], x["passed"]) for x in s["rules"]] for s in scenes_of(r)],
+           [[("apart", False)], [("mine", True), ("apart", True)]], "rules per scene")
+
+
+@test
+def a_rules_file_with_shapes_or_a_taken_rule_name_is_exit_2():
+    with tempfile.TemporaryDirectory() as d:
+        scene = write(d, "level.json", {"shapes": [], "rules": [{"name": "r", "pairs": "*:*", "expect": "none"}]})
+        shapes = write(d, "rules.json", '{"rules": [],\n "shapes": []}')
+        r = collide("check", "--rules", shapes, scene)
+        bad_input(r)
+        eq(r.err, f"collide: error: {shapes}:2:12: /shapes: a rules file holds only \"pairs\" and \"rules\", "
+                  "not \"shapes\"\n", "stderr")
+        taken = write(d, "taken.json", {"rules": [{"name": "r", "pairs": "*:*", "expect": "some"}]})
+        r = collide("check", "--rules", taken, scene)
+        bad_input(r)
+        eq(r.err, f"collide: error: {taken}: /rules/0/name: rule 'r' is also a rule of {scene}\n", "stderr")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--bin", required=True, help="the collide executable")
+    ap.add_argument("--update-golden", action="store_true", help="rewrite tests/cli/golden/maps/")
+    ap.add_argument("-k", default="", help="run only tests whose name contains this")
+    args = ap.parse_args()
+    t.BIN = str(Path(args.bin).resolve())
+    t.UPDATE_GOLDEN = args.update_golden
+    passed = failed = 0
+    for name, fn in TESTS:
+        if args.k not in name:
+            continue
+        try:
+            fn()
+            passed += 1
+        except Exception as e:  # a crash in a test is a failure of that test
+            failed += 1
+            detail = f"{type(e).__name__}: {e}" if not isinstance(e, t.Failure) else str(e)
+            print(f"FAIL {name}: {' '.join(detail.split())[:600]}", flush=True)
+    if passed + failed == 0:
+        print(f"FAIL -k {args.k}: no test name contains it")
+        failed += 1
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

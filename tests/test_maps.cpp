@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
 #include <memory>
 
 using namespace collide;
@@ -286,4 +287,36 @@ TEST_CASE("tile data: every encoding Tiled writes, bounded by the declared cells
     CHECK_THROWS_WITH_AS(decode_tile_data("AAAA", "xml", "", 1), "unknown encoding 'xml'", DataError);
     CHECK_THROWS_WITH_AS(decode_tile_data("AAAAAAAA", "base64", "zlib", 1), "zlib data is corrupt (unknown compression method)",
                          DataError);
+}
+
+TEST_CASE("a map of one format may name a tileset of the other") {
+    // The same tile with a collision strip, as XML and as JSON, under either kind of map.
+    const std::map<std::string, std::string> files = {
+        {"maps/walls.tsx",
+         "<tileset name=\"walls\" tilewidth=\"16\" tileheight=\"16\" tilecount=\"1\"><tile id=\"0\" type=\"wall\">"
+         "<objectgroup><object id=\"1\" x=\"0\" y=\"0\" width=\"4\" height=\"16\"/></objectgroup></tile></tileset>"},
+        {"maps/walls.tsj",
+         R"({"type": "tileset", "name": "walls", "tilewidth": 16, "tileheight": 16, "tilecount": 1,
+             "tiles": [{"id": 0, "type": "wall", "objectgroup": {"objects": [{"id": 1, "x": 0, "y": 0, "width": 4, "height": 16}]}}]})"},
+    };
+    const FileLoader load = [&](const std::string& path) {
+        const auto it = files.find(path);
+        if (it == files.end()) throw Error(path, "", "cannot open: No such file or directory");
+        return it->second;
+    };
+    const auto tmx = [](const char* tileset) {
+        return std::string("<map orientation=\"orthogonal\" width=\"1\" height=\"1\" tilewidth=\"16\" tileheight=\"16\">"
+                           "<tileset firstgid=\"1\" source=\"") +
+               tileset + "\"/><layer id=\"1\" name=\"W\" width=\"1\" height=\"1\"><data encoding=\"csv\">1</data></layer></map>";
+    };
+    const auto tmj = [](const char* tileset) {
+        return std::string(R"({"type": "map", "orientation": "orthogonal", "tilewidth": 16, "tileheight": 16, "width": 1,
+             "height": 1, "tilesets": [{"firstgid": 1, "source": ")") +
+               tileset + R"("}], "layers": [{"type": "tilelayer", "id": 1, "name": "W", "width": 1, "height": 1, "data": [1]}]})";
+    };
+    const std::string expected = import_map("maps/a.tmx", tmx("walls.tsx"), MapFormat::TiledXml, load).at(0).text;
+    CHECK(expected.find("\"id\": \"W@0,0\", \"type\": \"compound\"") != std::string::npos);
+    CHECK(import_map("maps/a.tmx", tmx("walls.tsj"), MapFormat::TiledXml, load).at(0).text == expected);
+    CHECK(import_map("maps/a.tmj", tmj("walls.tsx"), MapFormat::TiledJson, load).at(0).text == expected);
+    CHECK(import_map("maps/a.tmj", tmj("walls.tsj"), MapFormat::TiledJson, load).at(0).text == expected);
 }

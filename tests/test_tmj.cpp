@@ -391,9 +391,9 @@ TEST_CASE("read_tmj: errors name the file, place, and the layer, object or tiles
         CHECK(error_of(map_text("", R"({"firstgid": 1, "source": "terrain.tsj"})"), no_files, "maps/m.tmj") ==
               "maps/m.tmj:5:40: /tilesets/0/source: tileset 'terrain.tsj': cannot open: No such file or directory");
     }
-    SUBCASE("an XML tileset") {
+    SUBCASE("a missing XML tileset (read as XML whatever the case of its extension)") {
         CHECK(error_of(map_text("", R"({"firstgid": 1, "source": "terrain.TSX"})")) ==
-              "m.tmj:5:40: /tilesets/0/source: tileset 'terrain.TSX': XML tilesets in JSON maps are not read");
+              "m.tmj:5:40: /tilesets/0/source: tileset 'terrain.TSX': cannot open: No such file or directory");
     }
     SUBCASE("an external tileset that is not valid JSON, or has a bad value") {
         const auto files = loader({{"t.tsj", "{\n\"name\": \"t\",\n\"tilecount\": -1}"}, {"u.tsj", "{\"name\": }"}});

@@ -140,6 +140,8 @@ Scene read_map_scene(const MapImport& map, const ReadOptions& options) {
 
 namespace detail::tiled {
 
+bool json_tileset(std::string_view file) { return ends_with_ci(file, ".tsj") || ends_with_ci(file, ".json"); }
+
 std::string resolve_path(const std::string& from, const std::string& path) {
     if (!path.empty() && path[0] == '/') return path;
     const std::size_t slash = from.rfind('/');

@@ -127,6 +127,14 @@ Map read_tmx(const std::string& file, std::string_view text, const FileLoader& l
 /// `.tj`/`.json` templates likewise. Errors carry the JSON pointer and line:column.
 Map read_tmj(const std::string& file, std::string_view text, const FileLoader& load);
 
+/// An external tileset file on its own, for a map of the other format naming it (a TMJ map
+/// with a `.tsx` tileset is common): `.tsx` (XML) and `.tsj`/`.json` (JSON). firstgid is 0.
+Tileset read_tsx_tileset(const std::string& file, std::string_view text, const FileLoader& load);
+Tileset read_tsj_tileset(const std::string& file, std::string_view text, const FileLoader& load);
+
+/// Whether a tileset file is JSON (`.tsj`, `.json`) rather than XML, by its name.
+bool json_tileset(std::string_view file);
+
 /// The scene a map becomes (SPEC §1.5). Throws Error naming the object or layer at fault.
 MapImport tiled_scene(const Map& map, const std::string& file);
 

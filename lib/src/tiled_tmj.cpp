@@ -20,13 +20,6 @@ namespace {
 // Group layers within group layers: the readers and the converter recurse on them.
 constexpr int kMaxGroupDepth = 64;
 
-bool ends_with_ci(std::string_view s, std::string_view suffix) {
-    if (s.size() < suffix.size()) return false;
-    for (std::size_t k = 0; k < suffix.size(); ++k)
-        if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + k])) != suffix[k]) return false;
-    return true;
-}
-
 // nlohmann's DOM builder, but a syntax error is kept with its byte offset rather than thrown
 // (nlohmann's out_of_range.406, a number too big for a double, carries no position).
 class DomBuilder : public nlohmann::detail::json_sax_dom_parser<Json> {
@@ -204,7 +197,6 @@ std::shared_ptr<const Tileset> Reader::read_tileset_ref(const At& ref, const Jso
         return t;
     }
     const std::string name = required(at, "source", string(at, j, "source"));
-    if (ends_with_ci(name, ".tsx")) at.fail("source", "XML tilesets in JSON maps are not read");
     const std::string path = resolve_path(at.doc->file, name);
     // One parse per file; one Tileset per (file, firstgid), shared by the objects naming it.
     auto hit = tilesets_.lower_bound({path, 0});
@@ -214,15 +206,30 @@ std::shared_ptr<const Tileset> Reader::read_tileset_ref(const At& ref, const Jso
         t->firstgid = firstgid;
         return tilesets_.emplace(std::make_pair(path, firstgid), std::move(t)).first->second;
     }
-    const Doc& doc = load_doc(at, "source", path, at.what);
-    const At file_at{&doc, "", at.what};
-    expect_object(file_at, doc.root, "a tileset");
-    if (const auto type = string(file_at, doc.root, "type"); type && *type != "tileset")
-        file_at.fail("type", "not a tileset: its type is '" + *type + "'");
-    auto t = std::make_shared<Tileset>(read_tileset_body(file_at, doc.root));
+    std::shared_ptr<Tileset> t;
+    if (!json_tileset(path)) {  // a .tsx: Tiled lets a JSON map use an XML tileset
+        std::string text;
+        try {
+            text = load_(path);
+        } catch (const Error& e) {
+            at.fail("source", e.message());
+        }
+        t = std::make_shared<Tileset>(read_tsx_tileset(path, text, load_));
+    } else {
+        const Doc& doc = load_doc(at, "source", path, at.what);
+        t = std::make_shared<Tileset>(tileset_file(doc, at.what));
+    }
     t->firstgid = firstgid;
     t->where = {path, "", 0, 0};
     return tilesets_.emplace(std::make_pair(path, firstgid), std::move(t)).first->second;
+}
+
+Tileset Reader::tileset_file(const Doc& doc, const std::string& what) {
+    const At file_at{&doc, "", what};
+    expect_object(file_at, doc.root, "a tileset");
+    if (const auto type = string(file_at, doc.root, "type"); type && *type != "tileset")
+        file_at.fail("type", "not a tileset: its type is '" + *type + "'");
+    return read_tileset_body(file_at, doc.root);
 }
 
 Tileset Reader::read_tileset_body(const At& at, const Json& j) {
@@ -383,6 +390,14 @@ void Reader::read_tile_data(const At& at, const Json& j, Layer& layer) {
 
 Map read_tmj(const std::string& file, std::string_view text, const FileLoader& load) {
     return tmj::Reader(load).read(file, text);
+}
+
+Tileset read_tsj_tileset(const std::string& file, std::string_view text, const FileLoader& load) {
+    tmj::Doc doc;
+    doc.file = file;
+    doc.text = text;
+    tmj::parse(doc, "");
+    return tmj::Reader(load).tileset_file(doc, "tileset '" + file + "'");
 }
 
 }  // namespace collide::detail::tiled

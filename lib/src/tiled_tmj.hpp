@@ -89,6 +89,8 @@ public:
     /// The tilesets of a map or template, sorted by firstgid.
     Tilesets read_tilesets(const At& at, const Json& list);
     std::shared_ptr<const Tileset> read_tileset_ref(const At& at, const Json& j);
+    /// A tileset file's tileset (firstgid 0); `what` starts its errors.
+    Tileset tileset_file(const Doc& doc, const std::string& what);
 
     // tiled_tmj_objects.cpp
     /// An object of a layer, of a tile's collision shapes (sets == nullptr: no tile objects

@@ -168,19 +168,23 @@ std::shared_ptr<const Tileset> Reader::tileset_ref(const XmlFile& f, pugi::xml_n
     auto file = tileset_files_.find(resolved);
     if (file == tileset_files_.end()) {
         const std::string text = load(f, ts, "tileset", source.value(), resolved);
-        XmlFile tsx{resolved, text, {}, {}};
-        parse_xml(tsx);
-        const pugi::xml_node root = tsx.doc.document_element();
-        if (std::strcmp(root.name(), "tileset") != 0)
-            fail(where_of(tsx, root), "the root element is <" + std::string(root.name()) + ">, not <tileset>");
         loading_.insert(resolved);
-        Tileset t = read_tileset(tsx, root);
+        Tileset t = json_tileset(resolved) ? read_tsj_tileset(resolved, text, load_) : tileset_file(resolved, text);
         loading_.erase(resolved);
         file = tileset_files_.emplace(resolved, std::move(t)).first;
     }
     Tileset t = file->second;
     t.firstgid = firstgid;
     return tilesets_[key] = std::make_shared<const Tileset>(std::move(t));
+}
+
+Tileset Reader::tileset_file(const std::string& path, std::string_view text) {
+    XmlFile tsx{path, text, {}, {}};
+    parse_xml(tsx);
+    const pugi::xml_node root = tsx.doc.document_element();
+    if (std::strcmp(root.name(), "tileset") != 0)
+        fail(where_of(tsx, root), "the root element is <" + std::string(root.name()) + ">, not <tileset>");
+    return read_tileset(tsx, root);
 }
 
 Tileset Reader::read_tileset(const XmlFile& f, pugi::xml_node ts) {
@@ -309,6 +313,10 @@ Map Reader::read_map(const std::string& file, std::string_view text) {
 
 Map read_tmx(const std::string& file, std::string_view text, const FileLoader& load) {
     return tmx::Reader(load).read_map(file, text);
+}
+
+Tileset read_tsx_tileset(const std::string& file, std::string_view text, const FileLoader& load) {
+    return tmx::Reader(load).tileset_file(file, text);
 }
 
 }  // namespace collide::detail::tiled

@@ -54,6 +54,9 @@ public:
     /// A `<tileset firstgid [source]>` of a map or template, external ones read through load.
     std::shared_ptr<const Tileset> tileset_ref(const XmlFile& f, pugi::xml_node ts);
 
+    /// A `.tsx` file's tileset (firstgid 0).
+    Tileset tileset_file(const std::string& path, std::string_view text);
+
     /// An `<object>` (with its template, if any); `in` says where it is (" in layer 'L'").
     Object read_object(const XmlFile& f, pugi::xml_node n, const Tilesets& sets, const std::string& in);
 

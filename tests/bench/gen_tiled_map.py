@@ -133,8 +133,10 @@ def make_object(rng):
     # one vertex in each of n equal sectors, jittered inside it: star-shaped about the
     # object's x, y, so simple
     angles = [(i + rng.uniform(-0.4, 0.4)) * 2 * math.pi / n for i in range(n)]
-    pts = [(r * rng.uniform(0.5, 1.0) * math.cos(a), r * rng.uniform(0.5, 1.0) * math.sin(a))
-           for a in angles]
+    pts = []
+    for a in angles:
+        d = r * rng.uniform(0.5, 1.0)
+        pts.append((d * math.cos(a), d * math.sin(a)))
     return "polygon", "zone", "zone", 2 * r, 2 * r, pts
 
 

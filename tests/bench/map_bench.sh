@@ -62,7 +62,7 @@ fi
 
 echo "== map $MAP ($(stat -c %s "$MAP") bytes)"
 [ -s "$MAP.stats" ] && echo "   generator: $(cat "$MAP.stats")"
-echo "== collide $BIN: $("$BIN" --version 2>&1 | head -1), built $(date -u -r "$BIN" '+%Y-%m-%d %H:%M UTC')"
+echo "== collide $BIN, built $(date -u -r "$BIN" '+%Y-%m-%d %H:%M UTC')"
 echo "   source: $(git -C "$ROOT" log -1 --format='%h %s' 2>/dev/null | cut -c1-80 || echo '?')"
 echo "== load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -76,7 +76,7 @@ fi
 echo "== collide check -v (untimed run): $(grep -E '^collide: (parse|check and write) [0-9.]+ ms' "$DIR/check.err" | sed 's/^collide: //' | paste -sd ';' -)"
 echo "   report: $(stat -c %s "$DIR/check.out") bytes; summary: $(python3 -c '
 import json, sys
-s = json.load(open(sys.argv[1])).get("summary", {})
+s = json.load(open(sys.argv[1]))["scenes"][0]["summary"]
 print(", ".join(f"{k} {v}" for k, v in s.items() if not isinstance(v, (dict, list))))' "$DIR/check.out" 2>/dev/null || echo '?')"
 "$BIN" import "$MAP" > "$DIR/import.out"
 echo "   import: $(stat -c %s "$DIR/import.out") bytes of scene text"

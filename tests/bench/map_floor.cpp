@@ -42,13 +42,15 @@ double ms_since(Clock::time_point& t) {
     std::exit(1);
 }
 
+// One read of the whole file into a buffer of its size.
 std::string read_file(const char* path) {
     std::FILE* f = std::fopen(path, "rb");
-    if (!f) fail("cannot open the map");
-    std::string text;
-    char chunk[1 << 16];
-    size_t n = 0;
-    while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) text.append(chunk, n);
+    if (!f || std::fseek(f, 0, SEEK_END) != 0) fail("cannot open the map");
+    const long size = std::ftell(f);
+    std::rewind(f);
+    if (size < 0) fail("cannot size the map");
+    std::string text(static_cast<size_t>(size), '\0');
+    if (std::fread(text.data(), 1, text.size(), f) != text.size()) fail("cannot read the map");
     std::fclose(f);
     return text;
 }

@@ -28,53 +28,58 @@ std::string too_long(std::uint64_t count) {
     return "the data holds more than the " + std::to_string(count) + " tiles the layer declares";
 }
 
-// zlib (RFC 1950) or gzip (RFC 1952) into exactly `want` bytes; more is an error found after
-// at most want + 1 bytes were produced, whatever the stream would inflate to.
-std::string inflate_bounded(const std::string& in, std::uint64_t want, bool gzip, std::uint64_t count) {
+// Decompressors write straight into the gids' storage, `want` bytes, and one byte more into a
+// spill byte: a stream that fills the gids and still has output holds too many tiles, found
+// after want + 1 bytes whatever it would inflate to.
+
+// zlib (RFC 1950) or gzip (RFC 1952) into out; returns the bytes written.
+std::size_t inflate_into(const std::string& in, unsigned char* out, std::uint64_t want, bool gzip, std::uint64_t count) {
+    const std::string name = gzip ? "gzip" : "zlib";
     z_stream z{};
     if (inflateInit2(&z, gzip ? 16 + MAX_WBITS : MAX_WBITS) != Z_OK) throw DataError("cannot start zlib");
     std::unique_ptr<z_stream, int (*)(z_stream*)> guard(&z, inflateEnd);
-    std::string out(static_cast<std::size_t>(want) + 1, '\0');
+    unsigned char spill = 0;
     z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    std::uint64_t in_left = in.size(), out_left = out.size();
+    z.next_out = out;
+    std::uint64_t in_left = in.size(), out_left = want;
     int rc = Z_OK;
     while (rc == Z_OK) {
         // avail_in/avail_out are 32-bit: feed and drain in pieces.
         z.avail_in = static_cast<uInt>(std::min<std::uint64_t>(in_left, 1u << 30));
-        z.avail_out = static_cast<uInt>(std::min<std::uint64_t>(out_left, 1u << 30));
+        const bool full = out_left == 0;
+        if (full) z.next_out = &spill;
+        z.avail_out = full ? 1u : static_cast<uInt>(std::min<std::uint64_t>(out_left, 1u << 30));
         const uInt gave = z.avail_in, room = z.avail_out;
         rc = inflate(&z, Z_NO_FLUSH);
         in_left -= gave - z.avail_in;
-        out_left -= room - z.avail_out;
-        if (rc == Z_BUF_ERROR && in_left == 0) throw DataError(std::string(gzip ? "gzip" : "zlib") + " data ends early");
-        if (rc == Z_OK && out_left == 0) throw DataError(too_long(count));
-        if (rc == Z_BUF_ERROR && out_left == 0) throw DataError(too_long(count));
+        if (full && z.avail_out == 0) throw DataError(too_long(count));
+        if (!full) out_left -= room - z.avail_out;
+        if (rc == Z_BUF_ERROR && in_left == 0) throw DataError(name + " data ends early");
     }
-    if (rc != Z_STREAM_END)
-        throw DataError(std::string(gzip ? "gzip" : "zlib") + " data is corrupt" + (z.msg ? std::string(" (") + z.msg + ")" : ""));
-    out.resize(out.size() - static_cast<std::size_t>(out_left));
-    return out;
+    if (rc != Z_STREAM_END) throw DataError(name + " data is corrupt" + (z.msg ? std::string(" (") + z.msg + ")" : ""));
+    return static_cast<std::size_t>(want - out_left);
 }
 
-std::string zstd_bounded(const std::string& in, std::uint64_t want, std::uint64_t count) {
+// zstd (libzstd's streaming decoder) into out; returns the bytes written.
+std::size_t zstd_into(const std::string& in, unsigned char* out, std::uint64_t want, std::uint64_t count) {
     std::unique_ptr<ZSTD_DStream, std::size_t (*)(ZSTD_DStream*)> d(ZSTD_createDStream(), ZSTD_freeDStream);
     if (!d) throw DataError("cannot start zstd");
-    std::string out(static_cast<std::size_t>(want) + 1, '\0');
+    unsigned char spill = 0;
     ZSTD_inBuffer src{in.data(), in.size(), 0};
-    ZSTD_outBuffer dst{out.data(), out.size(), 0};
+    ZSTD_outBuffer dst{out, static_cast<std::size_t>(want), 0};
+    ZSTD_outBuffer over{&spill, 1, 0};
     std::size_t rc = 1;
     while (src.pos < src.size || rc != 0) {
-        const std::size_t before_in = src.pos, before_out = dst.pos;
-        rc = ZSTD_decompressStream(d.get(), &dst, &src);
+        const bool full = dst.pos == dst.size;
+        ZSTD_outBuffer& to = full ? over : dst;
+        const std::size_t before_in = src.pos, before_out = to.pos;
+        rc = ZSTD_decompressStream(d.get(), &to, &src);
         if (ZSTD_isError(rc)) throw DataError(std::string("zstd data is corrupt (") + ZSTD_getErrorName(rc) + ")");
-        if (dst.pos == dst.size) throw DataError(too_long(count));
-        if (rc != 0 && src.pos == src.size && before_in == src.pos && before_out == dst.pos)
+        if (over.pos > 0) throw DataError(too_long(count));
+        if (rc != 0 && src.pos == src.size && before_in == src.pos && before_out == to.pos)
             throw DataError("zstd data ends early");
-        if (rc == 0 && src.pos == src.size) break;
     }
-    out.resize(dst.pos);
-    return out;
+    return dst.pos;
 }
 
 std::vector<std::uint32_t> csv_gids(std::string_view text, std::uint64_t count) {
@@ -143,19 +148,27 @@ std::vector<std::uint32_t> decode_tile_data(std::string_view text, std::string_v
     }
     if (encoding != "base64") throw DataError("unknown encoding '" + std::string(encoding) + "'");
     const std::uint64_t want = count * 4;
-    std::string bytes = decode_base64(text);
-    if (compression == "zlib" || compression == "gzip") bytes = inflate_bounded(bytes, want, compression == "gzip", count);
-    else if (compression == "zstd") bytes = zstd_bounded(bytes, want, count);
-    else if (!compression.empty()) throw DataError("unknown compression '" + std::string(compression) + "'");
-    if (bytes.size() != want) {
-        if (bytes.size() > want) throw DataError(too_long(count));
-        throw DataError("the data holds " + std::to_string(bytes.size() / 4) + " tiles, the layer declares " +
-                        std::to_string(count));
-    }
+    const std::string bytes = decode_base64(text);
     std::vector<std::uint32_t> gids(static_cast<std::size_t>(count));
-    const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
-    for (std::size_t k = 0; k < gids.size(); ++k, b += 4)
-        gids[k] = std::uint32_t{b[0]} | std::uint32_t{b[1]} << 8 | std::uint32_t{b[2]} << 16 | std::uint32_t{b[3]} << 24;
+    auto* out = reinterpret_cast<unsigned char*>(gids.data());
+    std::size_t got = 0;
+    if (compression == "zlib" || compression == "gzip") {
+        got = inflate_into(bytes, out, want, compression == "gzip", count);
+    } else if (compression == "zstd") {
+        got = zstd_into(bytes, out, want, count);
+    } else if (compression.empty()) {
+        if (bytes.size() > want) throw DataError(too_long(count));
+        got = bytes.size();
+        if (got > 0) std::memcpy(out, bytes.data(), got);
+    } else {
+        throw DataError("unknown compression '" + std::string(compression) + "'");
+    }
+    if (got != want)
+        throw DataError("the data holds " + std::to_string(got / 4) + " tiles, the layer declares " + std::to_string(count));
+    // The bytes are little-endian gids: already the values on a little-endian machine.
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    for (std::uint32_t& g : gids) g = __builtin_bswap32(g);
+#endif
     return gids;
 }
 

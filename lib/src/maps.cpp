@@ -11,8 +11,8 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <cstdio>
+#include <memory>
 
 namespace collide {
 
@@ -89,12 +89,21 @@ MapFormat map_format(std::string_view file, std::string_view text) {
 
 FileLoader file_system_loader() {
     return [](const std::string& path) {
-        std::ifstream in(path, std::ios::binary);
-        if (!in) throw Error(path, "", std::string("cannot open: ") + std::strerror(errno));
-        std::ostringstream text;
-        text << in.rdbuf();
-        if (in.bad()) throw Error(path, "", std::string("cannot read: ") + std::strerror(errno));
-        return std::move(text).str();
+        std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+        if (!f) throw Error(path, "", std::string("cannot open: ") + std::strerror(errno));
+        // One read of the file's size where it has one; a pipe or a growing file in pieces.
+        std::string text;
+        if (std::fseek(f.get(), 0, SEEK_END) == 0) {
+            const long size = std::ftell(f.get());
+            if (size > 0) text.resize(static_cast<std::size_t>(size));
+            std::rewind(f.get());
+        }
+        std::size_t got = text.empty() ? 0 : std::fread(text.data(), 1, text.size(), f.get());
+        text.resize(got);
+        char buf[1 << 16];
+        for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f.get())) > 0;) text.append(buf, n);
+        if (std::ferror(f.get())) throw Error(path, "", std::string("cannot read: ") + std::strerror(errno));
+        return text;
     };
 }
 

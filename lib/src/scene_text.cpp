@@ -111,13 +111,13 @@ void SceneText::end_grid() {
 }
 
 std::string SceneText::text() {
-    std::string out = "{\"format\": \"collide-scene\", \"version\": 1,\n \"shapes\": [";
-    out.reserve(out.size() + shapes_.size() + grids_.size() + 32);
-    out += shapes_;
+    // The text so far is moved, not copied: a big map's scene is tens of MB.
+    std::string out = std::move(shapes_);
+    out.reserve(out.size() + grids_.size() + 32);
     out += "\n ],\n \"grids\": [";
     out += grids_;
     out += "\n ]}\n";
-    shapes_.clear();
+    shapes_ = kHead;
     grids_.clear();
     shape_count_ = grid_count_ = 0;
     return out;

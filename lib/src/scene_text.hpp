@@ -58,7 +58,8 @@ private:
     void end_grid();
     void key(std::string_view k);
 
-    std::string shapes_;
+    static constexpr const char* kHead = "{\"format\": \"collide-scene\", \"version\": 1,\n \"shapes\": [";
+    std::string shapes_ = kHead;  ///< the scene's text up to the last shape written
     std::string grids_;
     std::string* out_ = &shapes_;  ///< where fields go: the shape or the grid in progress
     std::size_t shape_count_ = 0;

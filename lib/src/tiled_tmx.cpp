@@ -14,6 +14,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 
 namespace collide::detail::tiled {
 
@@ -275,10 +276,13 @@ std::vector<Layer> Reader::read_layers(const XmlFile& f, pugi::xml_node parent, 
         read_properties(n, l.properties);
         switch (l.kind) {
             case Layer::Kind::Tiles: read_tiles(f, n, l, infinite); break;
-            case Layer::Kind::Objects:
-                for (const pugi::xml_node o : n.children("object"))
-                    l.objects.push_back(read_object(f, o, sets, " in " + what));
+            case Layer::Kind::Objects: {
+                const auto objects = n.children("object");
+                l.objects.reserve(static_cast<std::size_t>(std::distance(objects.begin(), objects.end())));
+                const std::string in = " in " + what;
+                for (const pugi::xml_node o : objects) l.objects.push_back(read_object(f, o, sets, in));
                 break;
+            }
             case Layer::Kind::Group:
                 if (depth == kMaxDepth) fail(l.where, what + ": groups nest more than " + std::to_string(kMaxDepth) + " deep");
                 l.layers = read_layers(f, n, sets, infinite, depth + 1);

@@ -354,6 +354,7 @@ void Reader::read_tile_data(const At& at, const Json& j, Layer& layer) {
         if (cells > kMaxMapCells)
             at.fail("", std::to_string(w) + " x " + std::to_string(h) + " tiles is more than the " +
                             std::to_string(kMaxMapCells) + " a layer may hold");
+        spend(at, cells);
         TileBlock block{0, 0, static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h), {}};
         block.gids = gids(at, j, cells);
         layer.blocks.push_back(std::move(block));
@@ -380,10 +381,17 @@ void Reader::read_tile_data(const At& at, const Json& j, Layer& layer) {
         total += static_cast<std::uint64_t>(w) * static_cast<std::uint64_t>(h);  // w, h < 2^31: no overflow
         if (total > kMaxMapCells)
             c.fail("", "the chunks hold more than the " + std::to_string(kMaxMapCells) + " tiles a layer may hold");
+        spend(c, static_cast<std::uint64_t>(w) * static_cast<std::uint64_t>(h));
         TileBlock block{x, y, static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h), {}};
         block.gids = gids(c, cj, static_cast<std::uint64_t>(w) * static_cast<std::uint64_t>(h));
         layer.blocks.push_back(std::move(block));
     }
+}
+
+void Reader::spend(const At& at, std::uint64_t cells) {
+    cells_ += cells;
+    if (cells_ > kMaxMapCells)
+        at.fail("", "the map's tile layers hold more than the " + std::to_string(kMaxMapCells) + " tiles collide reads");
 }
 
 }  // namespace tmj

@@ -105,6 +105,8 @@ private:
     std::vector<Layer> read_layers(const At& at, const Json& list, int depth);
     Layer read_layer(const At& at, const Json& j, int depth);
     void read_tile_data(const At& at, const Json& j, Layer& layer);
+    /// Counts a layer's cells against the map's budget (kMaxMapCells for all layers together).
+    void spend(const At& at, std::uint64_t cells);
     /// A file named at ref/key (a tileset source, a template), loaded and parsed once; `name`
     /// ("tileset 'x.tsj'") starts the messages of its errors.
     const Doc& load_doc(const At& ref, const std::string& key, const std::string& path, const std::string& name);
@@ -115,6 +117,7 @@ private:
     static TileRef resolve(const At& at, const Tilesets* sets, std::int64_t gid);
 
     const FileLoader& load_;
+    std::uint64_t cells_ = 0;  // tile layer cells read so far
     Tilesets map_tilesets_;
     std::map<std::string, std::unique_ptr<Doc>> docs_;  // loaded files, by resolved path
     std::map<std::pair<std::string, std::uint32_t>, std::shared_ptr<const Tileset>> tilesets_;  // external, by firstgid

@@ -219,6 +219,13 @@ Tileset Reader::read_tileset(const XmlFile& f, pugi::xml_node ts) {
     return t;
 }
 
+void Reader::spend(const XmlFile& f, pugi::xml_node n, std::uint64_t cells, const std::string& what) {
+    cells_ += cells;
+    if (cells_ > kMaxMapCells)
+        fail(where_of(f, n), what + ": the map's tile layers declare more than the " + std::to_string(kMaxMapCells) +
+                                 " tiles collide reads");
+}
+
 void Reader::read_tiles(const XmlFile& f, pugi::xml_node n, Layer& layer, bool infinite) {
     const std::string what = layer_what(layer);
     const pugi::xml_node data = n.child("data");
@@ -234,6 +241,7 @@ void Reader::read_tiles(const XmlFile& f, pugi::xml_node n, Layer& layer, bool i
     };
     if (!infinite) {
         const auto [w, h] = size(n, what);
+        spend(f, n, std::uint64_t{w} * h, what);
         layer.blocks.push_back({0, 0, w, h, block_gids(f, data, data, std::uint64_t{w} * h, what)});
         return;
     }
@@ -249,6 +257,7 @@ void Reader::read_tiles(const XmlFile& f, pugi::xml_node n, Layer& layer, bool i
                                      " tiles collide reads");
         layer.blocks.push_back({x, y, w, h, {}});
     }
+    spend(f, n, cells, what);
     std::size_t k = 0;
     for (const pugi::xml_node c : data.children("chunk")) {
         TileBlock& b = layer.blocks[k++];

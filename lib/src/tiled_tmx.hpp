@@ -65,6 +65,8 @@ private:
     std::vector<Layer> read_layers(const XmlFile& f, pugi::xml_node parent, const Tilesets& sets, bool infinite,
                                    int depth);
     void read_tiles(const XmlFile& f, pugi::xml_node n, Layer& layer, bool infinite);
+    /// Counts a layer's cells against the map's budget (kMaxMapCells for all layers together).
+    void spend(const XmlFile& f, pugi::xml_node n, std::uint64_t cells, const std::string& what);
     void apply_object(const XmlFile& f, pugi::xml_node n, Object& o, const Tilesets& sets, const std::string& in);
     const Object& template_object(const XmlFile& f, pugi::xml_node n, const std::string& source);
     /// The text of a file named in `f` at `n`; a loader error is rethrown naming `kind 'source'`.
@@ -75,6 +77,7 @@ private:
     std::map<std::string, Tileset> tileset_files_;  // external tilesets by resolved path
     std::map<std::pair<std::string, std::uint32_t>, std::shared_ptr<const Tileset>> tilesets_;
     std::map<std::string, Object> templates_;  // by resolved path
+    std::uint64_t cells_ = 0;                  // tile layer cells read so far
     std::set<std::string> loading_;            // files being read: a loop among them is an error
 };
 

@@ -36,8 +36,9 @@ MapFormat map_format(std::string_view file, std::string_view text = {});
 /// that is not JSON.
 bool is_tiled_json(std::string_view text);
 
-/// The most cells one tile layer (or one LDtk IntGrid layer) may declare: a 16384 x 16384
-/// layer. Bigger ones are an error before any memory is taken for them.
+/// The most cells one tile layer (or one LDtk IntGrid layer), and all tile layers of a Tiled
+/// map together, may declare: a 16384 x 16384 layer (1 GiB of gids). More is an error before
+/// any memory is taken for it.
 inline constexpr std::uint64_t kMaxMapCells = std::uint64_t{1} << 28;
 
 /// Returns the bytes of a file a map refers to (an external tileset, a template, an LDtk

@@ -484,7 +484,8 @@ def tmx_tileset(el, base):
         if og is not None:
             shapes = []
             for o in og.findall("object"):
-                n = tmx_object(o, None)
+                # a template in a tile's collision group is found beside the tileset
+                n = tmx_object(o, base if src is None else os.path.dirname(os.path.join(base, src)))
                 if n["kind"] in ("text", "tile"):
                     continue
                 sh = Importer.object_shape(None, n, (num(og.get("offsetx")), num(og.get("offsety"))))
@@ -691,7 +692,7 @@ def tmj_tileset_body(t, ts, base):
         if og:
             shapes = []
             for o in og.get("objects", []):
-                n = tmj_object(o, None)
+                n = tmj_object(o, base)
                 if n["kind"] in ("text", "tile"):
                     continue
                 sh = Importer.object_shape(None, n, (float(og.get("offsetx", 0)), float(og.get("offsety", 0))))
@@ -869,7 +870,7 @@ def normal(shape):
         if shape.get("angle", 0) % 90 == 0:
             xs, ys = [p[0] for p in pts], [p[1] for p in pts]
             return ("rect", (min(xs), min(ys)), (max(xs), max(ys)))
-        return ("polygon", tuple(sorted(pts)))
+        return ("polygon", cyclic(pts))
     if t == "ellipse":
         rx, ry = shape["radii"]
         if rx == ry:
@@ -889,13 +890,23 @@ def normal(shape):
     if t == "segment":
         return ("segment", tuple(sorted([tuple(shape["a"]), tuple(shape["b"])])))
     if t == "polygon":
-        return ("polygon", tuple(sorted(tuple(p) for p in shape["points"])))
+        return ("polygon", cyclic([tuple(p) for p in shape["points"]]))
     if t == "polyline":
         pts = [tuple(p) for p in shape["points"]]
         return ("polyline", tuple(min(pts, pts[::-1])))
     if t == "compound":
         return ("compound", tuple(normal(p) for p in shape["parts"]))
     return (t, json.dumps(shape, sort_keys=True))
+
+
+def cyclic(pts):
+    """A ring's vertices from its least vertex, in the direction whose second vertex is
+    less: the same ring whatever its first vertex and winding (SPEC: either winding)."""
+    n = len(pts)
+    i = min(range(n), key=lambda k: pts[k])
+    fwd = tuple(pts[(i + k) % n] for k in range(n))
+    bwd = tuple(pts[(i - k) % n] for k in range(n))
+    return min(fwd, bwd)
 
 
 def ulps(a, b):
@@ -972,7 +983,7 @@ def compare(path_a, path_b, out=sys.stdout):
                 continue
             d = diff_values(na, nb)
             if d is not None:
-                what = "differs" if d == float("inf") else f"differs by up to {d} ulp"
+                what = "differs" if d > 2 ** 20 else f"differs by up to {d} ulp"
                 problems.append(f"'{k}' ({sa['type']}) {what}: {json.dumps(sa)[:200]} vs {json.dumps(sb)[:200]}")
     for p in problems:
         out.write(p + "\n")

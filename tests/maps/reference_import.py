@@ -129,6 +129,8 @@ def transform_local(shape, W, H, flip_h, flip_v, flip_d, sx, sy):
         return shape
 
     if flip_d:
+        # CHOICE: after the diagonal flip the box is H x W, and the horizontal and vertical
+        # flips mirror inside that box (the same as Tiled for square tiles)
         shape = step(shape, lambda p: [p[1], p[0]], lambda a: 90 - a if a else 0, True)
         w, h = h, w
     if flip_h:
@@ -211,6 +213,8 @@ class Tileset:
         self.tiles = {}  # local id -> {"class", "shapes" (tile-local), "w", "h"}
 
     def tile(self, local):
+        # CHOICE: a gid that lands in a tileset but names a tile it does not define is a
+        # tile without collision shapes, of the tileset's tile size (Tiled draws it as missing).
         return self.tiles.get(local, {})
 
     def tile_size(self, local):
@@ -244,6 +248,8 @@ class Importer:
         """cells_by_pos: dict (col, row) -> raw gid (Tiled's tile coordinates)."""
         gid_id = name
         self.grid_names.append((name, layer_id))
+        # CHOICE: a grid's groups are its full name and class only (SPEC §1.5); collide_groups
+        # is read for objects, as the README says.
         groups = dedupe([name, layer_class])
         ox, oy = origin_cell
         rows = []
@@ -277,6 +283,8 @@ class Importer:
                 for sh in tile["shapes"]:
                     loc = transform_local(sh, W, H, raw & FLIP_H, raw & FLIP_V, raw & FLIP_D, 1, 1)
                     parts.append(place(loc, lambda p: [left + p[0], top + p[1]], 0))
+                # CHOICE: shapes come in document order: each layer's tile compounds (row by
+                # row), then each object layer's objects, as the layers are written.
                 self.shapes.append({"id": f"{name}@{col},{row}", "type": "compound",
                                     "parts": parts,
                                     "groups": dedupe([name, "tile-collision", tile.get("class", "")])})

@@ -276,11 +276,17 @@ class Importer:
                     continue
                 W, H = ts.tile_size(local)
                 col, row = ox + c, oy + r
-                # drawn from the bottom-left of its cell plus the tileset's tile offset
+                # drawn from the bottom-left of its cell plus the tileset's tile offset; a
+                # diagonal flip turns the W x H box into H x W, still standing on that corner
                 left = offset[0] + col * tw + ts.offset[0]
-                top = offset[1] + (row + 1) * th - H + ts.offset[1]
+                top = offset[1] + (row + 1) * th - (W if raw & FLIP_D else H) + ts.offset[1]
                 parts = []
-                for sh in tile["shapes"]:
+                if not raw & (FLIP_H | FLIP_V | FLIP_D):
+                    # the object's own position moved first, then its shape built from there,
+                    # so a turned rectangle is rounded once (as SPEC 2.5 evaluates a box)
+                    for n, goff in tile["objects"]:
+                        parts.append(Importer.object_shape(None, n, (left + goff[0], top + goff[1])))
+                for sh in tile["shapes"] if not parts else []:
                     loc = transform_local(sh, W, H, raw & FLIP_H, raw & FLIP_V, raw & FLIP_D, 1, 1)
                     parts.append(place(loc, lambda p: [left + p[0], top + p[1]], 0))
                 # CHOICE: shapes come in document order: each layer's tile compounds (row by
@@ -324,14 +330,21 @@ class Importer:
         ay = {"top": 0, "topleft": 0, "topright": 0, "left": 0.5, "center": 0.5, "right": 0.5,
               "bottom": 1, "bottomleft": 1, "bottomright": 1}[align]
         c, s = cos_sin(rot)
-        # top-left of the tile's box, relative to the anchor (x, y)
-        dx0, dy0 = -ax * w, -ay * h
+        # top-left of the tile's box, relative to the anchor (x, y). CHOICE: the tileset's
+        # tile offset moves a tile object too, in the object's own frame (scaled to its size
+        # and turned with it), as Tiled draws it
+        dx0 = -ax * w + ts.offset[0] * (w / W)
+        dy0 = -ay * h + ts.offset[1] * (h / H)
         if not tile.get("shapes"):
             if rot % 360 == 0:
                 return {"type": "rect", "min": [x + dx0, y + dy0], "max": [x + dx0 + w, y + dy0 + h]}
             return {"type": "box", "center": turn([x, y], [dx0 + w / 2, dy0 + h / 2], c, s),
                     "size": [w, h], "angle": rot}
         parts = []
+        if not raw & (FLIP_H | FLIP_V | FLIP_D) and w == W and h == H and rot % 360 == 0:
+            for n, goff in tile["objects"]:
+                parts.append(Importer.object_shape(None, n, (x + dx0 + goff[0], y + dy0 + goff[1])))
+            return {"type": "compound", "parts": parts}
         for sh in tile["shapes"]:
             loc = transform_local(sh, W, H, raw & FLIP_H, raw & FLIP_V, raw & FLIP_D, w / W, h / H)
             if rot % 360 == 0:
@@ -490,16 +503,19 @@ def tmx_tileset(el, base):
             info["w"], info["h"] = num(img.get("width")), num(img.get("height"))
         og = t.find("objectgroup")
         if og is not None:
-            shapes = []
+            shapes, objs = [], []
             for o in og.findall("object"):
                 # a template in a tile's collision group is found beside the tileset
                 n = tmx_object(o, base if src is None else os.path.dirname(os.path.join(base, src)))
                 if n["kind"] in ("text", "tile"):
                     continue
-                sh = Importer.object_shape(None, n, (num(og.get("offsetx")), num(og.get("offsety"))))
+                goff = (num(og.get("offsetx")), num(og.get("offsety")))
+                sh = Importer.object_shape(None, n, goff)
                 if sh is not None:
                     shapes.append(sh)
+                    objs.append((n, goff))
             info["shapes"] = shapes
+            info["objects"] = objs
         ts.tiles[tid] = info
     return ts
 
@@ -698,15 +714,18 @@ def tmj_tileset_body(t, ts, base):
             info["w"], info["h"] = float(tile["imagewidth"]), float(tile["imageheight"])
         og = tile.get("objectgroup")
         if og:
-            shapes = []
+            shapes, objs = [], []
             for o in og.get("objects", []):
                 n = tmj_object(o, base)
                 if n["kind"] in ("text", "tile"):
                     continue
-                sh = Importer.object_shape(None, n, (float(og.get("offsetx", 0)), float(og.get("offsety", 0))))
+                goff = (float(og.get("offsetx", 0)), float(og.get("offsety", 0)))
+                sh = Importer.object_shape(None, n, goff)
                 if sh is not None:
                     shapes.append(sh)
+                    objs.append((n, goff))
             info["shapes"] = shapes
+            info["objects"] = objs
         ts.tiles[int(tile["id"])] = info
     return ts
 
@@ -883,8 +902,11 @@ def normal(shape):
         rx, ry = shape["radii"]
         if rx == ry:
             return ("circle", tuple(shape["center"]), rx)
-        return ("ellipse", tuple(shape["center"]), (rx, ry), shape.get("angle", 0) % 360,
-                shape.get("vertices", 32))
+        # the same ellipse: turned by 180, or turned by 90 with its radii swapped
+        a = shape.get("angle", 0) % 180
+        if a == 90:
+            rx, ry, a = ry, rx, 0
+        return ("ellipse", tuple(shape["center"]), (rx, ry), a, shape.get("vertices", 32))
     if t == "circle":
         if shape["radius"] == 0:
             return ("point", tuple(shape["center"]))

@@ -45,7 +45,8 @@ struct Placement {
         if (scale.x != 1 || scale.y != 1) p = Vec2{p.x * scale.x, p.y * scale.y};
         if (shift.x != 0 || shift.y != 0) p = Vec2{p.x + shift.x, p.y + shift.y};
         if (!turned()) return Vec2{at.x + p.x, at.y + p.y};
-        return Vec2{at.x + (p.x * c - p.y * s), at.y + (p.x * s + p.y * c)};
+        // As SPEC §2.5 evaluates a box's corner: each product rounded, sums left to right.
+        return Vec2{at.x + p.x * c - p.y * s, at.y + p.x * s + p.y * c};
     }
     /// A direction at `rho` degrees in the shape's own frame, as an angle in the world.
     double angle_of(double rho) const {
@@ -61,11 +62,12 @@ struct Placement {
     }
 };
 
-Vec2 rotated(Vec2 p, double degrees) {
-    if (degrees == 0) return p;
+// `origin + R(degrees) q`, evaluated as SPEC §2.5 evaluates a box's corner.
+Vec2 turned_about(Vec2 origin, Vec2 q, double degrees) {
+    if (degrees == 0) return Vec2{origin.x + q.x, origin.y + q.y};
     double c = 1, s = 0;
     cos_sin(degrees, c, s);
-    return Vec2{p.x * c - p.y * s, p.x * s + p.y * c};
+    return Vec2{origin.x + q.x * c - q.y * s, origin.y + q.x * s + q.y * c};
 }
 
 Vec2 plus(Vec2 a, Vec2 b) { return Vec2{a.x + b.x, a.y + b.y}; }
@@ -167,8 +169,12 @@ private:
         }
         if (!map_.tilesets.empty()) {
             lowest_gid_ = map_.tilesets.front()->firstgid;
+            // Within the last tileset's tilecount, or one of its listed tiles (image collections
+            // may number tiles past tilecount).
             const Tileset& last = *map_.tilesets.back();
             highest_gid_ = last.tilecount > 0 ? std::uint64_t{last.firstgid} + last.tilecount - 1 : kGidMask;
+            if (last.tilecount > 0 && !last.tiles.empty())
+                highest_gid_ = std::max<std::uint64_t>(highest_gid_, std::uint64_t{last.firstgid} + last.tiles.back().id);
         }
     }
 
@@ -345,10 +351,13 @@ private:
         const double w = o.width > 0 ? o.width : size.x, h = o.height > 0 ? o.height : size.y;
         const Vec2 a = anchor(set.alignment);
         Placement p;
-        p.at = Vec2{at.x + o.x + set.tileoffset.x, at.y + o.y + set.tileoffset.y};
+        p.at = Vec2{at.x + o.x, at.y + o.y};
         p.angle = o.rotation;
         cos_sin(p.angle, p.c, p.s);
-        p.shift = Vec2{-(a.x * w), -(a.y * h)};
+        // The tileset's tile offset moves the tile in the object's own frame: scaled to the
+        // object's size and turned with it, as Tiled draws it.
+        p.shift = Vec2{-(a.x * w) + set.tileoffset.x * (size.x > 0 ? w / size.x : 1),
+                       -(a.y * h) + set.tileoffset.y * (size.y > 0 ? h / size.y : 1)};
         p.flips = o.tile.flips;
         p.box = (p.flips & kFlipD) ? Vec2{size.y, size.x} : size;
         if (tile && std::any_of(tile->shapes.begin(), tile->shapes.end(), can_be_part)) {
@@ -396,7 +405,7 @@ private:
     }
 
     // A point of the object given in its own frame (relative to x, y; before its rotation).
-    Vec2 local(const Object& o, Vec2 q) const { return plus(Vec2{o.x, o.y}, rotated(q, o.rotation)); }
+    Vec2 local(const Object& o, Vec2 q) const { return turned_about(Vec2{o.x, o.y}, q, o.rotation); }
 
     void fields(const Object& o, const Placement& p) {
         const bool turned = o.rotation != 0 || p.turned();

@@ -149,6 +149,22 @@ TEST_CASE("tiles with collision shapes become compounds, flipped as Tiled draws 
     CHECK(shape_named(s, "Walls@0,0").groups == std::vector<std::string>{"Walls", "tile-collision", "wall"});
 }
 
+TEST_CASE("a collision tile at the highest gid takes memory for itself, not for every gid below") {
+    // fuzz_map collision-tile-at-highest-gid-allocates-4gib: a table indexed by gid took 16
+    // bytes for each of the 2^28 gids below it.
+    Map m = orthogonal_map();
+    auto set = strip_tileset();
+    set->firstgid = kGidMask;
+    set->tilecount = 1;
+    m.tilesets.push_back(set);
+    m.layers.push_back(tile_layer("Walls", 2, 1, {kGidMask | kFlipH, 0}));
+    const Scene s = scene_of(m);
+    REQUIRE(s.shapes.size() == 1);
+    const Rect strip = std::get<Rect>(std::get<Compound>(shape_named(s, "Walls@0,0").shape).parts.at(0));
+    CHECK(strip.min == Vec2{12, 0});
+    CHECK(strip.max == Vec2{16, 16});
+}
+
 TEST_CASE("objects: ids from names, groups from layer, class and collide_groups") {
     Map m = orthogonal_map();
     Object rock1 = object(3, "rock", ObjectKind::Rect, 0, 0, 8, 8);

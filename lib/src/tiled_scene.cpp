@@ -163,8 +163,7 @@ private:
                 if (std::none_of(t.shapes.begin(), t.shapes.end(), can_be_part)) continue;
                 const std::uint64_t gid = std::uint64_t{set->firstgid} + t.id;
                 if (gid > kGidMask) continue;
-                if (collision_.size() <= gid) collision_.resize(static_cast<std::size_t>(gid) + 1);
-                collision_[static_cast<std::size_t>(gid)] = {set.get(), &t};
+                collision_[static_cast<std::uint32_t>(gid)] = {set.get(), &t};
             }
         }
         if (!map_.tilesets.empty()) {
@@ -269,8 +268,9 @@ private:
             for (std::size_t k = 0; k < b.gids.size(); ++k) {
                 const std::uint32_t raw = b.gids[k];
                 const std::uint32_t gid = raw & kGidMask;
-                if (gid == 0 || gid >= collision_.size() || !collision_[gid].tile) continue;
-                const auto [set, tile] = collision_[gid];
+                const auto hit = gid == 0 ? collision_.end() : collision_.find(gid);
+                if (hit == collision_.end()) continue;
+                const auto [set, tile] = hit->second;
                 const std::int64_t col = b.x + static_cast<std::int64_t>(k % b.width);
                 const std::int64_t row = b.y + static_cast<std::int64_t>(k / b.width);
                 const Vec2 size = tile_size(*set, tile);
@@ -503,7 +503,8 @@ private:
     std::unordered_set<std::string> layer_names_;
     std::unordered_map<std::string, std::size_t> object_names_;
     std::unordered_set<std::string> grid_ids_;
-    std::vector<CollisionTile> collision_;  ///< by gid
+    /// By gid; a map, not a vector indexed by gid: a gid may be up to 2^28 (4 GiB of entries).
+    std::unordered_map<std::uint32_t, CollisionTile> collision_;
     std::uint64_t lowest_gid_ = 1, highest_gid_ = 0;  ///< no tileset: every gid is beyond
 };
 

@@ -20,7 +20,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${FUZZ_BUILD_DIR:-$here/build}
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-fuzz_scene fuzz_pairs fuzz_grid fuzz_polygon}
+targets=${FUZZ_TARGETS:-fuzz_scene fuzz_pairs fuzz_grid fuzz_polygon fuzz_map}
 conformance=${COLLIDE_CONFORMANCE:-$root/../shared/conformance/cases}
 # The second corpus (capsules, boxes, ellipses, compounds), beside the first.
 conformance_v2=${COLLIDE_CONFORMANCE_V2:-$conformance-v2}
@@ -32,6 +32,7 @@ fixed_runs() {
         fuzz_pairs) echo 60000 ;;
         fuzz_grid) echo 140000 ;;
         fuzz_polygon) echo 100000 ;;
+        fuzz_map) echo RUNS_TBD ;;
     esac
 }
 
@@ -41,6 +42,7 @@ max_len() {
         fuzz_pairs) echo 256 ;;    # two shapes of up to 7 points
         fuzz_grid) echo 512 ;;     # a 12 x 12 grid and six queries
         fuzz_polygon) echo 2048 ;; # a ring of up to 80 free points or a comb of 100 teeth
+        fuzz_map) echo 8192 ;;     # the seeds are up to 6.5 kB (an LDtk level, minified)
     esac
 }
 
@@ -51,7 +53,7 @@ cmake -S "$here" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="${CXX:-clang++}" >"$
 cmake --build "$build" >"$build/build.log" 2>&1 || { cat "$build/build.log" >&2; echo "fuzz: build failed" >&2; exit 2; }
 
 # Seed corpora (git-ignored; libFuzzer adds what it finds to the same folders).
-mkdir -p "$here/corpus/fuzz_scene" "$here/corpus/fuzz_pairs" "$here/corpus/fuzz_grid" "$here/corpus/fuzz_polygon"
+mkdir -p "$here/corpus/fuzz_scene" "$here/corpus/fuzz_pairs" "$here/corpus/fuzz_grid" "$here/corpus/fuzz_polygon" "$here/corpus/fuzz_map"
 cp -n "$root"/samples/*.json "$here/corpus/fuzz_scene/" 2>/dev/null
 if [ -d "$conformance" ]; then
     for f in "$conformance"/*.scene.json "$conformance"/*.invalid.json; do
@@ -65,6 +67,10 @@ if [ -d "$conformance_v2" ]; then
         [ -e "$f" ] && cp -n "$f" "$here/corpus/fuzz_scene/conformance-v2-$(basename "$f")"
     done
 fi
+
+# fuzz_map: the Tiled and LDtk samples and small hand-made maps, in its input format.
+python3 "$here/seed_fuzz_map.py" "$here/corpus/fuzz_map" \
+    || echo "fuzz: could not seed fuzz_map (needs python3)" >&2
 
 # A target's dictionary (tests/fuzz/TARGET.dict), when it has one.
 dict_of() {

@@ -1,0 +1,298 @@
+// Fuzz target: the level-editor map readers (collide/maps.hpp) on arbitrary bytes.
+//
+// Input: the first byte picks the format (its value mod 3: TMX, TMJ, LDtk); the rest is the
+// map, optionally followed by up to kMaxFiles more files, each introduced by a line
+// "%%file NAME" (NAME as a map refers to it: "t.tsx", "o.tx", "t.tsj", "o.tj", "l.ldtkl", ...).
+// The map is read as "m.tmx", "m.tmj" or "m.ldtk" (no folder, so a path in the map is the
+// name the loader is asked for); an in-memory FileLoader serves the extra files and throws
+// collide::Error, as file_system_loader() does, for any other name.
+//
+// What must hold:
+// - import_map, read_map_scene and check throw nothing but collide::Error (anything else, a
+//   crash, a hang or a sanitizer report is a finding);
+// - importing the same input twice gives the same scenes: names, texts, warnings and sources
+//   byte for byte (determinism);
+// - every imported scene reads back: read_map_scene does not throw, except for the errors a
+//   valid converter cannot avoid because the map's own content is invalid (the allow-list
+//   in content_error() below, each entry with its reason). Those errors must be reported
+//   against the map object or layer at fault (MapSource.what), never against the generated
+//   text; any other read error is a converter bug;
+// - one MapSource per shape and per grid of the scene read (shape_sources, grid_sources);
+// - check() with default options (threads = 1) does not throw on a scene read_map_scene gave.
+//
+// Budget, not library limits (kMaxMapCells is 2^28 cells, a 1 GiB layer): an input whose
+// width-like and height-like numbers multiply to more than kMaxCells (a cheap scan of the
+// text, all files) is skipped, as is a Tiled map whose tile layers span more than kMaxCells
+// (chunks far apart), found by reading the map model first. Scenes of more than kMaxShapes
+// shapes are imported and read but not checked.
+#include "fuzz_common.hpp"
+
+#include "tiled_model.hpp"
+
+#include <collide/maps.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <exception>
+#include <map>
+#include <string>
+#include <string_view>
+#include <typeinfo>
+#include <vector>
+
+using namespace collide;
+
+namespace {
+
+constexpr std::size_t kMaxFiles = 3;
+constexpr double kMaxCells = double(1 << 20);
+constexpr std::size_t kMaxShapes = 2000;
+constexpr std::string_view kFileLine = "\n%%file ";
+
+struct Input {
+    MapFormat format = MapFormat::TiledXml;
+    std::string file;  // the map's name
+    std::string_view map;
+    std::map<std::string, std::string> files;
+};
+
+Input split(const std::uint8_t* data, std::size_t size) {
+    Input in;
+    static constexpr MapFormat kFormats[] = {MapFormat::TiledXml, MapFormat::TiledJson, MapFormat::Ldtk};
+    static const char* const kNames[] = {"m.tmx", "m.tmj", "m.ldtk"};
+    const unsigned pick = size == 0 ? 0 : data[0] % 3u;
+    in.format = kFormats[pick];
+    in.file = kNames[pick];
+    std::string_view rest(reinterpret_cast<const char*>(data), size);
+    if (!rest.empty()) rest.remove_prefix(1);
+    std::size_t cut = rest.find(kFileLine);
+    in.map = rest.substr(0, cut);
+    while (cut != std::string_view::npos && in.files.size() < kMaxFiles) {
+        rest.remove_prefix(cut + kFileLine.size());
+        const std::size_t eol = rest.find('\n');
+        const std::string name(rest.substr(0, eol));
+        rest = eol == std::string_view::npos ? std::string_view() : rest.substr(eol + 1);
+        cut = in.files.size() + 1 < kMaxFiles ? rest.find(kFileLine) : std::string_view::npos;
+        in.files.emplace(name, std::string(rest.substr(0, cut)));  // a repeated name: the first wins
+    }
+    return in;
+}
+
+// ---- budget -------------------------------------------------------------------------------
+
+bool ends_with(const std::string& s, std::string_view tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// The largest number given to a width-like and to a height-like key or attribute (width,
+// tilewidth, __cWid, pxWid, ...; XML `name="N"` and JSON `"name": N` alike), over the text.
+void widest(std::string_view text, double& w, double& h) {
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (!(std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_')) {
+            ++i;
+            continue;
+        }
+        std::string key;
+        while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_'))
+            key += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i++])));
+        std::size_t j = i;
+        if (j < text.size() && text[j] == '"') ++j;
+        while (j < text.size() && std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+        if (j >= text.size() || (text[j] != '=' && text[j] != ':')) continue;
+        ++j;
+        while (j < text.size() && std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+        if (j < text.size() && (text[j] == '"' || text[j] == '\'')) ++j;
+        const std::string number(text.substr(j, 40));
+        char* end = nullptr;
+        const double v = std::fabs(std::strtod(number.c_str(), &end));
+        if (end == number.c_str()) continue;
+        const bool wide = ends_with(key, "width") || ends_with(key, "wid");
+        const bool high = ends_with(key, "height") || ends_with(key, "hei");
+        if (wide && !(v <= w)) w = v;  // NaN too
+        if (high && !(v <= h)) h = v;
+    }
+}
+
+bool too_big_text(const Input& in) {
+    double w = 1, h = 1;
+    widest(in.map, w, h);
+    for (const auto& f : in.files) widest(f.second, w, h);
+    return !(w * h <= kMaxCells);
+}
+
+// The cells a Tiled tile layer's grid spans (its chunks' bounding box), over every layer.
+bool too_big_layers(const std::vector<detail::tiled::Layer>& layers) {
+    for (const detail::tiled::Layer& l : layers) {
+        if (too_big_layers(l.layers)) return true;
+        if (l.blocks.empty()) continue;
+        std::int64_t x0 = l.blocks[0].x, y0 = l.blocks[0].y, x1 = x0, y1 = y0;
+        for (const detail::tiled::TileBlock& b : l.blocks) {
+            x0 = std::min(x0, b.x);
+            y0 = std::min(y0, b.y);
+            x1 = std::max<std::int64_t>(x1, b.x + b.width);
+            y1 = std::max<std::int64_t>(y1, b.y + b.height);
+        }
+        if (static_cast<double>(x1 - x0) * static_cast<double>(y1 - y0) > kMaxCells) return true;
+    }
+    return false;
+}
+
+// ---- properties ---------------------------------------------------------------------------
+
+std::string describe(const Input& in) {
+    std::string t = "map " + in.file + " (" + std::to_string(in.map.size()) + " bytes)";
+    for (const auto& f : in.files) t += ", file '" + f.first + "' (" + std::to_string(f.second.size()) + " bytes)";
+    return t;
+}
+
+[[noreturn]] void unexpected(const Input& in, const char* step) {
+    try {
+        throw;
+    } catch (const std::exception& e) {
+        fuzz::fail(std::string(step) + " threw " + typeid(e).name() + " (not collide::Error): " + e.what() + "\n" +
+                   describe(in));
+    } catch (...) {
+        fuzz::fail(std::string(step) + " threw something that is not a std::exception\n" + describe(in));
+    }
+}
+
+// Errors of read_scene that a correct converter cannot avoid, because the map itself holds
+// the bad value: the message after "WHAT: " (the object or layer) starts with one of these.
+bool content_error(std::string_view message) {
+    static const char* const kAllowed[] = {
+        // A polygon or polyline object with too few points: `<polygon/>` without `points`, or
+        // "0,0 5,5". Tiled never writes one, a hand-edited map may; the map is at fault.
+        "needs at least ",
+        // A polygon whose points repeat, lie on one line or cross: the shape drawn is not a
+        // polygon, whatever the converter does with it.
+        "a polygon needs at least 3 distinct vertices",
+        "the polygon has zero area",
+        "the polygon intersects itself",
+        nullptr,
+    };
+    for (const char* const* a = kAllowed; *a; ++a)
+        if (message.rfind(*a, 0) == 0) return true;
+    return false;
+}
+
+void check_read_error(const Input& in, const MapImport& m, const Error& e) {
+    const auto named = [&](const std::vector<MapSource>& sources) {
+        for (const MapSource& s : sources)
+            if (e.message().rfind(s.what + ": ", 0) == 0 && content_error(e.message().substr(s.what.size() + 2)))
+                return true;
+        return false;
+    };
+    if (e.file() == m.name && (named(m.shape_sources) || named(m.grid_sources))) return;
+    fuzz::fail("an imported scene does not read back: " + std::string(e.what()) + "\n" + describe(in) +
+               "\nthe scene text (first 4000 bytes):\n" + m.text.substr(0, 4000));
+}
+
+bool same_sources(const std::vector<MapSource>& a, const std::vector<MapSource>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i].what != b[i].what || a[i].json_path != b[i].json_path || a[i].line != b[i].line ||
+            a[i].column != b[i].column)
+            return false;
+    return true;
+}
+
+void check_same(const Input& in, const std::vector<MapImport>& x, const std::vector<MapImport>& y) {
+    if (x.size() != y.size()) fuzz::fail("importing twice gives a different number of scenes\n" + describe(in));
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        if (x[i].name != y[i].name || x[i].text != y[i].text || x[i].warnings != y[i].warnings ||
+            !same_sources(x[i].shape_sources, y[i].shape_sources) || !same_sources(x[i].grid_sources, y[i].grid_sources))
+            fuzz::fail("importing twice gives a different scene " + std::to_string(i) + " ('" + x[i].name + "')\n" +
+                       describe(in) + "\nfirst:\n" + x[i].text.substr(0, 2000) + "\nsecond:\n" + y[i].text.substr(0, 2000));
+    }
+}
+
+bool verbose() {
+    static const bool v = [] {
+        const char* e = std::getenv("FUZZ_VERBOSE");
+        return e != nullptr && *e != '\0' && std::string(e) != "0";
+    }();
+    return v;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const Input in = split(data, size);
+    if (too_big_text(in)) return 0;
+    const FileLoader load = [&](const std::string& path) -> std::string {
+        const auto f = in.files.find(path);
+        if (f == in.files.end()) throw Error(path, "", "cannot open: No such file or directory");
+        return f->second;
+    };
+
+    if (in.format != MapFormat::Ldtk) {
+        detail::tiled::Map model;
+        try {
+            model = in.format == MapFormat::TiledXml ? detail::tiled::read_tmx(in.file, in.map, load)
+                                                     : detail::tiled::read_tmj(in.file, in.map, load);
+        } catch (const Error&) {
+        } catch (...) {
+            unexpected(in, "reading the map model");
+        }
+        if (too_big_layers(model.layers)) return 0;
+    }
+
+    std::vector<MapImport> first, second;
+    bool failed = false;
+    std::string error;
+    try {
+        first = import_map(in.file, in.map, in.format, load);
+    } catch (const Error& e) {
+        failed = true;
+        error = e.what();
+        if (verbose()) std::fprintf(stderr, "%s\nimport_map: %s\n", describe(in).c_str(), e.what());
+    } catch (...) {
+        unexpected(in, "import_map");
+    }
+    try {
+        second = import_map(in.file, in.map, in.format, load);
+        if (failed) fuzz::fail("import_map failed once (" + error + "), then succeeded\n" + describe(in));
+    } catch (const Error& e) {
+        if (!failed) fuzz::fail("import_map succeeded once, then failed: " + std::string(e.what()) + "\n" + describe(in));
+        if (error != e.what())
+            fuzz::fail("import_map failed twice with different errors:\n" + error + "\n" + e.what() + "\n" + describe(in));
+        return 0;
+    } catch (...) {
+        unexpected(in, "import_map");
+    }
+    check_same(in, first, second);
+
+    for (const MapImport& m : first) {
+        Scene scene;
+        if (verbose())
+            std::fprintf(stderr, "%s\nscene '%s': %zu shapes, %zu grids, %zu warnings\n%s\n", describe(in).c_str(),
+                         m.name.c_str(), m.shape_sources.size(), m.grid_sources.size(), m.warnings.size(),
+                         m.text.substr(0, 3000).c_str());
+        try {
+            scene = read_map_scene(m);
+        } catch (const Error& e) {
+            if (verbose()) std::fprintf(stderr, "read_map_scene: %s\n", e.what());
+            check_read_error(in, m, e);
+            continue;
+        } catch (...) {
+            unexpected(in, "read_map_scene");
+        }
+        if (scene.shapes.size() != m.shape_sources.size() || scene.grids.size() != m.grid_sources.size())
+            fuzz::fail("scene '" + m.name + "' has " + std::to_string(scene.shapes.size()) + " shapes and " +
+                       std::to_string(scene.grids.size()) + " grids, its import " + std::to_string(m.shape_sources.size()) +
+                       " shape sources and " + std::to_string(m.grid_sources.size()) + " grid sources\n" + describe(in));
+        if (scene.shapes.size() > kMaxShapes) continue;
+        try {
+            (void)check(scene, CheckOptions{});
+        } catch (const Error& e) {
+            fuzz::fail("check() threw on an imported scene: " + std::string(e.what()) + "\n" + describe(in));
+        } catch (...) {
+            unexpected(in, "check");
+        }
+    }
+    return 0;
+}

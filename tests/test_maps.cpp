@@ -336,3 +336,21 @@ TEST_CASE("a map of one format may name a tileset of the other") {
     CHECK(import_map("maps/a.tmj", tmj("walls.tsx"), MapFormat::TiledJson, load).at(0).text == expected);
     CHECK(import_map("maps/a.tmj", tmj("walls.tsj"), MapFormat::TiledJson, load).at(0).text == expected);
 }
+
+TEST_CASE("scene ids stay unique: unnamed layers by their id, repeated ones with ~N") {
+    Map m = orthogonal_map();
+    m.tilesets.push_back(strip_tileset());
+    Layer unnamed = tile_layer("", 1, 1, {2});
+    unnamed.id = 7;
+    m.layers.push_back(unnamed);
+    // Tiled ids repeated (invalid, but met), and an object named like another's NAME#ID.
+    m.layers.push_back(object_layer("L", {object(3, "coin", ObjectKind::Point, 0, 0, 0, 0),
+                                          object(3, "coin", ObjectKind::Point, 1, 0, 0, 0),
+                                          object(4, "coin#3", ObjectKind::Point, 2, 0, 0, 0)}));
+    const Scene s = scene_of(m);
+    CHECK(s.grids.at(0).id == "#7");
+    REQUIRE(s.shapes.size() == 3);
+    CHECK(s.shapes[0].id == "coin#3");
+    CHECK(s.shapes[1].id == "coin#3~2");
+    CHECK(s.shapes[2].id == "coin#3~3");
+}

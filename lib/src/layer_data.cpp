@@ -149,6 +149,16 @@ std::vector<std::uint32_t> decode_tile_data(std::string_view text, std::string_v
     if (encoding != "base64") throw DataError("unknown encoding '" + std::string(encoding) + "'");
     const std::uint64_t want = count * 4;
     const std::string bytes = decode_base64(text);
+    // Before room is made for a layer's gids: a stream that cannot hold them is short. Deflate
+    // expands at most about 1032:1; a zstd frame may say its size.
+    const auto fewer = [&] {
+        return DataError("the data holds fewer than the " + std::to_string(count) + " tiles the layer declares");
+    };
+    if ((compression == "zlib" || compression == "gzip") && std::uint64_t{bytes.size()} * 1032 + 1024 < want) throw fewer();
+    if (compression == "zstd") {
+        const unsigned long long size = ZSTD_getFrameContentSize(bytes.data(), bytes.size());
+        if (size != ZSTD_CONTENTSIZE_UNKNOWN && size != ZSTD_CONTENTSIZE_ERROR && size < want) throw fewer();
+    }
     std::vector<std::uint32_t> gids(static_cast<std::size_t>(count));
     auto* out = reinterpret_cast<unsigned char*>(gids.data());
     std::size_t got = 0;

@@ -177,6 +177,16 @@ private:
         }
     }
 
+    // `id`, or when a shape or grid has it already (a map with repeated object ids, or an
+    // object named like another's NAME#ID), `id~2`, `id~3`, ...: scene ids are unique.
+    std::string unique(std::string id) {
+        if (ids_.insert(id).second) return id;
+        for (std::size_t n = 2;; ++n) {
+            std::string next = id + "~" + std::to_string(n);
+            if (ids_.insert(next).second) return next;
+        }
+    }
+
     std::string object_id(const Object& o) const {
         const auto it = object_names_.find(o.name);
         if (!o.name.empty() && it != object_names_.end() && it->second == 1 && layer_names_.count(o.name) == 0) return o.name;
@@ -186,7 +196,8 @@ private:
     void walk(const std::vector<Layer>& layers, Vec2 offset, const std::string& prefix) {
         for (const Layer& l : layers) {
             const Vec2 at = plus(offset, l.offset);
-            const std::string path = prefix + l.name;
+            // An unnamed layer is named by its id, as an unnamed object is.
+            const std::string path = prefix + (l.name.empty() ? "#" + std::to_string(l.id) : l.name);
             switch (l.kind) {
                 case Layer::Kind::Tiles: tile_layer(l, at, path); break;
                 case Layer::Kind::Objects: object_layer(l, at, path); break;
@@ -219,8 +230,8 @@ private:
         check_gids(l, path);
 
         std::string id = path;
-        if (!grid_ids_.insert(id).second) id = path + "#" + std::to_string(l.id);
-        grid_ids_.insert(id);
+        if (ids_.count(id) != 0) id = path + "#" + std::to_string(l.id);
+        id = unique(std::move(id));
         std::vector<std::string> groups;
         add_group(groups, path);
         add_group(groups, l.cls);
@@ -280,7 +291,7 @@ private:
                 // Drawn from the bottom-left of its cell, moved by the tileset's tile offset.
                 p.at = Vec2{at.x + static_cast<double>(col) * map_.tilewidth + set->tileoffset.x,
                             at.y + static_cast<double>(row + 1) * map_.tileheight - p.box.y + set->tileoffset.y};
-                const std::string id = path + "@" + std::to_string(col) + "," + std::to_string(row);
+                const std::string id = unique(path + "@" + std::to_string(col) + "," + std::to_string(row));
                 std::vector<std::string> groups;
                 add_group(groups, path);
                 add_group(groups, "tile-collision");
@@ -309,7 +320,7 @@ private:
         std::vector<std::string> layer_groups;
         add_group(layer_groups, path);
         for (const Object& o : l.objects) {
-            const std::string id = object_id(o);
+            const std::string id = unique(object_id(o));
             const std::string what = "object '" + (o.name.empty() ? "" : o.name) + "#" + std::to_string(o.id) +
                                      "' in layer '" + path + "'";
             if (o.kind == ObjectKind::Text) {
@@ -502,7 +513,7 @@ private:
     MapImport result_;
     std::unordered_set<std::string> layer_names_;
     std::unordered_map<std::string, std::size_t> object_names_;
-    std::unordered_set<std::string> grid_ids_;
+    std::unordered_set<std::string> ids_;  ///< of every shape and grid written so far
     /// By gid; a map, not a vector indexed by gid: a gid may be up to 2^28 (4 GiB of entries).
     std::unordered_map<std::uint32_t, CollisionTile> collision_;
     std::uint64_t lowest_gid_ = 1, highest_gid_ = 0;  ///< no tileset: every gid is beyond

@@ -8,7 +8,7 @@
 #   FUZZ_SEED=1 bash tests/fuzz/run.sh                      # reproducible: fixed seed and run count
 #
 # With FUZZ_SEED set, each target runs a fixed number of inputs (FUZZ_RUNS, default: about
-# 40 s of the CI machine) from that seed, with FUZZ_SECONDS as a cap: the same commit then
+# 30 s of the CI machine) from that seed, with FUZZ_SECONDS as a cap: the same commit then
 # fuzzes the same inputs every time, so a red run is never luck. The CI does this; leave
 # FUZZ_SEED unset to explore new inputs.
 #
@@ -25,14 +25,15 @@ conformance=${COLLIDE_CONFORMANCE:-$root/../shared/conformance/cases}
 # The second corpus (capsules, boxes, ellipses, compounds), beside the first.
 conformance_v2=${COLLIDE_CONFORMANCE_V2:-$conformance-v2}
 
-# Inputs a reproducible run tries: about 40 s of each target on the CI machine.
+# Inputs a reproducible run tries: about 30 s of each target on the CI machine (the first N
+# inputs of a longer run from the same seed), so that the whole CI stays under 25 minutes.
 fixed_runs() {
     case $1 in
-        fuzz_scene) echo 180000 ;;
-        fuzz_pairs) echo 60000 ;;
-        fuzz_grid) echo 140000 ;;
-        fuzz_polygon) echo 100000 ;;
-        fuzz_map) echo 27000 ;;    # 20000 took 18.3 s of CPU here (load 6 on 2 cores): ~25 s idle
+        fuzz_scene) echo 135000 ;;
+        fuzz_pairs) echo 45000 ;;
+        fuzz_grid) echo 105000 ;;
+        fuzz_polygon) echo 75000 ;;
+        fuzz_map) echo 20000 ;;    # 20000 took 18.3 s of CPU here (load 6 on 2 cores)
     esac
 }
 

@@ -53,7 +53,7 @@ Layer tile_layer(std::string name, std::uint32_t w, std::uint32_t h, std::vector
     TileBlock b;
     b.width = w;
     b.height = h;
-    b.gids = std::move(gids);
+    b.gids.assign(gids.begin(), gids.end());
     l.blocks.push_back(std::move(b));
     return l;
 }

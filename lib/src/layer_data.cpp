@@ -82,8 +82,8 @@ std::size_t zstd_into(const std::string& in, unsigned char* out, std::uint64_t w
     return dst.pos;
 }
 
-std::vector<std::uint32_t> csv_gids(std::string_view text, std::uint64_t count) {
-    std::vector<std::uint32_t> gids;
+Gids csv_gids(std::string_view text, std::uint64_t count) {
+    Gids gids;
     gids.reserve(static_cast<std::size_t>(count));
     std::size_t i = 0;
     const std::size_t n = text.size();
@@ -140,7 +140,7 @@ std::string decode_base64(std::string_view text) {
     return out;
 }
 
-std::vector<std::uint32_t> decode_tile_data(std::string_view text, std::string_view encoding,
+Gids decode_tile_data(std::string_view text, std::string_view encoding,
                                             std::string_view compression, std::uint64_t count) {
     if (encoding == "csv") {
         if (!compression.empty()) throw DataError("CSV data cannot be compressed ('" + std::string(compression) + "')");
@@ -159,7 +159,7 @@ std::vector<std::uint32_t> decode_tile_data(std::string_view text, std::string_v
         const unsigned long long size = ZSTD_getFrameContentSize(bytes.data(), bytes.size());
         if (size != ZSTD_CONTENTSIZE_UNKNOWN && size != ZSTD_CONTENTSIZE_ERROR && size < want) throw fewer();
     }
-    std::vector<std::uint32_t> gids(static_cast<std::size_t>(count));
+    Gids gids(static_cast<std::size_t>(count));  // not zero-filled: the decoder writes every byte
     auto* out = reinterpret_cast<unsigned char*>(gids.data());
     std::size_t got = 0;
     if (compression == "zlib" || compression == "gzip") {

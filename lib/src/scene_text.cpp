@@ -99,10 +99,12 @@ void SceneText::begin_grid(std::string_view id, const std::vector<std::string>& 
     rows_ = 0;
 }
 
-void SceneText::grid_row(std::string_view row) {
+std::size_t SceneText::begin_row(std::size_t cols) {
     grids_ += rows_++ == 0 ? "\n    \"" : ",\n    \"";
-    grids_ += row;  // only '#' and '.': nothing to escape
+    const std::size_t at = grids_.size();
+    grids_.append(cols, '.');  // only '#' and '.': nothing to escape
     grids_ += '"';
+    return at;
 }
 
 void SceneText::end_grid() {

@@ -38,12 +38,12 @@ public:
     void grid(std::string_view id, const std::vector<std::string>& groups, Vec2 origin, Vec2 tile,
               std::size_t cols, std::size_t rows, bool outside_solid, Solid&& solid) {
         begin_grid(id, groups, origin, tile, outside_solid);
-        std::string row;
+        grids_.reserve(grids_.size() + rows * (cols + 8) + 16);
         for (std::size_t r = 0; r < rows; ++r) {
-            row.assign(cols, '.');
+            const std::size_t at = begin_row(cols);  // cols of '.', filled in place
+            char* row = &grids_[at];
             for (std::size_t c = 0; c < cols; ++c)
                 if (solid(c, r)) row[c] = '#';
-            grid_row(row);
         }
         end_grid();
     }
@@ -54,7 +54,8 @@ public:
 private:
     void begin_grid(std::string_view id, const std::vector<std::string>& groups, Vec2 origin, Vec2 tile,
                     bool outside_solid);
-    void grid_row(std::string_view row);
+    /// Appends the next row as `cols` '.' and returns where its first character is.
+    std::size_t begin_row(std::size_t cols);
     void end_grid();
     void key(std::string_view k);
 

@@ -9,6 +9,7 @@
 
 #include "collide/geometry.hpp"
 #include "collide/maps.hpp"
+#include "layer_data.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -18,6 +19,8 @@
 #include <vector>
 
 namespace collide::detail::tiled {
+
+using detail::Gids;
 
 /// The flip flags in the high bits of a gid (Tiled "Tile Flipping"); the rest is the gid.
 inline constexpr std::uint32_t kFlipH = 0x80000000u;
@@ -92,7 +95,7 @@ struct Tileset {
 struct TileBlock {
     std::int64_t x = 0, y = 0;       ///< in tiles
     std::uint32_t width = 0, height = 0;
-    std::vector<std::uint32_t> gids;  ///< row-major, width * height, flip flags kept
+    Gids gids;  ///< row-major, width * height, flip flags kept
 };
 
 struct Layer {

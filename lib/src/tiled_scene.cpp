@@ -139,6 +139,7 @@ public:
                             ": only orthogonal maps have a plain x/y geometry",
                         map_.where.line, map_.where.column);
         count_names(map_.layers);
+        ids_.reserve(objects_ + 16);
         index_collision_tiles();
         walk(map_.layers, Vec2{}, "");
         result_.name = file_;
@@ -150,6 +151,7 @@ private:
     void count_names(const std::vector<Layer>& layers) {
         for (const Layer& l : layers) {
             layer_names_.insert(l.name);
+            objects_ += l.objects.size();
             for (const Object& o : l.objects)
                 if (!o.name.empty()) ++object_names_[o.name];
             count_names(l.layers);
@@ -164,6 +166,8 @@ private:
                 const std::uint64_t gid = std::uint64_t{set->firstgid} + t.id;
                 if (gid > kGidMask) continue;
                 collision_[static_cast<std::uint32_t>(gid)] = {set.get(), &t};
+                first_collision_ = std::min(first_collision_, static_cast<std::uint32_t>(gid));
+                last_collision_ = std::max(last_collision_, static_cast<std::uint32_t>(gid));
             }
         }
         if (!map_.tilesets.empty()) {
@@ -279,7 +283,8 @@ private:
             for (std::size_t k = 0; k < b.gids.size(); ++k) {
                 const std::uint32_t raw = b.gids[k];
                 const std::uint32_t gid = raw & kGidMask;
-                const auto hit = gid == 0 ? collision_.end() : collision_.find(gid);
+                if (gid < first_collision_ || gid > last_collision_) continue;  // most cells: no lookup
+                const auto hit = collision_.find(gid);
                 if (hit == collision_.end()) continue;
                 const auto [set, tile] = hit->second;
                 const std::int64_t col = b.x + static_cast<std::int64_t>(k % b.width);
@@ -513,6 +518,8 @@ private:
     MapImport result_;
     std::unordered_set<std::string> layer_names_;
     std::unordered_map<std::string, std::size_t> object_names_;
+    std::size_t objects_ = 0;  ///< of every object layer
+    std::uint32_t first_collision_ = kGidMask, last_collision_ = 0;  ///< the gids in collision_ lie here
     std::unordered_set<std::string> ids_;  ///< of every shape and grid written so far
     /// By gid; a map, not a vector indexed by gid: a gid may be up to 2^28 (4 GiB of entries).
     std::unordered_map<std::uint32_t, CollisionTile> collision_;

@@ -320,7 +320,7 @@ void Reader::read_tile_data(const At& at, const Json& j, Layer& layer) {
         const Json* data = member(holder, "data");
         if (!data) where.fail("", "data is missing");
         const At d = where / "data";
-        std::vector<std::uint32_t> out;
+        Gids out;
         if (data->is_string()) {
             try {
                 out = decode_tile_data(data->get_ref<const std::string&>(), encoding, compression, count);

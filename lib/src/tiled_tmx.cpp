@@ -36,9 +36,9 @@ std::string layer_what(const Layer& l) { return "layer '" + l.name + "'"; }
 std::string too_many() { return "more than the " + std::to_string(kMaxMapCells) + " collide reads"; }
 
 // `<tile gid>` children, as many as `count`.
-std::vector<std::uint32_t> xml_gids(const XmlFile& f, pugi::xml_node data, std::uint64_t count,
+Gids xml_gids(const XmlFile& f, pugi::xml_node data, std::uint64_t count,
                                     const std::string& what) {
-    std::vector<std::uint32_t> gids;
+    Gids gids;
     for (pugi::xml_node t : data.children("tile")) {
         if (gids.size() == count)
             fail(where_of(f, t), what + ": the data holds more than the " + std::to_string(count) +
@@ -52,7 +52,7 @@ std::vector<std::uint32_t> xml_gids(const XmlFile& f, pugi::xml_node data, std::
 }
 
 // The gids of a block (`n` is the `<data>` or a `<chunk>`), its size already checked.
-std::vector<std::uint32_t> block_gids(const XmlFile& f, pugi::xml_node data, pugi::xml_node n, std::uint64_t count,
+Gids block_gids(const XmlFile& f, pugi::xml_node data, pugi::xml_node n, std::uint64_t count,
                                       const std::string& what) {
     const pugi::xml_attribute encoding = data.attribute("encoding");
     if (!encoding) return xml_gids(f, n, count, what);

@@ -1,10 +1,9 @@
 // The TMJ reader (Tiled JSON maps, tiled_tmj.cpp): the model it fills from small inline maps,
 // with tilesets and templates served by an in-memory loader, and its errors word for word.
+#include "map_data.hpp"
 #include "tiled_model.hpp"
 
 #include <doctest/doctest.h>
-#include <zlib.h>
-#include <zstd.h>
 
 #include <chrono>
 #include <cstdint>
@@ -18,71 +17,14 @@ using collide::FileLoader;
 
 namespace {
 
+using namespace map_data;
+
 FileLoader loader(std::map<std::string, std::string> files) {
     return [files = std::move(files)](const std::string& path) {
         const auto it = files.find(path);
         if (it == files.end()) throw Error(path, "", "cannot open: No such file or directory");
         return it->second;
     };
-}
-
-std::string base64(const std::string& bytes) {
-    static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    std::size_t i = 0;
-    for (; i + 2 < bytes.size(); i += 3) {
-        const auto v = static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i]) << 16 |
-                                                  static_cast<unsigned char>(bytes[i + 1]) << 8 |
-                                                  static_cast<unsigned char>(bytes[i + 2]));
-        for (int s = 18; s >= 0; s -= 6) out += abc[(v >> s) & 63];
-    }
-    if (i < bytes.size()) {
-        std::uint32_t v = static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i]) << 16);
-        if (i + 1 < bytes.size()) v |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 1]) << 8);
-        out += abc[(v >> 18) & 63];
-        out += abc[(v >> 12) & 63];
-        out += i + 1 < bytes.size() ? abc[(v >> 6) & 63] : '=';
-        out += '=';
-    }
-    return out;
-}
-
-std::string le_bytes(const std::vector<std::uint32_t>& gids) {
-    std::string out;
-    for (const std::uint32_t g : gids)
-        for (int s = 0; s < 32; s += 8) out += static_cast<char>((g >> s) & 0xFF);
-    return out;
-}
-
-std::string zlib(const std::string& raw) {
-    uLongf n = compressBound(static_cast<uLong>(raw.size()));
-    std::string out(n, '\0');
-    REQUIRE(compress2(reinterpret_cast<Bytef*>(out.data()), &n, reinterpret_cast<const Bytef*>(raw.data()),
-                      static_cast<uLong>(raw.size()), 9) == Z_OK);
-    out.resize(n);
-    return out;
-}
-
-std::string gzip(const std::string& raw) {
-    z_stream z{};
-    REQUIRE(deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) == Z_OK);
-    std::string out(deflateBound(&z, static_cast<uLong>(raw.size())) + 32, '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
-    z.avail_in = static_cast<uInt>(raw.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
-    out.resize(z.total_out);
-    deflateEnd(&z);
-    return out;
-}
-
-std::string zstd(const std::string& raw) {
-    std::string out(ZSTD_compressBound(raw.size()), '\0');
-    const std::size_t n = ZSTD_compress(out.data(), out.size(), raw.data(), raw.size(), 3);
-    REQUIRE_FALSE(ZSTD_isError(n));
-    out.resize(n);
-    return out;
 }
 
 // A map around `layers` and `tilesets` (JSON array bodies), one key per line.
@@ -109,7 +51,7 @@ const std::string kTerrain = R"({"firstgid": 1, "name": "terrain", "tilewidth": 
 
 TEST_CASE("read_tmj: a tile layer's gids are the same in every encoding and compression") {
     const std::vector<std::uint32_t> gids = {0, 1, 2, 0x80000003u, 0xFFFFFFFFu, 9};
-    const std::string raw = le_bytes(gids);
+    const std::string raw = little_endian(gids);
     const auto layer = [](const std::string& data, const std::string& encoding) {
         return R"({"type": "tilelayer", "name": "Ground", "id": 4, "width": 3, "height": 2, )" + encoding +
                R"("data": )" + data + "}";
@@ -323,8 +265,8 @@ TEST_CASE("read_tmj: an infinite map's chunks") {
     const std::vector<std::uint32_t> second = {0, 7, 7, 0};
     const std::string layer = R"({"type": "tilelayer", "name": "Ground", "startx": -16, "starty": 0, "width": 32,
       "height": 16, "encoding": "base64", "compression": "zlib", "chunks": [
-        {"x": -16, "y": 0, "width": 2, "height": 1, "data": ")" + base64(zlib(le_bytes({1, 2}))) + R"("},
-        {"x": 14, "y": 14, "width": 2, "height": 2, "data": ")" + base64(zlib(le_bytes(second))) + R"("}]})";
+        {"x": -16, "y": 0, "width": 2, "height": 1, "data": ")" + base64(zlib(little_endian({1, 2}))) + R"("},
+        {"x": 14, "y": 14, "width": 2, "height": 2, "data": ")" + base64(zlib(little_endian(second))) + R"("}]})";
     const Map map = read_tmj("m.tmj", map_text(layer, kTerrain, "\"infinite\": true,\n"), no_files);
     CHECK(map.infinite);
     REQUIRE(map.layers.size() == 1);

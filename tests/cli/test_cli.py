@@ -1260,6 +1260,29 @@ def a_huge_id_does_not_pad_every_text_line():
 
 
 
+def run_tests(tests, k, passed=0, failed=0):
+    """Runs the (name, fn) tests whose name contains k; prints a line per failure and the
+    totals; returns the exit status."""
+    for name, fn in tests:
+        if k not in name:
+            continue
+        start = time.monotonic()
+        try:
+            fn()
+            passed += 1
+        except Exception as e:  # a crash in a test is a failure of that test
+            failed += 1
+            detail = f"{type(e).__name__}: {e}" if not isinstance(e, Failure) else str(e)
+            print(f"FAIL {name}: {' '.join(detail.split())[:600]}", flush=True)
+        if os.environ.get("COLLIDE_TEST_TIMES"):
+            print(f"  {time.monotonic() - start:6.2f} s {name}", file=sys.stderr)
+    if passed + failed == 0:
+        print(f"FAIL -k {k}: no test name contains it")
+        failed += 1
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
 def main():
     global BIN, UPDATE_GOLDEN, BIG_SCENE_SHAPES, BRUTE_BIG, READ_FAULT
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -1287,25 +1310,7 @@ def main():
     if not SAMPLES:
         print(f"FAIL samples: no {ROOT}/samples/*.json")
         failed += 1
-    for name, fn in TESTS:
-        if args.k not in name:
-            continue
-        start = time.monotonic()
-        try:
-            fn()
-            passed += 1
-        except Exception as e:  # a crash in a test is a failure of that test
-            failed += 1
-            detail = f"{type(e).__name__}: {e}" if not isinstance(e, Failure) else str(e)
-            print(f"FAIL {name}: {' '.join(detail.split())[:600]}", flush=True)
-        if os.environ.get("COLLIDE_TEST_TIMES"):
-            print(f"  {time.monotonic() - start:6.2f} s {name}", file=sys.stderr)
-    if passed + failed == 0:
-        print(f"FAIL -k {args.k}: no test name contains it")
-        failed += 1
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
-
+    return run_tests(TESTS, args.k, passed, failed)
 
 if __name__ == "__main__":
     sys.exit(main())

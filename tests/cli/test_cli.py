@@ -1312,5 +1312,6 @@ def main():
         failed += 1
     return run_tests(TESTS, args.k, passed, failed)
 
+
 if __name__ == "__main__":
     sys.exit(main())

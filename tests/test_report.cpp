@@ -263,6 +263,10 @@ TEST_CASE("report: control characters in ids are \\u-escaped in JSON, spelled ou
 
 TEST_CASE("format_number: the shortest text that reads back to the same double") {
     CHECK(format_number(48) == "48");
+    CHECK(format_number(100000) == "100000");  // integers below 2^53 as integers, not "1e+05"
+    CHECK(format_number(-3e15) == "-3000000000000000");
+    CHECK(format_number(0x1p53 - 1) == "9007199254740991");
+    CHECK(format_number(1e16) == "1e+16");  // from 2^53 on: the shortest form
     CHECK(format_number(-2.5) == "-2.5");
     CHECK(format_number(0.1) == "0.1");
     CHECK(format_number(0.1 + 0.2) == "0.30000000000000004");
@@ -282,13 +286,15 @@ TEST_CASE("format_number: the shortest text that reads back to the same double")
         }
     }
     SUBCASE("numbers with two decimals or fewer (written directly) match std::to_chars byte for byte") {
-        // The reference is the standard library's own shortest form; the cases cover every
-        // value n / 100 and n / 10 for |n| <= 2 * 10^6, integers with trailing zeros (where
-        // "1e+05" is shorter than "100000"), the edge of the direct range (2^33) and values
-        // that are not such decimals.
+        // The reference is the standard library's own shortest form, in fixed notation for an
+        // integer below 2^53 (SPEC §4); the cases cover every value n / 100 and n / 10 for
+        // |n| <= 2 * 10^6, integers with trailing zeros (where "1e+05" would be shorter than
+        // "100000"), the edge of the direct range (2^33) and values that are not such decimals.
         auto reference = [](double d) {
             char buf[32];
-            return std::string(buf, std::to_chars(buf, buf + sizeof buf, d).ptr);
+            const bool integer = d != 0.0 && std::fabs(d) < 0x1p53 && std::nearbyint(d) == d;
+            return std::string(buf, integer ? std::to_chars(buf, buf + sizeof buf, d, std::chars_format::fixed).ptr
+                                            : std::to_chars(buf, buf + sizeof buf, d).ptr);
         };
         std::size_t mismatches = 0;
         auto check = [&](double d) {

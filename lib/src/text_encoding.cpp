@@ -26,11 +26,24 @@ namespace detail {
 // at most k digits either ends at 10^-2 or above (then D' != D differ by at least 0.01)
 // or, when its leading digit is lower than D's, differs from D by at least 10^-3 (D' <=
 // 10^E - 10^(E-k) <= D - 10^(E-k) for D's leading digit at 10^E, and E - k >= -3).
-// to_chars then writes D in fixed notation unless the scientific one is strictly shorter
-// (C++17 [charconv.to.chars]: plain overload, f preferred on a tie); that case ("1e+05")
-// is left to to_chars, as is zero (for its sign).
+// to_chars would then write D in fixed notation unless the scientific one is strictly
+// shorter (C++17 [charconv.to.chars]: plain overload, f preferred on a tie); SPEC §4 wants
+// an integral value below 2^53 as an integer ("100000", not "1e+05"), so integers are
+// written in fixed notation here at any magnitude below 2^53; the remaining scientific
+// cases are left to to_chars, as is zero (for its sign).
 char* number_chars(char* first, double v) {
     const double a = std::fabs(v);
+    if (a != 0.0 && a < 0x1p53 && std::nearbyint(v) == v) {
+        // Every integer below 2^53 is a double, so its decimal digits read back as v.
+        auto u = static_cast<std::uint64_t>(a);
+        char digits[20];
+        int nd = 0;
+        for (; u != 0; u /= 10) digits[nd++] = static_cast<char>('0' + u % 10);  // reversed
+        char* out = first;
+        if (v < 0) *out++ = '-';
+        while (nd > 0) *out++ = digits[--nd];
+        return out;
+    }
     if (a != 0.0 && a < 0x1p33) {
         const double n = std::nearbyint(v * 100.0);
         if (n / 100.0 == v) {

@@ -7,8 +7,10 @@
 
 namespace collide::detail {
 
-/// Writes what std::to_chars(first, first + 32, v) writes (the shortest decimal that reads
-/// back as v) and returns the end; fast for the two-decimal numbers scenes are full of.
+/// Writes the shortest decimal that reads back as v, as std::to_chars(first, first + 32, v)
+/// does, except that an integral v below 2^53 in magnitude is written as an integer
+/// ("100000", not "1e+05"; SPEC §4); returns the end. Fast for the two-decimal numbers
+/// scenes are full of.
 char* number_chars(char* first, double v);
 /// Appends number_chars of v.
 void append_number(std::string& out, double v);

@@ -45,7 +45,9 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-/// The shortest decimal text that reads back to the same double ("48", "0.1", "1e+20").
+/// The shortest decimal text that reads back to the same double ("48", "0.1", "1e+60"),
+/// except that an integral value below 2^53 in magnitude is written as an integer
+/// ("100000", not "1e+05"; 1e+20, beyond 2^53, stays as it is).
 std::string format_number(double v);
 
 /// `s` safe to show on one line of a terminal or log: control characters spelled out

@@ -1325,11 +1325,11 @@ TEST_CASE("intersection points at the ends of the double range") {
         REQUIRE(at_max);
         CHECK(at_max->relation == Relation::Overlap);
         CHECK(at_max->points == Points{{kMax, 0}});
-        // 2^1024 is beyond DBL_MAX by 2^-53 relative, less than the computation's error:
-        // it is written as DBL_MAX (geometry.hpp, Limits).
+        // 2^1024 is DBL_MAX plus its ulp, beyond DBL_MAX plus half of it: correctly rounded it
+        // is infinite, so it is left out (geometry.hpp, Limits).
         const auto at_2_1024 = collide_both_ways(axis, Line{{0, 1}, {0x1p971, below_one}});
         REQUIRE(at_2_1024);
-        CHECK(at_2_1024->points == Points{{kMax, 0}});
+        CHECK(at_2_1024->points.empty());
         const auto beyond = collide_both_ways(axis, Line{{0, 1}, {0x1p972, below_one}});
         REQUIRE(beyond);
         CHECK(beyond->relation == Relation::Overlap);

@@ -56,8 +56,8 @@ std::optional<Relation> collide_into(const Shape& a, const Shape& b, std::vector
 std::optional<Relation> collide_simple(const Shape& a, const Shape& b, std::vector<Vec2>* points,
                                        const EdgeIndex* index_a, const EdgeIndex* index_b);
 
-/// Sort points by x then y and drop duplicates, merging points a few ulps apart (one crossing
-/// computed from two pairs of pieces may round differently).
+/// Sort points by x then y and drop duplicates (equal doubles: every point is correctly
+/// rounded, so one crossing computed from two pairs of pieces gives the same double).
 void normalize_points(std::vector<Vec2>& pts);
 
 }  // namespace collide::detail

@@ -440,11 +440,18 @@ private:
 /// Then every computed value is 0 or a multiple of 2^-760 (an input is a multiple of
 /// 2^-152, and a rounded multiple of 2^-k stays one), so at least 2^-760 in magnitude, and
 /// below 2^510: nothing underflows or overflows.
+///
+/// sign() decides the sign of any such expression, whatever its degree and inputs, from a
+/// check made as it goes instead: a product whose leading part is below 2^-960 (where
+/// TwoProduct may lose bits) marks the value `unsure`, and overflow shows as inf or NaN.
+/// Nothing else can go wrong: TwoSum is exact for all finite operands, and a low-order
+/// product or a bound term that underflows loses less than 2^-1074, which kTiny covers.
 struct DoubleWord {
     double h = 0.0;
     double l = 0.0;
     double e = 0.0;
     int deg = 0;
+    bool unsure = false;  // a product may have underflowed
 
     DoubleWord() = default;
     explicit DoubleWord(double d) : h(d), deg(in_range(d) ? 1 : kOutOfRange) {}
@@ -452,6 +459,7 @@ struct DoubleWord {
     friend DoubleWord operator+(const DoubleWord& a, const DoubleWord& b) {
         DoubleWord r;
         r.deg = std::max(a.deg, b.deg);
+        r.unsure = a.unsure || b.unsure;
         double t = 0.0;
         const double s = two_sum(a.h, b.h, t);
         if (a.l == 0.0 && b.l == 0.0 && a.e == 0.0 && b.e == 0.0) {  // two doubles: exact
@@ -472,6 +480,7 @@ struct DoubleWord {
         DoubleWord r;
         r.deg = std::min(a.deg + b.deg, kOutOfRange);
         const double p = a.h * b.h;
+        r.unsure = a.unsure || b.unsure || (std::fabs(p) < 0x1p-960 && a.h != 0.0 && b.h != 0.0);
         const double q = std::fma(a.h, b.h, -p);  // exactly a.h b.h - p: no underflow
         if (a.l == 0.0 && b.l == 0.0 && a.e == 0.0 && b.e == 0.0) {  // two doubles: exact
             r.h = p;
@@ -494,6 +503,14 @@ struct DoubleWord {
         r.h = -h;
         r.l = -l;
         return r;
+    }
+
+    /// The sign of the exact value (-1, 0, +1) when certain; Filtered::kUnknown otherwise.
+    int sign() const {
+        if (unsure || !std::isfinite(h) || !std::isfinite(l) || !(e < HUGE_VAL)) return Filtered::kUnknown;
+        // |l| <= ulp(h) / 2 <= 2^-53 |h|, so h + l has h's sign once e < |h| (1 - 2^-50).
+        if (e == 0.0 || e < std::fabs(h) * (1.0 - 0x1p-50)) return h > 0.0 ? 1 : (h < 0.0 ? -1 : 0);
+        return Filtered::kUnknown;
     }
 
     /// Sets x to the exact value rounded to nearest and returns true when that is certain

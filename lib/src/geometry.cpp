@@ -605,13 +605,9 @@ Relation relation_of(const Topo& t) {
 void detail::normalize_points(std::vector<Vec2>& pts) {
     for (Vec2& p : pts) p = Vec2{p.x + 0.0, p.y + 0.0};  // a computed -0 reads as 0
     std::sort(pts.begin(), pts.end());
-    auto near = [](const Vec2& p, const Vec2& q) {
-        auto close = [](double u, double v) {
-            return std::fabs(u - v) <= 8 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(u), std::fabs(v));
-        };
-        return close(p.x, q.x) && close(p.y, q.y);
-    };
-    pts.erase(std::unique(pts.begin(), pts.end(), near), pts.end());
+    // Each point is its exact value correctly rounded, so a point found twice (a polygon
+    // vertex on two edges) is the same double, and two different doubles are two points.
+    pts.erase(std::unique(pts.begin(), pts.end()), pts.end());
 }
 
 std::optional<Relation> detail::collide_simple(const Shape& a, const Shape& b, std::vector<Vec2>* points,

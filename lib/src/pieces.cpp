@@ -1,5 +1,7 @@
 #include "pieces.hpp"
 
+#include "rounding.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -46,11 +48,13 @@ std::optional<Vec2> representable(Scaled x, Scaled y) {
 
 // The crossing of two non-parallel lines, from its exact rational value:
 // X = a.p + t dir(a) with t = cross(b.p - a.p, dir b) / cross(dir a, dir b), that is
-// X = (a.p den + num dir(a)) / den. The numerators and den (degree 3 and 2 in the inputs)
-// are rounded from their exact values, then divided. In plain doubles while they are normal
-// doubles; otherwise (a subnormal direction component makes den subnormal, huge coordinates
-// make it overflow, nearly parallel lines cross beyond every coordinate) with Scaled.
-// Nothing when the crossing lies beyond the double range.
+// X = (a.p den + num dir(a)) / den, each coordinate correctly rounded (rounding.hpp). A
+// horizontal or vertical piece gives one coordinate exactly: its own. The search starts
+// from the numerators and den (degree 3 and 2 in the inputs) rounded from their exact
+// values, then divided: in plain doubles while they are normal doubles; otherwise (a
+// subnormal direction component makes den subnormal, huge coordinates make it overflow,
+// nearly parallel lines cross beyond every coordinate) with Scaled. Nothing when the
+// crossing lies beyond the double range.
 std::optional<Vec2> crossing_point(const Piece& a, const Piece& b) {
     auto num = [&](auto zero) {
         using T = decltype(zero);
@@ -60,15 +64,33 @@ std::optional<Vec2> crossing_point(const Piece& a, const Piece& b) {
         using T = decltype(zero);
         return dir_x<T>(a) * dir_y<T>(b) - dir_y<T>(a) * dir_x<T>(b);
     };
+    auto along_a = [&](double from, auto dir) {
+        return [&, from, dir](auto zero) {
+            using T = decltype(zero);
+            const T d = den(zero);
+            return Quotient<T, T>{T(from) * d + num(zero) * dir(zero), d};
+        };
+    };
+    const auto x_of = along_a(a.p.x, [&](auto zero) { return dir_x<decltype(zero)>(a); });
+    const auto y_of = along_a(a.p.y, [&](auto zero) { return dir_y<decltype(zero)>(a); });
+    const std::optional<double> x_axis = dir_x<double>(a) == 0.0 ? a.p.x : dir_x<double>(b) == 0.0 ? std::optional(b.p.x) : std::nullopt;
+    const std::optional<double> y_axis = dir_y<double>(a) == 0.0 ? a.p.y : dir_y<double>(b) == 0.0 ? std::optional(b.p.y) : std::nullopt;
+    if (x_axis && y_axis) return Vec2{*x_axis, *y_axis};
+    std::optional<Vec2> near;
     const Scaled d = scaled_of(den);  // not 0: the pieces are not parallel
-    const Scaled x = scaled_of([&](auto zero) { return decltype(zero)(a.p.x) * den(zero) + num(zero) * dir_x<decltype(zero)>(a); });
-    const Scaled y = scaled_of([&](auto zero) { return decltype(zero)(a.p.y) * den(zero) + num(zero) * dir_y<decltype(zero)>(a); });
+    const Scaled x = scaled_of([&](auto zero) { return x_of(zero).num; });
+    const Scaled y = scaled_of([&](auto zero) { return y_of(zero).num; });
     if (d.is_normal_double() && x.is_normal_double() && y.is_normal_double()) {
         const double dd = *d.to_double();
         const Vec2 p{*x.to_double() / dd, *y.to_double() / dd};
-        if (std::isfinite(p.x) && std::isfinite(p.y)) return p;
+        if (std::isfinite(p.x) && std::isfinite(p.y)) near = p;
     }
-    return representable(x / d, y / d);
+    if (!near) near = representable(x / d, y / d);
+    if (!near) return std::nullopt;
+    const std::optional<double> rx = x_axis ? x_axis : round_quotient(x_of, near->x);
+    const std::optional<double> ry = y_axis ? y_axis : round_quotient(y_of, near->y);
+    if (!rx || !ry) return std::nullopt;
+    return Vec2{*rx, *ry};
 }
 
 // Shared part of two pieces on the same line, ordered along a's direction.
@@ -159,8 +181,34 @@ public:
         }
     }
 
-    // The point for root k; nothing when it lies beyond the double range.
+    // The point for root k, correctly rounded; nothing when it lies beyond the double range.
     std::optional<Vec2> point(int k) const {
+        const std::optional<Vec2> near = approximate(k);
+        if (!near) return std::nullopt;
+        // Exactly, X = c + (cross perp(d) + k sqrt(q) d) / |d|^2 (see above); a horizontal or
+        // vertical piece gives one coordinate: its own.
+        auto coordinate = [&](bool is_y) {
+            return [&, is_y](auto zero) {
+                using T = decltype(zero);
+                const T dx = dir_x<T>(s_);
+                const T dy = dir_y<T>(s_);
+                const T dd = dx * dx + dy * dy;
+                const T cr = dx * (T(s_.p.y) - T(c_.center.y)) - dy * (T(s_.p.x) - T(c_.center.x));
+                const T q = T(c_.radius) * T(c_.radius) * dd - cr * cr;
+                const T kk(static_cast<double>(k));
+                if (is_y) return Quotient<Root<T>, T>{Root<T>{T(c_.center.y) * dd + cr * dx, kk * dy, q}, dd};
+                return Quotient<Root<T>, T>{Root<T>{T(c_.center.x) * dd - cr * dy, kk * dx, q}, dd};
+            };
+        };
+        const std::optional<double> x = dx_ == 0.0 ? s_.p.x : round_quotient(coordinate(false), near->x);
+        const std::optional<double> y = dy_ == 0.0 ? s_.p.y : round_quotient(coordinate(true), near->y);
+        if (!x || !y) return std::nullopt;
+        return Vec2{*x, *y};
+    }
+
+private:
+    // The point for root k in doubles, a few ulps off at most.
+    std::optional<Vec2> approximate(int k) const {
         if (plain_) {
             const double h = k * h_;
             const Vec2 x{c_.center.x + (h * dx_ - foot_ * dy_), c_.center.y + (h * dy_ + foot_ * dx_)};
@@ -174,7 +222,6 @@ public:
         return representable(Scaled::of(c_.center.x) + (h * dx - foot * dy), Scaled::of(c_.center.y) + (h * dy + foot * dx));
     }
 
-private:
     const Piece& s_;
     const Circle& c_;
     Scaled dd_, cross_, q_;
@@ -356,31 +403,56 @@ void circle_circle_points(const Circle& a, const Circle& b, int ext, int in, std
     if (a.center == b.center) return;  // equal or concentric: the outlines do not cross
     if (ext == 0) in = 1;               // d = ra + rb > |ra - rb|
     if (ext > 0 || in < 0) return;
-    // The points in plain doubles while every intermediate value is a finite normal
-    // double, else with Scaled (centres or radii near 1e308 overflow d^2 and ra + rb, tiny
-    // distances underflow).
+    const bool tangent = ext == 0 || in == 0;
+    // The exact points, with D = b.c - a.c: tangent, a.c + ra D / (ra +- rb) (on the line of
+    // centres); crossing, a.c + (k D + j sqrt(H) perp(D)) / (2 |D|^2) for j = +1 then -1,
+    // k = |D|^2 + ra^2 - rb^2 and H = 4 |D|^2 ra^2 - k^2 (the chord at distance k / 2|D|
+    // from a's centre, of half-length sqrt(H) / 2|D|).
+    auto coordinate = [&](bool is_y, int j) {
+        return [&, is_y, j](auto zero) {
+            using T = decltype(zero);
+            const T c = is_y ? T(a.center.y) : T(a.center.x);
+            const T ex = T(b.center.x) - T(a.center.x);
+            const T ey = T(b.center.y) - T(a.center.y);
+            const T e = is_y ? ey : ex;
+            const T d2 = ex * ex + ey * ey;
+            const T ra(a.radius);
+            const T rb(b.radius);
+            const T k = d2 + ra * ra - rb * rb;
+            const T h = T(4.0) * d2 * ra * ra - k * k;
+            // Tangent: the same form with nothing under the root, over ra +- rb.
+            const T den = tangent ? (ext == 0 ? ra + rb : ra - rb) : T(2.0) * d2;
+            const T rational = tangent ? c * den + ra * e : c * den + k * e;
+            const T root = is_y ? T(static_cast<double>(j)) * ex : T(static_cast<double>(-j)) * ey;  // j perp(D)
+            return Quotient<Root<T>, T>{Root<T>{rational, tangent ? T(0.0) : root, h}, den};
+        };
+    };
+    auto push = [&](const Vec2& near, int j) {
+        const std::optional<double> x = round_quotient(coordinate(false, j), near.x);
+        const std::optional<double> y = round_quotient(coordinate(true, j), near.y);
+        if (x && y) points.push_back(Vec2{*x, *y});
+    };
+    // The points in doubles to start from: in plain doubles while every intermediate value
+    // is a finite normal double, else with Scaled (centres or radii near 1e308 overflow d^2
+    // and ra + rb, tiny distances underflow).
     const double dx = b.center.x - a.center.x;
     const double dy = b.center.y - a.center.y;
     const bool finite_d = std::isfinite(dx) && std::isfinite(dy);
     auto finite = [](const Vec2& x) { return std::isfinite(x.x) && std::isfinite(x.y); };
-    auto push_scaled = [&](Scaled x, Scaled y) {
-        if (const std::optional<Vec2> r = representable(x, y)) points.push_back(*r);
+    auto push_scaled = [&](Scaled x, Scaled y, int j) {
+        if (const std::optional<Vec2> r = representable(x, y)) push(*r, j);
     };
     const Scaled ax = Scaled::of(a.center.x);
     const Scaled ay = Scaled::of(a.center.y);
-    if (ext == 0 || in == 0) {
+    if (tangent) {
         // Tangent: the point lies on the line of centres at ra / (ra +- rb) of the way.
         const double f = a.radius / (ext == 0 ? a.radius + b.radius : a.radius - b.radius);
         const Vec2 x{a.center.x + f * dx, a.center.y + f * dy};
-        if (finite_d && std::isfinite(f) && finite(x)) {
-            points.push_back(x);
-            return;
-        }
+        if (finite_d && std::isfinite(f) && finite(x)) return push(x, 0);
         const Scaled ra = Scaled::of(a.radius);
         const Scaled rb = Scaled::of(b.radius);
         const Scaled sf = ra / (ext == 0 ? ra + rb : ra - rb);
-        push_scaled(ax + sf * (Scaled::of(b.center.x) - ax), ay + sf * (Scaled::of(b.center.y) - ay));
-        return;
+        return push_scaled(ax + sf * (Scaled::of(b.center.x) - ax), ay + sf * (Scaled::of(b.center.y) - ay), 0);
     }
     // Crossing: the chord is at distance l from a's centre, half-length h, with
     // l = (d^2 + ra^2 - rb^2) / 2d and h^2 = (4 d^2 ra^2 - (d^2 + ra^2 - rb^2)^2) / 4d^2.
@@ -413,8 +485,8 @@ void circle_circle_points(const Circle& a, const Circle& b, int ext, int in, std
         const Vec2 x1{base.x - h_over_d * dy, base.y + h_over_d * dx};
         const Vec2 x2{base.x + h_over_d * dy, base.y - h_over_d * dx};
         if (finite(x1) && finite(x2)) {
-            points.push_back(x1);
-            points.push_back(x2);
+            push(x1, 1);
+            push(x2, -1);
             return;
         }
     }
@@ -425,8 +497,8 @@ void circle_circle_points(const Circle& a, const Circle& b, int ext, int in, std
     const Scaled sh = sqrt(h2x4d2) / two_d2;  // h / d
     const Scaled bx = ax + sl * sdx;
     const Scaled by = ay + sl * sdy;
-    push_scaled(bx - sh * sdy, by + sh * sdx);
-    push_scaled(bx + sh * sdy, by - sh * sdx);
+    push_scaled(bx - sh * sdy, by + sh * sdx, 1);
+    push_scaled(bx + sh * sdy, by - sh * sdx, -1);
 }
 
 }  // namespace collide::detail

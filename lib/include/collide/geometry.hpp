@@ -7,8 +7,9 @@
 // Conventions, stated once:
 // - Plain x/y coordinates; no axis is "up". Every shape is a closed point set.
 // - Exactness: every boolean and every relation is decided exactly (adaptive filter
-//   with an exact dyadic fallback). Intersection points are floating-point results,
-//   accurate to about 1e-12 relative to the largest coordinate involved.
+//   with an exact dyadic fallback). Each coordinate of an intersection point is the exact
+//   value correctly rounded to the nearest double, ties to even (SPEC §2.3), whatever the
+//   path to it: two implementations that follow the rule agree bit for bit.
 // - Degenerate shapes degrade to what they are: a circle of radius 0 or a segment with
 //   a == b is a point, a rect of zero width is a segment, a polyline whose points are all
 //   equal is a point, a capsule with a == b is the disk.
@@ -21,9 +22,8 @@
 // fuzzer covers the whole range, subnormals and values near 1e308 included). A computed
 // intersection point whose true coordinates lie beyond the double range (two nearly
 // parallel lines crossing at 1e400, a circle of radius 1e308 centred at 1e308) has no
-// double to be written as and is left out of `points`; the relation still counts it. One
-// beyond +-DBL_MAX by less than 2^-40 relative (less than the error of its computation) is
-// given as +-DBL_MAX. Shapes are validated by
+// double to be written as and is left out of `points`; the relation still counts it. As
+// IEEE rounding says, that is from DBL_MAX plus half its ulp on. Shapes are validated by
 // the scene reader (collide/scene.hpp); calling collide() on an invalid polygon
 // (self-intersecting, fewer than three vertices) gives an unspecified relation, never UB.
 #pragma once

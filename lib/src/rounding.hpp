@@ -1,0 +1,197 @@
+// Correct rounding of the values a report writes (SPEC §2.3, §2.4): each coordinate of an
+// intersection point, each move's t and stop, is the exact value rounded to the nearest
+// double, ties to even.
+//
+// The exact values are algebraic: a quotient N / D of polynomials in the input doubles for
+// straight pieces, with N of the form A + B sqrt(Q) where a circle is involved, and with
+// square roots nested once or twice on capsule outlines. A value is given as a generic
+// callable returning such a Quotient over a number type T, like the predicates of
+// exact.hpp. Which double is nearest is then decided by signs alone: v rounds to x when v
+// lies between the midpoints of x and its two neighbours, and
+//     sign(v - m) = sign(2 N - (lo + hi) D) sign(D)   for m = (lo + hi) / 2,
+// an expression in T again (a square root is removed by squaring, see Root). Each sign is
+// decided with DoubleWord (about 106 bits, with a rigorous error bound) and, when the value
+// lies within about 2^-100 of a midpoint, with Exact. The search starts from the caller's
+// approximation (the double computation it always had, off by a few ulps at most) and
+// usually ends after two signs.
+//
+// This is the classic scheme for correctly rounded functions: a fast approximation, a test
+// that proves its rounding, an exact fallback near the rounding boundaries (Ziv, "Fast
+// evaluation of elementary mathematical functions with correctly rounded last bit", ACM
+// TOMS 17(3), 1991), here with exact midpoint comparisons instead of higher precision, as in
+// exact geometric computation (Yap, "Towards exact geometric computation", 1997).
+#pragma once
+
+#include "exact.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+
+namespace collide::detail {
+
+/// a + b sqrt(q) for q >= 0: a number of the quadratic extension of T by sqrt(q). T may be
+/// a Root itself (a square root inside a square root). Sums and products combine values
+/// of the same q.
+template <class T>
+struct Root {
+    T a;
+    T b;
+    T q;
+};
+
+template <class T> Root<T> operator+(const Root<T>& x, const Root<T>& y) { return Root<T>{x.a + y.a, x.b + y.b, x.q}; }
+template <class T> Root<T> operator-(const Root<T>& x, const Root<T>& y) { return Root<T>{x.a - y.a, x.b - y.b, x.q}; }
+template <class T> Root<T> operator*(const Root<T>& x, const Root<T>& y) {
+    return Root<T>{x.a * y.a + x.b * y.b * x.q, x.a * y.b + x.b * y.a, x.q};
+}
+template <class T> Root<T> operator+(const Root<T>& x, const T& t) { return Root<T>{x.a + t, x.b, x.q}; }
+template <class T> Root<T> operator-(const Root<T>& x, const T& t) { return Root<T>{x.a - t, x.b, x.q}; }
+template <class T> Root<T> operator*(const T& t, const Root<T>& x) { return Root<T>{t * x.a, t * x.b, x.q}; }
+
+/// The sign of a value: -1, 0, +1, or Filtered::kUnknown when the number type cannot tell.
+inline int sign_value(const Exact& x) { return x.sign(); }
+inline int sign_value(const DoubleWord& x) { return x.sign(); }
+template <class T>
+int sign_value(const Root<T>& x) {
+    constexpr int kUnknown = Filtered::kUnknown;
+    const int sa = sign_value(x.a);
+    const int sb = sign_value(x.b);
+    if (sa == kUnknown || sb == kUnknown) return kUnknown;
+    if (sb == 0 || sa == sb) return sa;
+    const int sq = sign_value(x.q);  // >= 0 by contract
+    if (sq == kUnknown) return kUnknown;
+    if (sq == 0) return sa;
+    if (sa == 0) return sb;
+    // Opposite signs: |a| against |b| sqrt(q), squared.
+    const int c = sign_value(x.a * x.a - x.b * x.b * x.q);
+    if (c == kUnknown) return kUnknown;
+    return sa > 0 ? c : -c;
+}
+
+/// The value num / den (den != 0).
+template <class N, class T>
+struct Quotient {
+    N num;
+    T den;
+};
+
+/// 2 n - k, for the midpoint test.
+template <class T> T twice_minus(const T& n, const T& k) { return n + n - k; }
+template <class T, class U> Root<T> twice_minus(const Root<T>& n, const U& k) {
+    return Root<T>{twice_minus(n.a, k), n.b + n.b, n.q};
+}
+
+/// Doubles as ordered integers: key(x) < key(y) exactly when x < y, neighbours differ by 1,
+/// and both zeros are 0.
+inline std::int64_t double_key(double x) {
+    std::uint64_t bits = 0;
+    const double a = std::fabs(x);
+    std::memcpy(&bits, &a, sizeof bits);
+    const auto k = static_cast<std::int64_t>(bits);
+    return x < 0.0 ? -k : k;
+}
+inline double key_double(std::int64_t k) {
+    const std::uint64_t bits = static_cast<std::uint64_t>(k < 0 ? -k : k);
+    double a = 0.0;
+    std::memcpy(&a, &bits, sizeof a);
+    return k < 0 ? -a : a;
+}
+/// The key of DBL_MAX; the key one beyond stands for 2^1024.
+inline constexpr std::int64_t kMaxDoubleKey = 0x7fefffffffffffffLL;
+/// hi - lo for keys lo <= hi (up to 2^64 - 2^53: more than an int64 holds).
+inline std::uint64_t key_distance(std::int64_t lo, std::int64_t hi) {
+    return static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+}
+/// from + step, or `end` when that lies beyond it (step and end - from of one sign).
+inline std::int64_t key_step(std::int64_t from, std::int64_t step, std::int64_t end) {
+    const std::uint64_t room = step > 0 ? key_distance(from, end) : key_distance(end, from);
+    const std::uint64_t size = step > 0 ? static_cast<std::uint64_t>(step) : 0 - static_cast<std::uint64_t>(step);
+    return size >= room ? end : from + step;
+}
+
+/// The exact value of f (a generic callable returning a Quotient over its number type)
+/// rounded to the nearest double, ties to even; nothing when it rounds beyond the double
+/// range. `approx` is any double near it: the search starts there.
+template <class F>
+std::optional<double> round_quotient(F&& f, double approx) {
+    const auto fast = f(DoubleWord{});
+    const int fast_den = sign_value(fast.den);
+    using ExactQuotient = decltype(f(Exact{}));
+    std::optional<ExactQuotient> exact;
+    // T(lo + hi) for keys k, k + 1: the midpoint times 2, exactly (at the ends of the range,
+    // 2^1024 is DBL_MAX plus its ulp, 2^971).
+    auto twice_mid = [](auto zero, std::int64_t k) {
+        using T = decltype(zero);
+        if (k == kMaxDoubleKey) return T(0x1.fffffffffffffp1023) + T(0x1.fffffffffffffp1023) + T(0x1p971);
+        if (k == -kMaxDoubleKey - 1) return -(T(0x1.fffffffffffffp1023) + T(0x1.fffffffffffffp1023) + T(0x1p971));
+        return T(key_double(k)) + T(key_double(k + 1));
+    };
+    // sign(value - midpoint of keys k, k + 1).
+    auto above = [&](std::int64_t k) {
+        if (fast_den != Filtered::kUnknown) {
+            const int s = sign_value(twice_minus(fast.num, twice_mid(DoubleWord{}, k) * fast.den));
+            if (s != Filtered::kUnknown) return s * fast_den;
+        }
+        if (!exact) exact.emplace(f(Exact{}));
+        return sign_value(twice_minus(exact->num, twice_mid(Exact{}, k) * exact->den)) * sign_value(exact->den);
+    };
+    // The least key k with value <= midpoint(k, k + 1), by galloping from approx's key, then
+    // bisecting: the answer is k, or k + 1 on a tie that k + 1 wins by being even.
+    const std::int64_t lo_end = -kMaxDoubleKey - 1;
+    const std::int64_t hi_end = kMaxDoubleKey;
+    std::int64_t k0 = std::isnan(approx) ? 0 : double_key(std::fmax(-0x1.fffffffffffffp1023, std::fmin(approx, 0x1.fffffffffffffp1023)));
+    constexpr std::int64_t kMaxStep = std::int64_t{1} << 62;
+    std::int64_t lo = 0;  // above(lo) > 0
+    std::int64_t hi = 0;  // above(hi) <= 0
+    int at_hi = above(k0);  // above(hi)
+    if (at_hi <= 0) {
+        hi = k0;
+        std::int64_t step = 1;
+        while (true) {
+            if (hi == lo_end) return std::nullopt;  // below -DBL_MAX by half its ulp or more
+            const std::int64_t k = key_step(hi, -step, lo_end);
+            const int at = above(k);
+            if (at > 0) {
+                lo = k;
+                break;
+            }
+            hi = k;
+            at_hi = at;
+            if (step < kMaxStep) step *= 2;
+        }
+    } else {
+        lo = k0;
+        std::int64_t step = 1;
+        while (true) {
+            if (lo == hi_end) return std::nullopt;  // above DBL_MAX by half its ulp or more
+            const std::int64_t k = key_step(lo, step, hi_end);
+            const int at = above(k);
+            if (at <= 0) {
+                hi = k;
+                at_hi = at;
+                break;
+            }
+            lo = k;
+            if (step < kMaxStep) step *= 2;
+        }
+    }
+    while (hi - lo > 1) {
+        const std::int64_t mid = key_step(lo, static_cast<std::int64_t>(key_distance(lo, hi) / 2), hi);
+        const int at = above(mid);
+        if (at > 0) {
+            lo = mid;
+        } else {
+            hi = mid;
+            at_hi = at;
+        }
+    }
+    std::int64_t k = hi;
+    if (at_hi == 0 && k % 2 != 0) ++k;  // a tie: the neighbour with the even significand
+    if (k > kMaxDoubleKey) return std::nullopt;
+    return key_double(k);
+}
+
+}  // namespace collide::detail

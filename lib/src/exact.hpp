@@ -456,7 +456,7 @@ struct DoubleWord {
     DoubleWord() = default;
     explicit DoubleWord(double d) : h(d), deg(in_range(d) ? 1 : kOutOfRange) {}
 
-    friend DoubleWord operator+(const DoubleWord& a, const DoubleWord& b) {
+    [[gnu::always_inline]] friend DoubleWord operator+(const DoubleWord& a, const DoubleWord& b) {
         DoubleWord r;
         r.deg = std::max(a.deg, b.deg);
         r.unsure = a.unsure || b.unsure;
@@ -476,7 +476,7 @@ struct DoubleWord {
         return r;
     }
     friend DoubleWord operator-(const DoubleWord& a, const DoubleWord& b) { return a + (-b); }
-    friend DoubleWord operator*(const DoubleWord& a, const DoubleWord& b) {
+    [[gnu::always_inline]] friend DoubleWord operator*(const DoubleWord& a, const DoubleWord& b) {
         DoubleWord r;
         r.deg = std::min(a.deg + b.deg, kOutOfRange);
         const double p = a.h * b.h;
@@ -515,8 +515,58 @@ struct DoubleWord {
 
     /// Sets x to the exact value rounded to nearest and returns true when that is certain
     /// and x is 0 or a normal double; false otherwise (then use Exact).
-    bool round_to_nearest(double& x) const {
-        if (deg > kMaxDegree || !std::isfinite(h) || !std::isfinite(l) || !std::isfinite(e)) return false;
+    bool round_to_nearest(double& x) const { return deg <= kMaxDegree && round_interval(x); }
+    /// The same for any expression, the quotients and square roots below included, whose
+    /// value is not `unsure` (the check made as it goes instead of the range argument).
+    bool round_checked(double& x) const { return !unsure && std::fabs(h) >= 0x1p-900 && round_interval(x); }
+
+    /// The quotient a / b, with b's interval clear of 0 (else `unsure`). With q = a.h / b.h
+    /// and R = a - q b (a DoubleWord, so R's bound covers a's and b's), a / b = q + R / b
+    /// exactly, and R / b is taken as (R.h + R.l) / b.h: off by R.e / |b| and by |R| times
+    /// the relative difference of b and b.h, (|b.l| + b.e) / |b.h|, both over b's least
+    /// magnitude |b.h| - |b.l| - b.e, plus two roundings of a value near 2^-53 |q|.
+    friend DoubleWord operator/(const DoubleWord& a, const DoubleWord& b) {
+        const double b_lo = std::fabs(b.h) - std::fabs(b.l) - b.e;
+        const double q = a.h / b.h;
+        DoubleWord r;
+        if (!(b_lo > 0.0) || !std::isfinite(q)) {
+            r.unsure = true;
+            return r;
+        }
+        const DoubleWord rest = a - DoubleWord(q) * b;
+        const double corr = (rest.h + rest.l) / b.h;
+        r.h = two_sum(q, corr, r.l);
+        r.unsure = rest.unsure;
+        r.deg = kOutOfRange;  // for round_checked only
+        const double off = rest.e / b_lo + std::fabs(rest.h) * 2.0 * (std::fabs(b.l) + b.e) / (b_lo * std::fabs(b.h));
+        r.e = (off + 0x1p-51 * std::fabs(corr)) * kInflate + kTiny;
+        return r;
+    }
+
+    /// The square root of x, with x's interval [v - e, v + e] within (v / 2, 2v] (else
+    /// `unsure`). s = sqrt(x.h) rounded and the residual x.h - s^2 exactly (fma, no
+    /// underflow above 2^-900) give s + (x.h - s^2 + x.l) / 2s, which exceeds sqrt(x.h + x.l)
+    /// by at most s d^2 / 8 for d = (x.h - s^2 + x.l) / s^2, |d| <= 2^-51: 2^-105 s; its two
+    /// roundings add 2^-104 s. x's own error moves the root by at most e / (sqrt(x - e) +
+    /// sqrt(x)) <= e / s.
+    friend DoubleWord sqrt(const DoubleWord& x) {
+        DoubleWord r;
+        if (x.unsure || !(x.h >= 0x1p-900) || !(x.e <= 0.5 * x.h) || !std::isfinite(x.h)) {
+            r.unsure = true;
+            return r;
+        }
+        const double s = std::sqrt(x.h);
+        const double residual = std::fma(-s, s, x.h);
+        const double corr = (residual + x.l) / (2.0 * s);
+        r.h = two_sum(s, corr, r.l);
+        r.deg = kOutOfRange;
+        r.e = (x.e / s + 0x1p-100 * s) * kInflate + kTiny;
+        return r;
+    }
+
+private:
+    bool round_interval(double& x) const {
+        if (!std::isfinite(h) || !std::isfinite(l) || !std::isfinite(e)) return false;
         if (h == 0.0) return false;  // the sign of a value near 0 is Exact's to tell
         // h is the double nearest h + l, and |l| <= ulp(h) / 2. The exact value rounds to h
         // when h + l +- e stays strictly inside h's rounding interval: up to half an ulp
@@ -524,7 +574,7 @@ struct DoubleWord {
         std::uint64_t bits = 0;
         const double a = std::fabs(h);
         std::memcpy(&bits, &a, sizeof bits);
-        const std::uint64_t biased = bits >> 52;  // >= 1023 - 760 by the range argument
+        const std::uint64_t biased = bits >> 52;  // >= 1023 - 900 by the range argument or the check
         const std::uint64_t half_ulp_bits = (biased - 53) << 52;
         double half_up = 0.0;
         std::memcpy(&half_up, &half_ulp_bits, sizeof half_up);
@@ -538,7 +588,6 @@ struct DoubleWord {
         return true;
     }
 
-private:
     static constexpr double kU = 0x1p-53;
     static constexpr double kInflate = 1.0 + 0x1p-45;
     static constexpr double kTiny = 0x1p-1040;

@@ -3,6 +3,7 @@
 #include "rounding.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace collide::detail {
@@ -49,12 +50,12 @@ std::optional<Vec2> representable(Scaled x, Scaled y) {
 // The crossing of two non-parallel lines, from its exact rational value:
 // X = a.p + t dir(a) with t = cross(b.p - a.p, dir b) / cross(dir a, dir b), that is
 // X = (a.p den + num dir(a)) / den, each coordinate correctly rounded (rounding.hpp). A
-// horizontal or vertical piece gives one coordinate exactly: its own. The search starts
-// from the numerators and den (degree 3 and 2 in the inputs) rounded from their exact
-// values, then divided: in plain doubles while they are normal doubles; otherwise (a
-// subnormal direction component makes den subnormal, huge coordinates make it overflow,
-// nearly parallel lines cross beyond every coordinate) with Scaled. Nothing when the
-// crossing lies beyond the double range.
+// horizontal or vertical piece gives one coordinate exactly: its own. Where the rounding
+// needs a search, it starts from the numerators and den (degree 3 and 2 in the inputs)
+// rounded from their exact values, then divided: in plain doubles while they are normal
+// doubles; otherwise (a subnormal direction component makes den subnormal, huge
+// coordinates make it overflow, nearly parallel lines cross beyond every coordinate) with
+// Scaled. Nothing when the crossing lies beyond the double range.
 std::optional<Vec2> crossing_point(const Piece& a, const Piece& b) {
     auto num = [&](auto zero) {
         using T = decltype(zero);
@@ -64,33 +65,30 @@ std::optional<Vec2> crossing_point(const Piece& a, const Piece& b) {
         using T = decltype(zero);
         return dir_x<T>(a) * dir_y<T>(b) - dir_y<T>(a) * dir_x<T>(b);
     };
-    auto along_a = [&](double from, auto dir) {
-        return [&, from, dir](auto zero) {
-            using T = decltype(zero);
-            const T d = den(zero);
-            return Quotient<T, T>{T(from) * d + num(zero) * dir(zero), d};
-        };
-    };
-    const auto x_of = along_a(a.p.x, [&](auto zero) { return dir_x<decltype(zero)>(a); });
-    const auto y_of = along_a(a.p.y, [&](auto zero) { return dir_y<decltype(zero)>(a); });
+    auto x_num = [&](auto zero) { return decltype(zero)(a.p.x) * den(zero) + num(zero) * dir_x<decltype(zero)>(a); };
+    auto y_num = [&](auto zero) { return decltype(zero)(a.p.y) * den(zero) + num(zero) * dir_y<decltype(zero)>(a); };
     const std::optional<double> x_axis = dir_x<double>(a) == 0.0 ? a.p.x : dir_x<double>(b) == 0.0 ? std::optional(b.p.x) : std::nullopt;
     const std::optional<double> y_axis = dir_y<double>(a) == 0.0 ? a.p.y : dir_y<double>(b) == 0.0 ? std::optional(b.p.y) : std::nullopt;
     if (x_axis && y_axis) return Vec2{*x_axis, *y_axis};
-    std::optional<Vec2> near;
-    const Scaled d = scaled_of(den);  // not 0: the pieces are not parallel
-    const Scaled x = scaled_of([&](auto zero) { return x_of(zero).num; });
-    const Scaled y = scaled_of([&](auto zero) { return y_of(zero).num; });
-    if (d.is_normal_double() && x.is_normal_double() && y.is_normal_double()) {
-        const double dd = *d.to_double();
-        const Vec2 p{*x.to_double() / dd, *y.to_double() / dd};
-        if (std::isfinite(p.x) && std::isfinite(p.y)) near = p;
-    }
-    if (!near) near = representable(x / d, y / d);
-    if (!near) return std::nullopt;
-    const std::optional<double> rx = x_axis ? x_axis : round_quotient(x_of, near->x);
-    const std::optional<double> ry = y_axis ? y_axis : round_quotient(y_of, near->y);
-    if (!rx || !ry) return std::nullopt;
-    return Vec2{*rx, *ry};
+    auto near = [&]() -> std::optional<Vec2> {
+        const Scaled d = scaled_of(den);  // not 0: the pieces are not parallel
+        const Scaled x = scaled_of(x_num);
+        const Scaled y = scaled_of(y_num);
+        if (d.is_normal_double() && x.is_normal_double() && y.is_normal_double()) {
+            const double dd = *d.to_double();
+            const Vec2 p{*x.to_double() / dd, *y.to_double() / dd};
+            if (std::isfinite(p.x) && std::isfinite(p.y)) return p;
+        }
+        return representable(x / d, y / d);
+    };
+    return round_point(
+        [&](auto zero) {
+            using T = decltype(zero);
+            const T d = den(zero);
+            const T n = num(zero);
+            return PointQuotient<T, T>{T(a.p.x) * d + n * dir_x<T>(a), T(a.p.y) * d + n * dir_y<T>(a), d};
+        },
+        near, x_axis, y_axis);
 }
 
 // Shared part of two pieces on the same line, ordered along a's direction.
@@ -148,87 +146,139 @@ PieceHit collinear_overlap(const Piece& a, const Piece& b) {
 // Where the line of a piece meets a circle: for k = -1, 0, +1 (the first root along d, the
 // foot of the perpendicular from c, the second root),
 //     X = c + (cross(d, p - c) perp(d) + k sqrt(q) d) / |d|^2,  perp(d) = (-d.y, d.x),
-// with q = r^2 |d|^2 - cross(d, p - c)^2. Both terms are at most r long, so the error is
+// with q = r^2 |d|^2 - cross(d, p - c)^2, each coordinate correctly rounded; a horizontal
+// or vertical piece gives one coordinate exactly: its own. Where the rounding needs a
+// search, it starts from X in doubles: both terms are at most r long, so the error is
 // relative to the circle's own magnitude, however far p lies (a segment from -1e308 into
 // a circle of radius 1e9). In plain doubles while |d|^2, the cross product and q are
 // normal doubles and nothing overflows; otherwise with Scaled (|d|^2 of a direction of
 // 1e200 overflows, of 1e-200 underflows; a segment's q - p can overflow).
 class LineCircle {
 public:
-    LineCircle(const Piece& s, const Circle& c) : s_(s), c_(c) {
-        dd_ = scaled_of([&](auto z) {
-            using T = decltype(z);
-            return dir_x<T>(s) * dir_x<T>(s) + dir_y<T>(s) * dir_y<T>(s);
-        });
-        auto cross = [&](auto z) {
-            using T = decltype(z);
-            return dir_x<T>(s) * (T(s.p.y) - T(c.center.y)) - dir_y<T>(s) * (T(s.p.x) - T(c.center.x));
-        };
-        cross_ = scaled_of(cross);
-        q_ = scaled_of([&](auto z) {
-            using T = decltype(z);
-            const T cr = cross(z);
-            return T(c.radius) * T(c.radius) * (dir_x<T>(s) * dir_x<T>(s) + dir_y<T>(s) * dir_y<T>(s)) - cr * cr;
-        });
-        dx_ = s.kind == PieceKind::Ray ? s.q.x : s.q.x - s.p.x;
-        dy_ = s.kind == PieceKind::Ray ? s.q.y : s.q.y - s.p.y;
-        plain_ = dd_.is_normal_double() && cross_.is_normal_double() && q_.is_normal_double() && std::isfinite(dx_) &&
-                 std::isfinite(dy_);
-        if (plain_) {
-            const double dd = *dd_.to_double();
-            foot_ = *cross_.to_double() / dd;
-            h_ = std::sqrt(std::max(0.0, *q_.to_double())) / dd;
-        }
-    }
+    LineCircle(const Piece& s, const Circle& c) : s_(s), c_(c) {}
 
     // The point for root k, correctly rounded; nothing when it lies beyond the double range.
     std::optional<Vec2> point(int k) const {
-        const std::optional<Vec2> near = approximate(k);
-        if (!near) return std::nullopt;
-        // Exactly, X = c + (cross perp(d) + k sqrt(q) d) / |d|^2 (see above); a horizontal or
-        // vertical piece gives one coordinate: its own.
-        auto coordinate = [&](bool is_y) {
-            return [&, is_y](auto zero) {
+        const double dx = dir_x<double>(s_);
+        const double dy = dir_y<double>(s_);
+        return round_point(
+            [&](auto zero) {
                 using T = decltype(zero);
-                const T dx = dir_x<T>(s_);
-                const T dy = dir_y<T>(s_);
-                const T dd = dx * dx + dy * dy;
-                const T cr = dx * (T(s_.p.y) - T(c_.center.y)) - dy * (T(s_.p.x) - T(c_.center.x));
+                const T ex = dir_x<T>(s_);
+                const T ey = dir_y<T>(s_);
+                const T dd = ex * ex + ey * ey;
+                const T cr = ex * (T(s_.p.y) - T(c_.center.y)) - ey * (T(s_.p.x) - T(c_.center.x));
                 const T q = T(c_.radius) * T(c_.radius) * dd - cr * cr;
                 const T kk(static_cast<double>(k));
-                if (is_y) return Quotient<Root<T>, T>{Root<T>{T(c_.center.y) * dd + cr * dx, kk * dy, q}, dd};
-                return Quotient<Root<T>, T>{Root<T>{T(c_.center.x) * dd - cr * dy, kk * dx, q}, dd};
-            };
-        };
-        const std::optional<double> x = dx_ == 0.0 ? s_.p.x : round_quotient(coordinate(false), near->x);
-        const std::optional<double> y = dy_ == 0.0 ? s_.p.y : round_quotient(coordinate(true), near->y);
-        if (!x || !y) return std::nullopt;
-        return Vec2{*x, *y};
+                return PointQuotient<Root<T>, T>{Root<T>{T(c_.center.x) * dd - cr * ey, kk * ex, q},
+                                                 Root<T>{T(c_.center.y) * dd + cr * ex, kk * ey, q}, dd};
+            },
+            [&] { return approximate(k); }, dx == 0.0 ? std::optional(s_.p.x) : std::nullopt,
+            dy == 0.0 ? std::optional(s_.p.y) : std::nullopt);
     }
 
 private:
     // The point for root k in doubles, a few ulps off at most.
     std::optional<Vec2> approximate(int k) const {
-        if (plain_) {
-            const double h = k * h_;
-            const Vec2 x{c_.center.x + (h * dx_ - foot_ * dy_), c_.center.y + (h * dy_ + foot_ * dx_)};
+        const Piece& s = s_;
+        const Circle& c = c_;
+        const Scaled dd = scaled_of([&](auto z) {
+            using T = decltype(z);
+            return dir_x<T>(s) * dir_x<T>(s) + dir_y<T>(s) * dir_y<T>(s);
+        });
+        auto cross_expr = [&](auto z) {
+            using T = decltype(z);
+            return dir_x<T>(s) * (T(s.p.y) - T(c.center.y)) - dir_y<T>(s) * (T(s.p.x) - T(c.center.x));
+        };
+        const Scaled cross = scaled_of(cross_expr);
+        const Scaled q = scaled_of([&](auto z) {
+            using T = decltype(z);
+            const T cr = cross_expr(z);
+            return T(c.radius) * T(c.radius) * (dir_x<T>(s) * dir_x<T>(s) + dir_y<T>(s) * dir_y<T>(s)) - cr * cr;
+        });
+        const double dx = dir_x<double>(s);
+        const double dy = dir_y<double>(s);
+        if (dd.is_normal_double() && cross.is_normal_double() && q.is_normal_double() && std::isfinite(dx) &&
+            std::isfinite(dy)) {
+            const double foot = *cross.to_double() / *dd.to_double();
+            const double h = k * std::sqrt(std::max(0.0, *q.to_double())) / *dd.to_double();
+            const Vec2 x{c.center.x + (h * dx - foot * dy), c.center.y + (h * dy + foot * dx)};
             if (std::isfinite(x.x) && std::isfinite(x.y)) return x;
         }
-        const bool ray = s_.kind == PieceKind::Ray;
-        const Scaled dx = ray ? Scaled::of(s_.q.x) : Scaled::of(s_.q.x) - Scaled::of(s_.p.x);
-        const Scaled dy = ray ? Scaled::of(s_.q.y) : Scaled::of(s_.q.y) - Scaled::of(s_.p.y);
-        const Scaled foot = cross_ / dd_;
-        const Scaled h = Scaled::of(k) * sqrt(q_) / dd_;
-        return representable(Scaled::of(c_.center.x) + (h * dx - foot * dy), Scaled::of(c_.center.y) + (h * dy + foot * dx));
+        const bool ray = s.kind == PieceKind::Ray;
+        const Scaled sdx = ray ? Scaled::of(s.q.x) : Scaled::of(s.q.x) - Scaled::of(s.p.x);
+        const Scaled sdy = ray ? Scaled::of(s.q.y) : Scaled::of(s.q.y) - Scaled::of(s.p.y);
+        const Scaled foot = cross / dd;
+        const Scaled h = Scaled::of(k) * sqrt(q) / dd;
+        return representable(Scaled::of(c.center.x) + (h * sdx - foot * sdy), Scaled::of(c.center.y) + (h * sdy + foot * sdx));
     }
 
     const Piece& s_;
     const Circle& c_;
-    Scaled dd_, cross_, q_;
-    double dx_ = 0.0, dy_ = 0.0;
-    bool plain_ = false;
-    double foot_ = 0.0, h_ = 0.0;
 };
+
+// The points of circle_circle_points in doubles (the tangent point first, or the crossings
+// for j = +1 and -1), a few ulps off at most: in plain doubles while every intermediate value
+// is a finite normal double, else with Scaled (centres or radii near 1e308 overflow d^2 and
+// ra + rb, tiny distances underflow). Nothing for a point beyond the double range.
+std::array<std::optional<Vec2>, 2> approximate_circle_points(const Circle& a, const Circle& b, int ext, bool tangent) {
+    const double dx = b.center.x - a.center.x;
+    const double dy = b.center.y - a.center.y;
+    const bool finite_d = std::isfinite(dx) && std::isfinite(dy);
+    auto finite = [](const Vec2& x) { return std::isfinite(x.x) && std::isfinite(x.y); };
+    const Scaled ax = Scaled::of(a.center.x);
+    const Scaled ay = Scaled::of(a.center.y);
+    if (tangent) {
+        // The point lies on the line of centres at ra / (ra +- rb) of the way.
+        const double f = a.radius / (ext == 0 ? a.radius + b.radius : a.radius - b.radius);
+        const Vec2 x{a.center.x + f * dx, a.center.y + f * dy};
+        if (finite_d && std::isfinite(f) && finite(x)) return {x, std::nullopt};
+        const Scaled ra = Scaled::of(a.radius);
+        const Scaled rb = Scaled::of(b.radius);
+        const Scaled sf = ra / (ext == 0 ? ra + rb : ra - rb);
+        return {representable(ax + sf * (Scaled::of(b.center.x) - ax), ay + sf * (Scaled::of(b.center.y) - ay)), std::nullopt};
+    }
+    // The chord is at distance l from a's centre, half-length h, with
+    // l = (d^2 + ra^2 - rb^2) / 2d and h^2 = (4 d^2 ra^2 - (d^2 + ra^2 - rb^2)^2) / 4d^2.
+    auto k_expr = [&](auto z) {
+        using T = decltype(z);
+        const T ex = T(b.center.x) - T(a.center.x);
+        const T ey = T(b.center.y) - T(a.center.y);
+        return ex * ex + ey * ey + T(a.radius) * T(a.radius) - T(b.radius) * T(b.radius);
+    };
+    const Scaled d2 = scaled_of([&](auto z) {
+        using T = decltype(z);
+        const T ex = T(b.center.x) - T(a.center.x);
+        const T ey = T(b.center.y) - T(a.center.y);
+        return ex * ex + ey * ey;
+    });
+    const Scaled k = scaled_of(k_expr);
+    const Scaled h2x4d2 = scaled_of([&](auto z) {
+        using T = decltype(z);
+        const T ex = T(b.center.x) - T(a.center.x);
+        const T ey = T(b.center.y) - T(a.center.y);
+        const T kk = k_expr(z);
+        return T(4) * (ex * ex + ey * ey) * T(a.radius) * T(a.radius) - kk * kk;
+    });
+    // d2.e < 1024: 2 d^2 does not overflow.
+    if (finite_d && d2.is_normal_double() && d2.e < 1024 && k.is_normal_double() && h2x4d2.is_normal_double()) {
+        const double two_d2 = 2.0 * *d2.to_double();
+        const double l_over_d = *k.to_double() / two_d2;                                // l / d
+        const double h_over_d = std::sqrt(std::max(0.0, *h2x4d2.to_double())) / two_d2;  // h / d
+        const Vec2 base{a.center.x + l_over_d * dx, a.center.y + l_over_d * dy};
+        const Vec2 x1{base.x - h_over_d * dy, base.y + h_over_d * dx};
+        const Vec2 x2{base.x + h_over_d * dy, base.y - h_over_d * dx};
+        if (finite(x1) && finite(x2)) return {x1, x2};
+    }
+    const Scaled sdx = Scaled::of(b.center.x) - ax;
+    const Scaled sdy = Scaled::of(b.center.y) - ay;
+    const Scaled two_d2 = Scaled::of(2.0) * d2;
+    const Scaled sl = k / two_d2;             // l / d
+    const Scaled sh = sqrt(h2x4d2) / two_d2;  // h / d
+    const Scaled bx = ax + sl * sdx;
+    const Scaled by = ay + sl * sdy;
+    return {representable(bx - sh * sdy, by + sh * sdx), representable(bx + sh * sdy, by - sh * sdx)};
+}
 
 }  // namespace
 
@@ -408,97 +458,39 @@ void circle_circle_points(const Circle& a, const Circle& b, int ext, int in, std
     // centres); crossing, a.c + (k D + j sqrt(H) perp(D)) / (2 |D|^2) for j = +1 then -1,
     // k = |D|^2 + ra^2 - rb^2 and H = 4 |D|^2 ra^2 - k^2 (the chord at distance k / 2|D|
     // from a's centre, of half-length sqrt(H) / 2|D|).
-    auto coordinate = [&](bool is_y, int j) {
-        return [&, is_y, j](auto zero) {
+    auto form = [&](int j) {
+        return [&, j](auto zero) {
             using T = decltype(zero);
-            const T c = is_y ? T(a.center.y) : T(a.center.x);
             const T ex = T(b.center.x) - T(a.center.x);
             const T ey = T(b.center.y) - T(a.center.y);
-            const T e = is_y ? ey : ex;
-            const T d2 = ex * ex + ey * ey;
             const T ra(a.radius);
             const T rb(b.radius);
+            if (tangent) {  // the same form with nothing under the root, over ra +- rb
+                const T den = ext == 0 ? ra + rb : ra - rb;
+                return PointQuotient<Root<T>, T>{Root<T>{T(a.center.x) * den + ra * ex, T(0.0), T(0.0)},
+                                                 Root<T>{T(a.center.y) * den + ra * ey, T(0.0), T(0.0)}, den};
+            }
+            const T d2 = ex * ex + ey * ey;
             const T k = d2 + ra * ra - rb * rb;
             const T h = T(4.0) * d2 * ra * ra - k * k;
-            // Tangent: the same form with nothing under the root, over ra +- rb.
-            const T den = tangent ? (ext == 0 ? ra + rb : ra - rb) : T(2.0) * d2;
-            const T rational = tangent ? c * den + ra * e : c * den + k * e;
-            const T root = is_y ? T(static_cast<double>(j)) * ex : T(static_cast<double>(-j)) * ey;  // j perp(D)
-            return Quotient<Root<T>, T>{Root<T>{rational, tangent ? T(0.0) : root, h}, den};
+            const T den = T(2.0) * d2;
+            const T jj(static_cast<double>(j));
+            return PointQuotient<Root<T>, T>{Root<T>{T(a.center.x) * den + k * ex, -(jj * ey), h},
+                                             Root<T>{T(a.center.y) * den + k * ey, jj * ex, h}, den};
         };
     };
-    auto push = [&](const Vec2& near, int j) {
-        const std::optional<double> x = round_quotient(coordinate(false, j), near.x);
-        const std::optional<double> y = round_quotient(coordinate(true, j), near.y);
-        if (x && y) points.push_back(Vec2{*x, *y});
+    // Where the rounding needs a search, it starts from the points in doubles, computed once.
+    std::optional<std::array<std::optional<Vec2>, 2>> near;
+    auto near_point = [&](int i) {
+        if (!near) near = approximate_circle_points(a, b, ext, tangent);
+        return (*near)[i];
     };
-    // The points in doubles to start from: in plain doubles while every intermediate value
-    // is a finite normal double, else with Scaled (centres or radii near 1e308 overflow d^2
-    // and ra + rb, tiny distances underflow).
-    const double dx = b.center.x - a.center.x;
-    const double dy = b.center.y - a.center.y;
-    const bool finite_d = std::isfinite(dx) && std::isfinite(dy);
-    auto finite = [](const Vec2& x) { return std::isfinite(x.x) && std::isfinite(x.y); };
-    auto push_scaled = [&](Scaled x, Scaled y, int j) {
-        if (const std::optional<Vec2> r = representable(x, y)) push(*r, j);
-    };
-    const Scaled ax = Scaled::of(a.center.x);
-    const Scaled ay = Scaled::of(a.center.y);
     if (tangent) {
-        // Tangent: the point lies on the line of centres at ra / (ra +- rb) of the way.
-        const double f = a.radius / (ext == 0 ? a.radius + b.radius : a.radius - b.radius);
-        const Vec2 x{a.center.x + f * dx, a.center.y + f * dy};
-        if (finite_d && std::isfinite(f) && finite(x)) return push(x, 0);
-        const Scaled ra = Scaled::of(a.radius);
-        const Scaled rb = Scaled::of(b.radius);
-        const Scaled sf = ra / (ext == 0 ? ra + rb : ra - rb);
-        return push_scaled(ax + sf * (Scaled::of(b.center.x) - ax), ay + sf * (Scaled::of(b.center.y) - ay), 0);
+        if (const std::optional<Vec2> x = round_point(form(0), [&] { return near_point(0); })) points.push_back(*x);
+        return;
     }
-    // Crossing: the chord is at distance l from a's centre, half-length h, with
-    // l = (d^2 + ra^2 - rb^2) / 2d and h^2 = (4 d^2 ra^2 - (d^2 + ra^2 - rb^2)^2) / 4d^2.
-    auto k_expr = [&](auto z) {
-        using T = decltype(z);
-        const T ex = T(b.center.x) - T(a.center.x);
-        const T ey = T(b.center.y) - T(a.center.y);
-        return ex * ex + ey * ey + T(a.radius) * T(a.radius) - T(b.radius) * T(b.radius);
-    };
-    const Scaled d2 = scaled_of([&](auto z) {
-        using T = decltype(z);
-        const T ex = T(b.center.x) - T(a.center.x);
-        const T ey = T(b.center.y) - T(a.center.y);
-        return ex * ex + ey * ey;
-    });
-    const Scaled k = scaled_of(k_expr);
-    const Scaled h2x4d2 = scaled_of([&](auto z) {
-        using T = decltype(z);
-        const T ex = T(b.center.x) - T(a.center.x);
-        const T ey = T(b.center.y) - T(a.center.y);
-        const T kk = k_expr(z);
-        return T(4) * (ex * ex + ey * ey) * T(a.radius) * T(a.radius) - kk * kk;
-    });
-    // d2.e < 1024: 2 d^2 does not overflow.
-    if (finite_d && d2.is_normal_double() && d2.e < 1024 && k.is_normal_double() && h2x4d2.is_normal_double()) {
-        const double two_d2 = 2.0 * *d2.to_double();
-        const double l_over_d = *k.to_double() / two_d2;                                // l / d
-        const double h_over_d = std::sqrt(std::max(0.0, *h2x4d2.to_double())) / two_d2;  // h / d
-        const Vec2 base{a.center.x + l_over_d * dx, a.center.y + l_over_d * dy};
-        const Vec2 x1{base.x - h_over_d * dy, base.y + h_over_d * dx};
-        const Vec2 x2{base.x + h_over_d * dy, base.y - h_over_d * dx};
-        if (finite(x1) && finite(x2)) {
-            push(x1, 1);
-            push(x2, -1);
-            return;
-        }
-    }
-    const Scaled sdx = Scaled::of(b.center.x) - ax;
-    const Scaled sdy = Scaled::of(b.center.y) - ay;
-    const Scaled two_d2 = Scaled::of(2.0) * d2;
-    const Scaled sl = k / two_d2;             // l / d
-    const Scaled sh = sqrt(h2x4d2) / two_d2;  // h / d
-    const Scaled bx = ax + sl * sdx;
-    const Scaled by = ay + sl * sdy;
-    push_scaled(bx - sh * sdy, by + sh * sdx, 1);
-    push_scaled(bx + sh * sdy, by - sh * sdx, -1);
+    if (const std::optional<Vec2> x = round_point(form(1), [&] { return near_point(0); })) points.push_back(*x);
+    if (const std::optional<Vec2> x = round_point(form(-1), [&] { return near_point(1); })) points.push_back(*x);
 }
 
 }  // namespace collide::detail

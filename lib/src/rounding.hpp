@@ -9,11 +9,12 @@
 // exact.hpp. Which double is nearest is then decided by signs alone: v rounds to x when v
 // lies between the midpoints of x and its two neighbours, and
 //     sign(v - m) = sign(2 N - (lo + hi) D) sign(D)   for m = (lo + hi) / 2,
-// an expression in T again (a square root is removed by squaring, see Root). Each sign is
-// decided with DoubleWord (about 106 bits, with a rigorous error bound) and, when the value
-// lies within about 2^-100 of a midpoint, with Exact. The search starts from the caller's
-// approximation (the double computation it always had, off by a few ulps at most) and
-// usually ends after two signs.
+// an expression in T again (a square root is removed by squaring, see Root). Usually the
+// value computed in DoubleWord (about 106 bits, with a rigorous error bound) lies inside one
+// double's rounding interval, and that is the answer. Otherwise each sign is decided with
+// DoubleWord and, when the value lies within about 2^-100 of a midpoint, with Exact, in a
+// search that starts from the caller's approximation (the double computation it always
+// had, off by a few ulps at most).
 //
 // This is the classic scheme for correctly rounded functions: a fast approximation, a test
 // that proves its rounding, an exact fallback near the rounding boundaries (Ziv, "Fast
@@ -22,6 +23,7 @@
 // exact geometric computation (Yap, "Towards exact geometric computation", 1997).
 #pragma once
 
+#include "collide/geometry.hpp"
 #include "exact.hpp"
 
 #include <cmath>
@@ -71,6 +73,15 @@ int sign_value(const Root<T>& x) {
     return sa > 0 ? c : -c;
 }
 
+/// The value of a number of T = DoubleWord with its error bound: square roots and all.
+inline DoubleWord approximate(const DoubleWord& x) { return x; }
+template <class T>
+DoubleWord approximate(const Root<T>& x) {
+    const DoubleWord b = approximate(x.b);
+    if (b.h == 0.0 && b.e == 0.0) return approximate(x.a);  // no root term (a tangent point)
+    return approximate(x.a) + b * sqrt(approximate(x.q));
+}
+
 /// The value num / den (den != 0).
 template <class N, class T>
 struct Quotient {
@@ -112,44 +123,46 @@ inline std::int64_t key_step(std::int64_t from, std::int64_t step, std::int64_t 
     return size >= room ? end : from + step;
 }
 
-/// The exact value of f (a generic callable returning a Quotient over its number type)
-/// rounded to the nearest double, ties to even; nothing when it rounds beyond the double
-/// range. `approx` is any double near it: the search starts there.
-template <class F>
-std::optional<double> round_quotient(F&& f, double approx) {
-    const auto fast = f(DoubleWord{});
-    const int fast_den = sign_value(fast.den);
-    using ExactQuotient = decltype(f(Exact{}));
-    std::optional<ExactQuotient> exact;
-    // T(lo + hi) for keys k, k + 1: the midpoint times 2, exactly (at the ends of the range,
-    // 2^1024 is DBL_MAX plus its ulp, 2^971).
-    auto twice_mid = [](auto zero, std::int64_t k) {
-        using T = decltype(zero);
-        if (k == kMaxDoubleKey) return T(0x1.fffffffffffffp1023) + T(0x1.fffffffffffffp1023) + T(0x1p971);
-        if (k == -kMaxDoubleKey - 1) return -(T(0x1.fffffffffffffp1023) + T(0x1.fffffffffffffp1023) + T(0x1p971));
-        return T(key_double(k)) + T(key_double(k + 1));
-    };
-    // sign(value - midpoint of keys k, k + 1).
-    auto above = [&](std::int64_t k) {
-        if (fast_den != Filtered::kUnknown) {
-            const int s = sign_value(twice_minus(fast.num, twice_mid(DoubleWord{}, k) * fast.den));
-            if (s != Filtered::kUnknown) return s * fast_den;
-        }
-        if (!exact) exact.emplace(f(Exact{}));
-        return sign_value(twice_minus(exact->num, twice_mid(Exact{}, k) * exact->den)) * sign_value(exact->den);
-    };
-    // The least key k with value <= midpoint(k, k + 1), by galloping from approx's key, then
-    // bisecting: the answer is k, or k + 1 on a tie that k + 1 wins by being even.
+/// The double nearest num / den (a DoubleWord form) when its value, error bound and all,
+/// lies inside one double's rounding interval; nothing otherwise.
+template <class N>
+std::optional<double> round_quickly(const N& num, const DoubleWord& den) {
+    double x = 0.0;
+    if ((approximate(num) / den).round_checked(x)) return x;
+    return std::nullopt;
+}
+
+/// sign(num / den - (lo + hi) / 2) for the doubles lo, hi of keys k, k + 1 (den_sign the
+/// sign of den): -1, 0, +1, or Filtered::kUnknown when T cannot tell.
+template <class N, class T>
+int above_midpoint(const N& num, const T& den, int den_sign, std::int64_t k) {
+    if (den_sign == Filtered::kUnknown) return Filtered::kUnknown;
+    // lo + hi, exactly (at the ends of the range, 2^1024 is DBL_MAX plus its ulp, 2^971).
+    constexpr double kMax = 0x1.fffffffffffffp1023;
+    const T twice_mid = k == kMaxDoubleKey          ? T(kMax) + T(kMax) + T(0x1p971)
+                        : k == -kMaxDoubleKey - 1 ? -(T(kMax) + T(kMax) + T(0x1p971))
+                                                  : T(key_double(k)) + T(key_double(k + 1));
+    const int s = sign_value(twice_minus(num, twice_mid * den));
+    return s == Filtered::kUnknown ? s : s * den_sign;
+}
+
+/// The double nearest a value, given above(k), the exact sign of the value minus the
+/// midpoint of the doubles of keys k and k + 1, by galloping from approx's key and then
+/// bisecting: the least k with above(k) <= 0, or k + 1 on a tie that k + 1 wins by being
+/// even. Nothing when that lies beyond the double range.
+template <class Above>
+std::optional<double> round_by_midpoints(Above&& above, double approx) {
     const std::int64_t lo_end = -kMaxDoubleKey - 1;
     const std::int64_t hi_end = kMaxDoubleKey;
-    std::int64_t k0 = std::isnan(approx) ? 0 : double_key(std::fmax(-0x1.fffffffffffffp1023, std::fmin(approx, 0x1.fffffffffffffp1023)));
     constexpr std::int64_t kMaxStep = std::int64_t{1} << 62;
+    constexpr double kMax = 0x1.fffffffffffffp1023;
+    const std::int64_t k0 = std::isnan(approx) ? 0 : double_key(std::fmax(-kMax, std::fmin(approx, kMax)));
     std::int64_t lo = 0;  // above(lo) > 0
     std::int64_t hi = 0;  // above(hi) <= 0
     int at_hi = above(k0);  // above(hi)
+    std::int64_t step = 1;
     if (at_hi <= 0) {
         hi = k0;
-        std::int64_t step = 1;
         while (true) {
             if (hi == lo_end) return std::nullopt;  // below -DBL_MAX by half its ulp or more
             const std::int64_t k = key_step(hi, -step, lo_end);
@@ -164,7 +177,6 @@ std::optional<double> round_quotient(F&& f, double approx) {
         }
     } else {
         lo = k0;
-        std::int64_t step = 1;
         while (true) {
             if (lo == hi_end) return std::nullopt;  // above DBL_MAX by half its ulp or more
             const std::int64_t k = key_step(lo, step, hi_end);
@@ -178,7 +190,7 @@ std::optional<double> round_quotient(F&& f, double approx) {
             if (step < kMaxStep) step *= 2;
         }
     }
-    while (hi - lo > 1) {
+    while (key_distance(lo, hi) > 1) {
         const std::int64_t mid = key_step(lo, static_cast<std::int64_t>(key_distance(lo, hi) / 2), hi);
         const int at = above(mid);
         if (at > 0) {
@@ -192,6 +204,66 @@ std::optional<double> round_quotient(F&& f, double approx) {
     if (at_hi == 0 && k % 2 != 0) ++k;  // a tie: the neighbour with the even significand
     if (k > kMaxDoubleKey) return std::nullopt;
     return key_double(k);
+}
+
+/// Both coordinates of a point, x = num_x / den and y = num_y / den.
+template <class N, class T>
+struct PointQuotient {
+    N x;
+    N y;
+    T den;
+};
+
+/// The exact value of f (a generic callable returning a Quotient over its number type)
+/// rounded to the nearest double, ties to even; nothing when it rounds beyond the double
+/// range. `approx` is any double near it: the search starts there.
+template <class F>
+std::optional<double> round_quotient(F&& f, double approx) {
+    const auto fast = f(DoubleWord{});
+    if (const std::optional<double> x = round_quickly(fast.num, fast.den)) return x;
+    const int fast_den = sign_value(fast.den);
+    std::optional<decltype(f(Exact{}))> exact;
+    return round_by_midpoints(
+        [&](std::int64_t k) {
+            const int s = above_midpoint(fast.num, fast.den, fast_den, k);
+            if (s != Filtered::kUnknown) return s;
+            if (!exact) exact.emplace(f(Exact{}));
+            return above_midpoint(exact->num, exact->den, sign_value(exact->den), k);
+        },
+        approx);
+}
+
+/// A point, f returning a PointQuotient: both coordinates correctly rounded, from one
+/// evaluation of f's shared terms. `near()` gives an approximation of the point (or
+/// nothing when it lies beyond the double range); it is called only when the DoubleWord
+/// value does not settle a coordinate. A coordinate known exactly already (a horizontal
+/// piece's y) is given as known_x or known_y.
+template <class F, class Near>
+std::optional<Vec2> round_point(F&& f, Near&& near, std::optional<double> known_x = std::nullopt,
+                                std::optional<double> known_y = std::nullopt) {
+    const auto fast = f(DoubleWord{});
+    std::optional<double> x = known_x ? known_x : round_quickly(fast.x, fast.den);
+    std::optional<double> y = known_y ? known_y : round_quickly(fast.y, fast.den);
+    if (x && y) return Vec2{*x, *y};
+    const std::optional<Vec2> start = near();
+    if (!start) return std::nullopt;
+    const int fast_den = sign_value(fast.den);
+    std::optional<decltype(f(Exact{}))> exact;
+    // pick: the coordinate's numerator of a PointQuotient of either number type.
+    auto search = [&](auto pick, double approx) {
+        return round_by_midpoints(
+            [&](std::int64_t k) {
+                const int s = above_midpoint(pick(fast), fast.den, fast_den, k);
+                if (s != Filtered::kUnknown) return s;
+                if (!exact) exact.emplace(f(Exact{}));
+                return above_midpoint(pick(*exact), exact->den, sign_value(exact->den), k);
+            },
+            approx);
+    };
+    if (!x) x = search([](const auto& p) -> const auto& { return p.x; }, start->x);
+    if (!y) y = search([](const auto& p) -> const auto& { return p.y; }, start->y);
+    if (!x || !y) return std::nullopt;
+    return Vec2{*x, *y};
 }
 
 }  // namespace collide::detail

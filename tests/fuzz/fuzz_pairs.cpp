@@ -12,16 +12,23 @@
 //   5. colliding shapes have overlapping bounds, every point lies in both bounds, and a
 //      shape that contains another has bounds that hold the other's;
 //   6. with an edge index forced on every polygon and polyline (lib/src/edge_index.hpp; the
-//      library indexes only big ones), the same relation and the same points, bit for bit.
+//      library indexes only big ones), the same relation and the same points, bit for bit;
+//   7. correct rounding (SPEC §2.3): collide(a, b) and collide(b, a) give the same points bit
+//      for bit, and each point of two shapes made of straight pieces and circles is an input
+//      point or lies within half an ulp, per coordinate, of an exact common point of a piece
+//      or circle of a and one of b (decided with Exact; ties are not told apart here, the
+//      unit tests of rounding.hpp check them).
 // A failure prints both shapes and what differed, then traps.
 #include "fuzz_common.hpp"
 
 #include "collide_into.hpp"
 #include "edge_index.hpp"
+#include "rounding.hpp"
 
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -437,6 +444,188 @@ void check_bounds(const Case& c) {
         fuzz::fail("a is within b but a's bounds exceed b's\n" + inputs(c));
 }
 
+// ---- 7. correct rounding ------------------------------------------------------------------
+
+// A shape's outline as pieces and circles (a circle of radius 0 and a zero-length piece are
+// points: their only common points with anything are input points), and its input points.
+struct Outline {
+    std::vector<detail::Piece> pieces;
+    std::vector<Circle> circles;
+    std::vector<Vec2> vertices;
+    bool supported = true;  // capsules are not checked here
+};
+
+Outline outline_of(const Shape& s) {
+    using detail::Piece;
+    using detail::PieceKind;
+    Outline o;
+    auto segment = [&](Vec2 a, Vec2 b) {
+        o.vertices.push_back(a);
+        o.vertices.push_back(b);
+        if (!(a == b)) o.pieces.push_back(Piece{PieceKind::Segment, a, b});
+    };
+    if (const auto* p = std::get_if<Point>(&s)) o.vertices.push_back(p->at);
+    else if (const auto* c = std::get_if<Circle>(&s)) c->radius > 0 ? o.circles.push_back(*c) : o.vertices.push_back(c->center);
+    else if (const auto* g = std::get_if<Segment>(&s)) segment(g->a, g->b);
+    else if (const auto* l = std::get_if<Line>(&s)) o.pieces.push_back(Piece{PieceKind::Line, l->a, l->b}), o.vertices = {l->a, l->b};
+    else if (const auto* r = std::get_if<Ray>(&s)) o.pieces.push_back(Piece{PieceKind::Ray, r->origin, r->direction}), o.vertices = {r->origin};
+    else if (const auto* q = std::get_if<Rect>(&s)) {
+        const Vec2 c[4] = {q->min, {q->max.x, q->min.y}, q->max, {q->min.x, q->max.y}};
+        for (int i = 0; i < 4; ++i) segment(c[i], c[(i + 1) % 4]);
+    } else if (const auto* pg = std::get_if<Polygon>(&s)) {
+        for (std::size_t i = 0; i < pg->points.size(); ++i) segment(pg->points[i], pg->points[(i + 1) % pg->points.size()]);
+    } else if (const auto* pl = std::get_if<Polyline>(&s)) {
+        for (std::size_t i = 0; i + 1 < pl->points.size(); ++i) segment(pl->points[i], pl->points[i + 1]);
+        if (pl->points.size() == 1) o.vertices.push_back(pl->points[0]);
+    } else {
+        o.supported = false;
+    }
+    return o;
+}
+
+// Whether the exact value num / den (a generic form over the number type) lies within half an
+// ulp of v: between the midpoints of v and its neighbours (a neighbour beyond the double range
+// bounds nothing). Each midpoint's sign with DoubleWord when it can tell, else with Exact.
+template <class F>
+bool within_half_ulp(F&& form, double v) {
+    using detail::DoubleWord;
+    using detail::Exact;
+    const auto fast = form(DoubleWord{});
+    std::optional<decltype(form(Exact{}))> exact;
+    auto vs_mid = [&](double w) {  // sign(num / den - (v + w) / 2)
+        const int sd = detail::sign_value(fast.den);
+        if (sd != detail::Filtered::kUnknown) {
+            const int s = detail::sign_value(detail::twice_minus(fast.num, (DoubleWord(v) + DoubleWord(w)) * fast.den));
+            if (s != detail::Filtered::kUnknown) return s * sd;
+        }
+        if (!exact) exact.emplace(form(Exact{}));
+        return detail::sign_value(exact->den) *
+               detail::sign_value(detail::twice_minus(exact->num, (Exact(v) + Exact(w)) * exact->den));
+    };
+    const double below = std::nextafter(v, -HUGE_VAL);
+    const double above = std::nextafter(v, HUGE_VAL);
+    return (!std::isfinite(below) || vs_mid(below) >= 0) && (!std::isfinite(above) || vs_mid(above) <= 0);
+}
+
+// The exact common points of two outline parts, as generic forms (written here from the
+// geometry, independently of the library's): each is tried against p.
+bool rounds_to(const detail::Piece& s, const detail::Piece& t, Vec2 p) {
+    using detail::dir_x;
+    using detail::dir_y;
+    // s.p + u dir(s) on t's line: u = cross(t.p - s.p, dir t) / cross(dir s, dir t).
+    if (detail::sign_of([&](auto z) { using T = decltype(z); return dir_x<T>(s) * dir_y<T>(t) - dir_y<T>(s) * dir_x<T>(t); }) == 0)
+        return false;  // parallel: common points are input points
+    auto coordinate = [&](bool y) {
+        return [&, y](auto zero) {
+            using T = decltype(zero);
+            const T den = dir_x<T>(s) * dir_y<T>(t) - dir_y<T>(s) * dir_x<T>(t);
+            const T num = (T(t.p.x) - T(s.p.x)) * dir_y<T>(t) - (T(t.p.y) - T(s.p.y)) * dir_x<T>(t);
+            const T start = T(y ? s.p.y : s.p.x) * den + num * (y ? dir_y<T>(s) : dir_x<T>(s));
+            return detail::Quotient<T, T>{start, den};
+        };
+    };
+    return within_half_ulp(coordinate(false), p.x) && within_half_ulp(coordinate(true), p.y);
+}
+
+bool rounds_to(const detail::Piece& s, const Circle& c, Vec2 p) {
+    using detail::Root;
+    // |s.p + u d - c|^2 = r^2: u = (-(d . e) + k sqrt((d . e)^2 - |d|^2 (|e|^2 - r^2))) / |d|^2, e = s.p - c.
+    auto disc = [&](auto zero) {
+        using T = decltype(zero);
+        const T dx = detail::dir_x<T>(s);
+        const T dy = detail::dir_y<T>(s);
+        const T ex = T(s.p.x) - T(c.center.x);
+        const T ey = T(s.p.y) - T(c.center.y);
+        const T de = dx * ex + dy * ey;
+        return de * de - (dx * dx + dy * dy) * (ex * ex + ey * ey - T(c.radius) * T(c.radius));
+    };
+    if (detail::sign_of(disc) < 0) return false;  // the line misses the circle
+    for (double k : {-1.0, 1.0}) {
+        auto coordinate = [&](bool y) {
+            return [&, y](auto zero) {
+                using T = decltype(zero);
+                const T dx = detail::dir_x<T>(s);
+                const T dy = detail::dir_y<T>(s);
+                const T dd = dx * dx + dy * dy;
+                const T de = dx * (T(s.p.x) - T(c.center.x)) + dy * (T(s.p.y) - T(c.center.y));
+                const T dir = y ? dy : dx;
+                // s.p + u d, times |d|^2.
+                const T start = T(y ? s.p.y : s.p.x) * dd - de * dir;
+                return detail::Quotient<Root<T>, T>{Root<T>{start, T(k) * dir, disc(zero)}, dd};
+            };
+        };
+        if (within_half_ulp(coordinate(false), p.x) && within_half_ulp(coordinate(true), p.y)) return true;
+    }
+    return false;
+}
+
+bool rounds_to(const Circle& a, const Circle& b, Vec2 p) {
+    using detail::Root;
+    // On the radical line: with D = b.c - a.c, m = (|D|^2 + ra^2 - rb^2) / 2, the points are
+    // a.c + (m D + k sqrt(|D|^2 ra^2 - m^2) perp(D)) / |D|^2; below, everything times 2.
+    if (a.center == b.center) return false;
+    auto parts = [&](auto zero) {
+        using T = decltype(zero);
+        const T dx = T(b.center.x) - T(a.center.x);
+        const T dy = T(b.center.y) - T(a.center.y);
+        const T d2 = dx * dx + dy * dy;
+        const T ra2 = T(a.radius) * T(a.radius);
+        const T twice_m = d2 + ra2 - T(b.radius) * T(b.radius);
+        return std::array<T, 5>{dx, dy, d2, twice_m, T(4.0) * d2 * ra2 - twice_m * twice_m};
+    };
+    if (detail::sign_of([&](auto zero) { return parts(zero)[4]; }) < 0) return false;  // apart or nested
+    for (double k : {-1.0, 1.0}) {
+        auto coordinate = [&](bool y) {
+            return [&, y](auto zero) {
+                using T = decltype(zero);
+                const auto [dx, dy, d2, twice_m, disc] = parts(zero);
+                const T start = T(2.0) * T(y ? a.center.y : a.center.x) * d2 + twice_m * (y ? dy : dx);
+                return detail::Quotient<Root<T>, T>{Root<T>{start, T(k) * (y ? dx : -dy), disc}, T(2.0) * d2};
+            };
+        };
+        if (within_half_ulp(coordinate(false), p.x) && within_half_ulp(coordinate(true), p.y)) return true;
+    }
+    return false;
+}
+
+void check_rounding(const Case& c) {
+    if (!c.ab || c.ab->points.empty()) return;
+    const Outline oa = outline_of(c.a);
+    const Outline ob = outline_of(c.b);
+    if (!oa.supported || !ob.supported) return;
+    for (Vec2 p : c.ab->points) {
+        auto is = [&](Vec2 v) { return v == p; };
+        if (std::any_of(oa.vertices.begin(), oa.vertices.end(), is) || std::any_of(ob.vertices.begin(), ob.vertices.end(), is))
+            continue;
+        // Only parts whose boxes hold p (up to an ulp, and 1e-9 of a circle) can give it.
+        auto in_box = [&](double lo, double hi, double v) {
+            return v >= std::nextafter(lo, -HUGE_VAL) && v <= std::nextafter(hi, HUGE_VAL);
+        };
+        auto near_piece = [&](const detail::Piece& s) {
+            return s.kind != detail::PieceKind::Segment ||
+                   (in_box(std::min(s.p.x, s.q.x), std::max(s.p.x, s.q.x), p.x) &&
+                    in_box(std::min(s.p.y, s.q.y), std::max(s.p.y, s.q.y), p.y));
+        };
+        auto near_circle = [&](const Circle& k) {
+            const double r = k.radius * (1 + 1e-9);
+            return in_box(k.center.x - r, k.center.x + r, p.x) && in_box(k.center.y - r, k.center.y + r, p.y);
+        };
+        bool found = false;
+        for (const auto& s : oa.pieces) {
+            if (!near_piece(s)) continue;
+            for (const auto& t : ob.pieces) found = found || (near_piece(t) && rounds_to(s, t, p));
+            for (const auto& k : ob.circles) found = found || (near_circle(k) && rounds_to(s, k, p));
+        }
+        for (const auto& k : oa.circles) {
+            if (!near_circle(k)) continue;
+            for (const auto& t : ob.pieces) found = found || (near_piece(t) && rounds_to(t, k, p));
+            for (const auto& l : ob.circles) found = found || (near_circle(l) && rounds_to(k, l, p));
+        }
+        if (!found)
+            fuzz::fail("a point is not an exact common point correctly rounded: " + fuzz::vec(p) + "\n" + inputs(c));
+    }
+}
+
 void run(FuzzedDataProvider& fdp) {
     Gen gen(fdp);
     auto a = gen.shape();
@@ -493,6 +682,12 @@ void run(FuzzedDataProvider& fdp) {
 
     // 6. the edge index
     check_index(c);
+
+    // 7. correct rounding
+    if (ba && points_promised(c.a, c.b) && ba->points != c.ab->points)
+        fuzz::fail("collide(a, b) and collide(b, a) give different points\n" + inputs(c) + "\ncollide(b, a): " +
+                   fuzz::contact_text(ba));
+    check_rounding(c);
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
 // Capsule outline points (see capsule.hpp): where a capsule's outline meets a straight piece,
-// a circle or another capsule's outline. The points are computed in doubles; which of them
-// exist (a side's crossing lying on the side, on a cap's half) is decided by exact signs of
-// sums of square roots, removed by squaring. capsule.cpp decides first, exactly, whether the
-// shapes meet at all.
+// a circle or another capsule's outline. Which of them exist (a side's crossing lying on the
+// side, on a cap's half) is decided by exact signs of sums of square roots, removed by
+// squaring; each coordinate is then the exact value correctly rounded (SPEC §2.3,
+// rounding.hpp), starting from the point computed in doubles. capsule.cpp decides first,
+// exactly, whether the shapes meet at all.
 #include "capsule_points.hpp"
 
 #include "pieces.hpp"
+#include "rounding.hpp"
 
 #include <algorithm>
 #include <array>
@@ -126,6 +128,74 @@ int dot_dirs(const Piece& s, const Piece& t) {
     });
 }
 
+// ---- exact points ------------------------------------------------------------------------
+// Each coordinate below is a Quotient over the number type T (rounding.hpp) of the exact
+// value; d = b - a is a core's direction, A2 = |d|^2, and n = perp(d) / |d|, perp(d) =
+// (-d.y, d.x), its left normal, so that side s's line is cross(d, x - a) = s r |d|.
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// The point whose coordinates' exact values fx and fy give, each correctly rounded with the
+// search starting from `near` (the point in doubles); a coordinate known exactly (an input
+// value) is taken as is. NaN beyond the double range: Sink and push_finite drop it.
+template <class FX, class FY>
+Vec2 rounded_point(const FX& fx, const FY& fy, Vec2 near, std::optional<double> known_x, std::optional<double> known_y) {
+    const std::optional<double> x = known_x ? known_x : round_quotient(fx, near.x);
+    if (!x) return Vec2{kNaN, kNaN};
+    const std::optional<double> y = known_y ? known_y : round_quotient(fy, near.y);
+    if (!y) return Vec2{kNaN, kNaN};
+    return Vec2{*x, *y};
+}
+
+// The end of side s at the core's end e: e + s r perp(d) / |d|, that is
+//     x = (e.x A2 - s r d.y sqrt(A2)) / A2,  y = (e.y A2 + s r d.x sqrt(A2)) / A2;
+// a horizontal core gives x, a vertical one y: e's own.
+Vec2 side_end(const CapsuleRef& k, const Frame& f, bool at_b, int s) {
+    const Piece& c = k.core;
+    const Vec2 e = at_b ? c.q : c.p;
+    const double sr = s * k.r;
+    auto coordinate = [&](bool is_y) {
+        return [&, is_y](auto z) {
+            using T = decltype(z);
+            const T dx = dir_x<T>(c);
+            const T dy = dir_y<T>(c);
+            const T a2 = dx * dx + dy * dy;
+            return Quotient<Root<T>, T>{is_y ? Root<T>{T(e.y) * a2, T(sr) * dx, a2} : Root<T>{T(e.x) * a2, T(-sr) * dy, a2}, a2};
+        };
+    };
+    return rounded_point(coordinate(false), coordinate(true), f.end(at_b, s), c.p.y == c.q.y ? std::optional(e.x) : std::nullopt,
+                         c.p.x == c.q.x ? std::optional(e.y) : std::nullopt);
+}
+
+// The crossing of the lines of side sa of A and side sb of B (not parallel). On each,
+// cross(d, x) = R with R = cross(d, a) + s r |d|, so by Cramer's rule
+//     x = (dB.x RA - dA.x RB) / cross(dA, dB),  y = (dB.y RA - dA.y RB) / cross(dA, dB):
+// two different square roots, |dA| the inner one and |dB| the outer.
+Vec2 side_side_point(const CapsuleRef& A, int sa, const CapsuleRef& B, int sb, Vec2 near) {
+    const Piece& ca = A.core;
+    const Piece& cb = B.core;
+    auto coordinate = [&](bool is_y) {
+        return [&, is_y](auto z) {
+            using T = decltype(z);
+            using R = Root<T>;
+            const T ax = dir_x<T>(ca);
+            const T ay = dir_y<T>(ca);
+            const T bx = dir_x<T>(cb);
+            const T by = dir_y<T>(cb);
+            const T a2 = ax * ax + ay * ay;
+            const T xa = ax * T(ca.p.y) - ay * T(ca.p.x);  // cross(dA, aA)
+            const T xb = bx * T(cb.p.y) - by * T(cb.p.x);
+            const T ea = is_y ? ay : ax;
+            const T eb = is_y ? by : bx;
+            const T zero(0.0);
+            const R rational{eb * xa - ea * xb, eb * T(sa * A.r), a2};
+            const R outer{ea * T(-sb * B.r), zero, a2};
+            return Quotient<Root<R>, T>{Root<R>{rational, outer, R{bx * bx + by * by, zero, a2}}, ax * by - ay * bx};
+        };
+    };
+    return rounded_point(coordinate(false), coordinate(true), near, std::nullopt, std::nullopt);
+}
+
 // ---- the outline in doubles --------------------------------------------------------------
 
 bool on_arc(const Arc& arc, Vec2 x, double tol) {
@@ -197,7 +267,11 @@ double half_chord(const CapsuleRef& k, int s, const Arc& arc) {
 // line meets the circle at foot + j half u (j = -1, 1; j = 0 when tangent), where
 // W = A2 half^2 = P + 2 s r X sqrt(A2), P = A2 (rho^2 - r^2) - X^2. Whether such a point
 // lies on the side (between a and b along d) and on the arc's half are signs of sums of
-// square roots, each decided exactly by squaring; only the points themselves are rounded.
+// square roots, each decided exactly by squaring. The point itself, foot - h n + j half u,
+// is exactly
+//     x = (c.x A2 + X d.y - s r d.y sqrt(A2) + j d.x sqrt(W)) / A2,
+//     y = (c.y A2 - X d.x + s r d.x sqrt(A2) + j d.y sqrt(W)) / A2:
+// a square root inside a square root (sqrt(A2) within W), each coordinate correctly rounded.
 void side_arc(const CapsuleRef& k, const Frame& f, int s, const Arc& arc, Sink& out) {
     const double h = f.offset(arc.c) - s * k.r;  // centre's offset from the side's line
     const int far_side = out.sure(h - arc.r, [&] { return offset_side(k.core, arc.c, s * k.r, arc.r); });
@@ -267,13 +341,27 @@ void side_arc(const CapsuleRef& k, const Frame& f, int s, const Arc& arc, Sink& 
     const double half = tangent ? 0.0 : half_chord(k, s, arc);
     const Vec2 away = arc.c - arc.other;
     const double away_len = std::hypot(away.x, away.y);
+    auto coordinate = [&](bool is_y, int j) {
+        return [&, is_y, j](auto z) {
+            using T = decltype(z);
+            using R = Root<T>;
+            const T dx = dir_x<T>(c);
+            const T dy = dir_y<T>(c);
+            const T dd = dx * dx + dy * dy;
+            const T xx = x(z);
+            const R rational = is_y ? R{T(arc.c.y) * dd - xx * dx, T(sr) * dx, dd} : R{T(arc.c.x) * dd + xx * dy, T(-sr) * dy, dd};
+            const R root{T(static_cast<double>(j)) * (is_y ? dy : dx), T(0.0), dd};
+            const R w{p_expr(z), T(2.0) * T(sr) * xx, dd};
+            return Quotient<Root<R>, T>{Root<R>{rational, root, w}, dd};
+        };
+    };
     for (int j : {-1, 0, 1}) {
         if ((j == 0) != tangent) continue;
         const Vec2 pt = foot + (j * half) * f.u;
         const double t = dot(pt - f.a, f.u);
         if (out.sure(std::min(t, f.len - t), [&] { return on_side(j) ? 1 : -1; }) < 0) continue;
         if (arc.half && out.sure(dot(pt - arc.c, away) / away_len, [&] { return on_half(j) ? 1 : -1; }) < 0) continue;
-        out.add(pt);
+        out.add(rounded_point(coordinate(false, j), coordinate(true, j), pt, std::nullopt, std::nullopt));
     }
 }
 
@@ -385,8 +473,8 @@ void side_side(const CapsuleRef& A, const Frame& fa, int sa, const CapsuleRef& B
         const Vec2 hi_core = hi_b ? b_stop : A.core.q;
         const int c = along(A.core, lo_core, hi_core);
         if (c < 0) return;
-        out.add(lo_b ? fb.end(!same, sb) : fa.end(false, sa));
-        if (c > 0) out.add(hi_b ? fb.end(same, sb) : fa.end(true, sa));
+        out.add(lo_b ? side_end(B, fb, !same, sb) : side_end(A, fa, false, sa));
+        if (c > 0) out.add(hi_b ? side_end(B, fb, same, sb) : side_end(A, fa, true, sa));
         return;
     }
     // Not parallel: they cross when the ends of each lie on both sides of the other's line
@@ -403,17 +491,20 @@ void side_side(const CapsuleRef& A, const Frame& fa, int sa, const CapsuleRef& B
     const int a1 = end_vs(B, fb, sb, A, fa, sa, true);
     if (a0 * a1 > 0) return;
     if (b0 == 0 || b1 == 0 || a0 == 0 || a1 == 0) {  // at a side's end
-        out.add(b0 == 0 ? fb.end(false, sb) : b1 == 0 ? fb.end(true, sb) : a0 == 0 ? fa.end(false, sa) : fa.end(true, sa));
+        out.add(b0 == 0 ? side_end(B, fb, false, sb) : b1 == 0 ? side_end(B, fb, true, sb) : a0 == 0 ? side_end(A, fa, false, sa) : side_end(A, fa, true, sa));
         return;
     }
-    // From the shorter side: its t times its length stays accurate.
+    // In doubles to start from: along the shorter side, whose t times its length stays
+    // accurate.
+    Vec2 near;
     if (fb.len < fa.len) {
         const Vec2 q = fb.end(false, sb);
-        out.add(q + side_crossing(B, fb, sb, A, fa, sa, b0) * (fb.end(true, sb) - q));
-        return;
+        near = q + side_crossing(B, fb, sb, A, fa, sa, b0) * (fb.end(true, sb) - q);
+    } else {
+        const Vec2 p = fa.end(false, sa);
+        near = p + side_crossing(A, fa, sa, B, fb, sb, a0) * (fa.end(true, sa) - p);
     }
-    const Vec2 p = fa.end(false, sa);
-    out.add(p + side_crossing(A, fa, sa, B, fb, sb, a0) * (fa.end(true, sa) - p));
+    out.add(side_side_point(A, sa, B, sb, near));
 }
 
 namespace {
@@ -574,6 +665,97 @@ LineSpan line_span(const Piece& s, const Frame& f, const ScaledDir& sd) {
     return LineSpan{o, lo, hi};
 }
 
+// The foot of the perpendicular from e on the piece's line (direction W), exactly
+// e + cross(W, e - p) (W.y, -W.x) / |W|^2, correctly rounded; a horizontal or vertical
+// piece gives one coordinate: its own.
+Vec2 foot_point(const Piece& s, Vec2 e, Vec2 near) {
+    auto coordinate = [&](bool is_y) {
+        return [&, is_y](auto z) {
+            using T = decltype(z);
+            const T wx = dir_x<T>(s);
+            const T wy = dir_y<T>(s);
+            const T w2 = wx * wx + wy * wy;
+            const T cr = wx * (T(e.y) - T(s.p.y)) - wy * (T(e.x) - T(s.p.x));
+            return Quotient<T, T>{is_y ? T(e.y) * w2 - cr * wx : T(e.x) * w2 + cr * wy, w2};
+        };
+    };
+    return rounded_point(coordinate(false), coordinate(true), near, dir_x<double>(s) == 0.0 ? std::optional(s.p.x) : std::nullopt,
+                         dir_y<double>(s) == 0.0 ? std::optional(s.p.y) : std::nullopt);
+}
+
+// Where the line of piece s (direction W, through p) enters (k = -1) or leaves (k = +1) the
+// capsule, which it crosses. Unless it is parallel to the core (then it runs between the
+// sides, from cap to cap), it enters the slab between the sides' lines across side
+// side = k sign(cross(D, W)) (D the core's direction), at X, and is then outside the
+// capsule before X: the point is X when X lies between the core's ends a and b, else on the
+// cap beyond which X lies (the line's part in the slab beyond a lies in the half disk about
+// a). With cross(D, W) = C and G = D . W, X = a + (D cross(p - a, W) + W side r |D|) / C,
+// and the position of X along D from an end e (a or b) has the sign of
+//     C (sqrt(D2) cross(p - e, W) + side r G),   D2 = |D|^2,
+// decided exactly. A point on a cap about e is as in pieces.cpp's LineCircle:
+//     e + (cross(W, p - e) perp(W) + k sqrt(r^2 |W|^2 - cross(W, p - e)^2) W) / |W|^2.
+// Each coordinate is correctly rounded; a horizontal or vertical piece gives one: its own.
+Vec2 span_point(const Piece& s, const CapsuleRef& c, int k, Vec2 near) {
+    const Piece& core = c.core;
+    const int cr = cross_dirs(core, s);
+    bool on_cap = true;
+    bool cap_b = false;
+    int side = 0;
+    if (cr == 0) {
+        cap_b = (dot_dirs(s, core) > 0) != (k < 0);
+    } else {
+        side = cr * k;
+        const double sr = side * c.r;
+        auto along_from = [&](Vec2 e) {
+            auto u = [&](auto z) {
+                using T = decltype(z);
+                return T(sr) * (dir_x<T>(core) * dir_x<T>(s) + dir_y<T>(core) * dir_y<T>(s));
+            };
+            auto v = [&](auto z) {
+                using T = decltype(z);
+                return (T(s.p.x) - T(e.x)) * dir_y<T>(s) - (T(s.p.y) - T(e.y)) * dir_x<T>(s);
+            };
+            auto d2 = [&](auto z) {
+                using T = decltype(z);
+                return dir_x<T>(core) * dir_x<T>(core) + dir_y<T>(core) * dir_y<T>(core);
+            };
+            return cr * sign_plus_sqrt(u, v, d2);
+        };
+        if (along_from(core.p) < 0) {
+            cap_b = false;
+        } else if (along_from(core.q) > 0) {
+            cap_b = true;
+        } else {
+            on_cap = false;
+        }
+    }
+    const Vec2 e = cap_b ? core.q : core.p;
+    const double sr = side * c.r;
+    auto coordinate = [&](bool is_y) {
+        return [&, is_y](auto z) {
+            using T = decltype(z);
+            const T wx = dir_x<T>(s);
+            const T wy = dir_y<T>(s);
+            const T w = is_y ? wy : wx;
+            if (on_cap) {
+                const T w2 = wx * wx + wy * wy;
+                const T crs = wx * (T(s.p.y) - T(e.y)) - wy * (T(s.p.x) - T(e.x));  // cross(W, p - e)
+                const T q = T(c.r) * T(c.r) * w2 - crs * crs;
+                const T rational = is_y ? T(e.y) * w2 + crs * wx : T(e.x) * w2 - crs * wy;
+                return Quotient<Root<T>, T>{Root<T>{rational, T(static_cast<double>(k)) * w, q}, w2};
+            }
+            const T dx = dir_x<T>(core);
+            const T dy = dir_y<T>(core);
+            const T crs = (T(s.p.x) - T(core.p.x)) * wy - (T(s.p.y) - T(core.p.y)) * wx;  // cross(p - a, W)
+            const T den = dx * wy - dy * wx;
+            const T rational = is_y ? T(core.p.y) * den + dy * crs : T(core.p.x) * den + dx * crs;
+            return Quotient<Root<T>, T>{Root<T>{rational, T(sr) * w, dx * dx + dy * dy}, den};
+        };
+    };
+    return rounded_point(coordinate(false), coordinate(true), near, dir_x<double>(s) == 0.0 ? std::optional(s.p.x) : std::nullopt,
+                         dir_y<double>(s) == 0.0 ? std::optional(s.p.y) : std::nullopt);
+}
+
 // A piece that touches the capsule without entering it (d = r): along a side, or at one point.
 void touch_points(const Piece& s, const CapsuleRef& c, const Frame& f, int sp, int sq, std::vector<Vec2>& pts) {
     const bool along_side =
@@ -592,15 +774,15 @@ void touch_points(const Piece& s, const CapsuleRef& c, const Frame& f, int sp, i
         // where it ends.
         if (has_hi && along(c.core, c.core.p, hi) == 0) return pts.push_back(hi);
         if (has_lo && along(c.core, c.core.q, lo) == 0) return pts.push_back(lo);
-        push_finite(pts, has_lo && along(c.core, c.core.p, lo) >= 0 ? lo : f.end(false, sd));
-        push_finite(pts, has_hi && along(c.core, c.core.q, hi) <= 0 ? hi : f.end(true, sd));
+        push_finite(pts, has_lo && along(c.core, c.core.p, lo) >= 0 ? lo : side_end(c, f, false, sd));
+        push_finite(pts, has_hi && along(c.core, c.core.q, hi) <= 0 ? hi : side_end(c, f, true, sd));
         return;
     }
     if (sp == 0) return pts.push_back(s.p);
     if (sq == 0) return pts.push_back(s.q);
     // The piece's interior touches a cap: at the foot from that cap's centre.
     const Vec2 e = point_piece_vs(s, c.core.p, c.r, 0.0) == 0 ? c.core.p : c.core.q;
-    push_finite(pts, foot_on(s, ScaledDir(s), e));
+    push_finite(pts, foot_point(s, e, foot_on(s, ScaledDir(s), e)));
 }
 
 }  // namespace
@@ -620,8 +802,8 @@ void piece_points(const Piece& s, const CapsuleRef& c, const std::optional<Frame
     if (sp <= 0 && sq <= 0) return;
     const ScaledDir sd(s);
     const LineSpan span = line_span(s, f, sd);
-    if (sp > 0) push_finite(pts, span.o + span.lo * sd.v);
-    if (sq > 0) push_finite(pts, span.o + span.hi * sd.v);
+    if (sp > 0) push_finite(pts, span_point(s, c, -1, span.o + span.lo * sd.v));
+    if (sq > 0) push_finite(pts, span_point(s, c, 1, span.o + span.hi * sd.v));
 }
 
 }  // namespace collide::detail

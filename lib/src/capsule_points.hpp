@@ -112,7 +112,7 @@ public:
     void add(Vec2 p) {
         if (!std::isfinite(p.x) || !std::isfinite(p.y) || n_ == buf_.size()) return;
         for (std::size_t i = 0; i < n_; ++i)
-            if (std::fabs(buf_[i].x - p.x) <= tol_ && std::fabs(buf_[i].y - p.y) <= tol_) return;
+            if (buf_[i] == p) return;
         buf_[n_++] = p;
     }
 

@@ -200,6 +200,72 @@ TEST_CASE("capsule: pairs") {
     }
 }
 
+TEST_CASE("capsule: points are the exact values correctly rounded") {
+    // SPEC §2.3. Every expected double below was computed independently of the library: each
+    // outline part (the two sides as segments a + s r n to b + s r n, n = perp(b - a) / |b - a|,
+    // and the two caps as half circles) met with the other shape's parts by solving the line-
+    // line, line-circle and circle-circle equations in Python's decimal at 100 digits, then
+    // float(Decimal) (correctly rounded); rational values with fractions.Fraction. E.g. for a
+    // side against a circle: |a + s r n + t u - c|^2 = rho^2 solved for t, x = a + s r n + t u.
+    SUBCASE("a side crossing a circle twice (side-arc, a root inside a root)") {
+        // Core (0, 0)-(10, 3), radius 1: the upper side meets the circle about (5, 3) of radius
+        // 1.5 twice; the lower side and the caps stay out of it.
+        const Result r = both(Circle{{5, 3}, 1.5}, capsule({0, 0}, {10, 3}, 1));
+        CHECK(r.points == Points{{3.751004194220232, 2.1693319091571244}, {6.499988108041573, 2.9940270833035267}});
+    }
+    SUBCASE("a cap nearly tangent to a side (side-arc near tangency)") {
+        // A's upper side is 1 from the core (0, 0)-(8, 6); B's cap about (2.8, 4.6), of radius
+        // 1 + 2^-30, reaches about 2^-30 past it: a chord of half-length about 3.5e-5.
+        const Result r = both(capsule({0, 0}, {8, 6}, 1), capsule({2.8, 4.6}, {2.2, 5.4}, 1 + 0x1p-30));
+        CHECK(r.points == Points{{3.399965473298399, 3.799974104973799}, {3.400034526701601, 3.8000258950262005}});
+    }
+    SUBCASE("two sides crossing (side-side, two different roots)") {
+        const Result r = both(capsule({0, 0}, {10, 3}, 1), capsule({3, -4}, {6, 8}, 0.5));
+        CHECK(r.points == Points{{3.484977442243274, 0.0014625817819272555},
+                                 {4.049318334616817, 2.2588261512761},
+                                 {4.599330314031831, 0.3357684433184943},
+                                 {5.1636712064053745, 2.593132012812667}});
+    }
+    SUBCASE("parallel sides share a piece: its ends are side ends") {
+        // |b - a| = 10, so n = (-0.6, 0.8): B's lower side runs from (-1, 5.5) - 3 n =
+        // (0.8, 3.1) to (4.8, 6.1) exactly, on A's upper side; the points are the doubles
+        // nearest those decimals.
+        const Result r = both(capsule({0, 0}, {8, 6}, 2), capsule({-1, 5.5}, {3, 8.5}, 3));
+        CHECK(r.relation == Relation::Touch);
+        CHECK(r.points == Points{{0.8, 3.1}, {4.8, 6.1}});
+    }
+    SUBCASE("a segment enters through a side and leaves through a cap") {
+        // The upper side is 8 y - 6 x = 10: the entry is (37 / 7, 73 / 14), rounded.
+        const Result r = both(Segment{{4, 5}, {10, 6}}, capsule({0, 0}, {8, 6}, 1));
+        CHECK(r.points == Points{{5.285714285714286, 5.214285714285714}, {8.985604753492654, 5.830934125582109}});
+        // A line entering through the cap about (0, 0), leaving through the lower side.
+        const Result l = both(Line{{-2, 1}, {1, 0.2}}, capsule({0, 0}, {8, 6}, 1));
+        CHECK(l.points == Points{{-0.7462493647645863, 0.6656664972705564}, {1.6885245901639345, 0.01639344262295083}});
+        // Through the double nearest the junction (-0.6, 0.8) of the upper side and the cap:
+        // which of the two it enters by is decided exactly; the point rounds to those doubles.
+        const Result j = both(Line{{-0.6, 0.8}, {0.4, -1.2}}, capsule({0, 0}, {8, 6}, 1));
+        CHECK(j.points == Points{{-0.6, 0.8}, {0.28, -0.96}});
+    }
+    SUBCASE("a segment tangent to a cap: the foot from the cap's centre") {
+        // The tangent at (10.6, 0.8) = (10, 0) + (0.6, 0.8) runs along (4, -3) through (9, 2)
+        // and (11, 0.5); the foot of (10, 0) on it is (10.6, 0.8) exactly, rounded.
+        const Result r = both(Segment{{9, 2}, {11, 0.5}}, capsule({0, 0}, {10, 0}, 1));
+        CHECK(r.relation == Relation::Touch);
+        CHECK(r.points == Points{{10.6, 0.8}});
+    }
+    SUBCASE("a side end exactly halfway between two doubles rounds to the even one") {
+        // Core a = (1 + 2^-52, 0), b = a - (3, 4) exactly, r = 5 * 2^-55: with n = (0.8, -0.6)
+        // the right side's end at a is a - r n = (1 + 2^-52 - 2^-53, 3 * 2^-55) = (1 + 2^-53,
+        // 3 * 2^-55) (Fraction): x lies halfway between 1 and 1 + 2^-52 and rounds to 1, whose
+        // significand is even. The ray starts on that side at (1 + 2^-53, 3 * 2^-55) -
+        // 2^-53 (3, 4) = (1 - 2^-52, -13 * 2^-55) and runs along it past a's end.
+        const double r = 5 * 0x1p-55;
+        const Result t = both(collide::Ray{{1 - 0x1p-52, -13 * 0x1p-55}, {3, 4}}, capsule({1 + 0x1p-52, 0}, {-2 + 0x1p-52, -4}, r));
+        CHECK(t.relation == Relation::Touch);
+        CHECK(t.points == Points{{1 - 0x1p-52, -13 * 0x1p-55}, {1, 3 * 0x1p-55}});
+    }
+}
+
 TEST_CASE("capsule: grids") {
     SUBCASE("a capsule flush along a row of solid cells does not collide") {
         // Row 1 spans y in [10, 20); the capsule's lower side is y = 10, its caps reach x = 0

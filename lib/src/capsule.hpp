@@ -4,13 +4,14 @@
 // Booleans and relations are exact: every question reduces to the sign of a squared
 // distance from a point to a straight piece against a squared radius (or a sum or
 // difference of two radii), which is a polynomial in the inputs (see predicates.hpp).
-// Outline points are computed in doubles, but which of them exist is decided exactly: the
-// outline's sides and cap centres are irrational (a + r d / |d|), so those signs are sums
-// of square roots, removed by squaring. The same point found on two parts of an outline
-// (a crossing at a cap's junction with a side) is merged within 1e-12 of the magnitudes
-// involved.
-// Limit: points are computed in plain doubles; coordinates beyond about 1e150 overflow
-// them (the booleans stay exact).
+// Which outline points exist is decided exactly: the outline's sides are irrational
+// (a + r perp(d) / |d|), so those signs are sums of square roots, removed by squaring. Each
+// coordinate of a point is the exact value correctly rounded (SPEC §2.3): a quotient with
+// square roots, nested where a side meets a circle or another side (capsule_points.cpp).
+// The same point found on two parts of an outline (a crossing at a cap's junction with a
+// side) rounds to the same doubles and is merged.
+// Limit: the points start from a computation in plain doubles; coordinates beyond about
+// 1e150 overflow it, and the exact search then takes longer (the booleans stay exact).
 #pragma once
 
 #include "edge_index.hpp"

@@ -90,8 +90,11 @@ inline Arc cap_of(const CapsuleRef& k, bool at_b) {
     return Arc{at_b ? k.core.q : k.core.p, k.r, true, at_b ? k.core.p : k.core.q};
 }
 
-// The points of one pair of outlines, merged within the tolerance (the same crossing found
-// on a side and on the cap it joins). At most 16 component pairs, each giving at most 2.
+// The points of one pair of outlines. The same crossing found on a side and on the cap it
+// joins is the same exact point, correctly rounded to the same doubles: only equal points
+// merge (a tolerance would merge distinct points closer than it). The tolerance is kept for
+// margin(): how far a double computation must be from 0 to decide a sign. At most 16
+// component pairs, each giving at most 2.
 class Sink {
 public:
     Sink(std::vector<Vec2>& out, double scale) : out_(out), tol_(1e-12 * scale) {}

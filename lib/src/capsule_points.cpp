@@ -135,16 +135,15 @@ int dot_dirs(const Piece& s, const Piece& t) {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// The point whose coordinates' exact values fx and fy give, each correctly rounded with the
-// search starting from `near` (the point in doubles); a coordinate known exactly (an input
-// value) is taken as is. NaN beyond the double range: Sink and push_finite drop it.
-template <class FX, class FY>
-Vec2 rounded_point(const FX& fx, const FY& fy, Vec2 near, std::optional<double> known_x, std::optional<double> known_y) {
-    const std::optional<double> x = known_x ? known_x : round_quotient(fx, near.x);
-    if (!x) return Vec2{kNaN, kNaN};
-    const std::optional<double> y = known_y ? known_y : round_quotient(fy, near.y);
-    if (!y) return Vec2{kNaN, kNaN};
-    return Vec2{*x, *y};
+// The point whose exact coordinates f gives (a PointQuotient), each correctly rounded
+// (round_point), a search starting from `near` (the point in doubles, however far off or
+// non-finite) where the DoubleWord value does not settle it; a coordinate known exactly (an
+// input value) is taken as is. NaN beyond the double range: Sink and push_finite drop it.
+template <class F>
+Vec2 rounded_point(const F& f, Vec2 near, std::optional<double> known_x = std::nullopt,
+                   std::optional<double> known_y = std::nullopt) {
+    const std::optional<Vec2> x = round_point(f, [&] { return std::optional<Vec2>(near); }, known_x, known_y);
+    return x ? *x : Vec2{kNaN, kNaN};
 }
 
 // The end of side s at the core's end e: e + s r perp(d) / |d|, that is
@@ -154,16 +153,14 @@ Vec2 side_end(const CapsuleRef& k, const Frame& f, bool at_b, int s) {
     const Piece& c = k.core;
     const Vec2 e = at_b ? c.q : c.p;
     const double sr = s * k.r;
-    auto coordinate = [&](bool is_y) {
-        return [&, is_y](auto z) {
-            using T = decltype(z);
-            const T dx = dir_x<T>(c);
-            const T dy = dir_y<T>(c);
-            const T a2 = dx * dx + dy * dy;
-            return Quotient<Root<T>, T>{is_y ? Root<T>{T(e.y) * a2, T(sr) * dx, a2} : Root<T>{T(e.x) * a2, T(-sr) * dy, a2}, a2};
-        };
+    auto point = [&](auto z) {
+        using T = decltype(z);
+        const T dx = dir_x<T>(c);
+        const T dy = dir_y<T>(c);
+        const T a2 = dx * dx + dy * dy;
+        return PointQuotient<Root<T>, T>{Root<T>{T(e.x) * a2, T(-sr) * dy, a2}, Root<T>{T(e.y) * a2, T(sr) * dx, a2}, a2};
     };
-    return rounded_point(coordinate(false), coordinate(true), f.end(at_b, s), c.p.y == c.q.y ? std::optional(e.x) : std::nullopt,
+    return rounded_point(point, f.end(at_b, s), c.p.y == c.q.y ? std::optional(e.x) : std::nullopt,
                          c.p.x == c.q.x ? std::optional(e.y) : std::nullopt);
 }
 
@@ -174,26 +171,26 @@ Vec2 side_end(const CapsuleRef& k, const Frame& f, bool at_b, int s) {
 Vec2 side_side_point(const CapsuleRef& A, int sa, const CapsuleRef& B, int sb, Vec2 near) {
     const Piece& ca = A.core;
     const Piece& cb = B.core;
-    auto coordinate = [&](bool is_y) {
-        return [&, is_y](auto z) {
-            using T = decltype(z);
-            using R = Root<T>;
-            const T ax = dir_x<T>(ca);
-            const T ay = dir_y<T>(ca);
-            const T bx = dir_x<T>(cb);
-            const T by = dir_y<T>(cb);
-            const T a2 = ax * ax + ay * ay;
-            const T xa = ax * T(ca.p.y) - ay * T(ca.p.x);  // cross(dA, aA)
-            const T xb = bx * T(cb.p.y) - by * T(cb.p.x);
-            const T ea = is_y ? ay : ax;
-            const T eb = is_y ? by : bx;
-            const T zero(0.0);
-            const R rational{eb * xa - ea * xb, eb * T(sa * A.r), a2};
-            const R outer{ea * T(-sb * B.r), zero, a2};
-            return Quotient<Root<R>, T>{Root<R>{rational, outer, R{bx * bx + by * by, zero, a2}}, ax * by - ay * bx};
+    auto point = [&](auto z) {
+        using T = decltype(z);
+        using R = Root<T>;
+        const T ax = dir_x<T>(ca);
+        const T ay = dir_y<T>(ca);
+        const T bx = dir_x<T>(cb);
+        const T by = dir_y<T>(cb);
+        const T a2 = ax * ax + ay * ay;
+        const T zero(0.0);
+        const R b2{bx * bx + by * by, zero, a2};
+        const T xa = ax * T(ca.p.y) - ay * T(ca.p.x);  // cross(dA, aA)
+        const T xb = bx * T(cb.p.y) - by * T(cb.p.x);
+        const T ka(sa * A.r);
+        const T kb(-sb * B.r);
+        auto coordinate = [&](const T& ea, const T& eb) {  // (eb RA - ea RB), from dA's and dB's coordinates
+            return Root<R>{R{eb * xa - ea * xb, eb * ka, a2}, R{ea * kb, zero, a2}, b2};
         };
+        return PointQuotient<Root<R>, T>{coordinate(ax, bx), coordinate(ay, by), ax * by - ay * bx};
     };
-    return rounded_point(coordinate(false), coordinate(true), near, std::nullopt, std::nullopt);
+    return rounded_point(point, near);
 }
 
 // ---- the outline in doubles --------------------------------------------------------------
@@ -341,18 +338,19 @@ void side_arc(const CapsuleRef& k, const Frame& f, int s, const Arc& arc, Sink& 
     const double half = tangent ? 0.0 : half_chord(k, s, arc);
     const Vec2 away = arc.c - arc.other;
     const double away_len = std::hypot(away.x, away.y);
-    auto coordinate = [&](bool is_y, int j) {
-        return [&, is_y, j](auto z) {
+    auto point = [&](int j) {
+        return [&, j](auto z) {
             using T = decltype(z);
             using R = Root<T>;
             const T dx = dir_x<T>(c);
             const T dy = dir_y<T>(c);
             const T dd = dx * dx + dy * dy;
             const T xx = x(z);
-            const R rational = is_y ? R{T(arc.c.y) * dd - xx * dx, T(sr) * dx, dd} : R{T(arc.c.x) * dd + xx * dy, T(-sr) * dy, dd};
-            const R root{T(static_cast<double>(j)) * (is_y ? dy : dx), T(0.0), dd};
+            const T zero(0.0);
+            const T jj(static_cast<double>(j));
             const R w{p_expr(z), T(2.0) * T(sr) * xx, dd};
-            return Quotient<Root<R>, T>{Root<R>{rational, root, w}, dd};
+            return PointQuotient<Root<R>, T>{Root<R>{R{T(arc.c.x) * dd + xx * dy, T(-sr) * dy, dd}, R{jj * dx, zero, dd}, w},
+                                             Root<R>{R{T(arc.c.y) * dd - xx * dx, T(sr) * dx, dd}, R{jj * dy, zero, dd}, w}, dd};
         };
     };
     for (int j : {-1, 0, 1}) {
@@ -361,7 +359,7 @@ void side_arc(const CapsuleRef& k, const Frame& f, int s, const Arc& arc, Sink& 
         const double t = dot(pt - f.a, f.u);
         if (out.sure(std::min(t, f.len - t), [&] { return on_side(j) ? 1 : -1; }) < 0) continue;
         if (arc.half && out.sure(dot(pt - arc.c, away) / away_len, [&] { return on_half(j) ? 1 : -1; }) < 0) continue;
-        out.add(rounded_point(coordinate(false, j), coordinate(true, j), pt, std::nullopt, std::nullopt));
+        out.add(rounded_point(point(j), pt));
     }
 }
 
@@ -669,17 +667,15 @@ LineSpan line_span(const Piece& s, const Frame& f, const ScaledDir& sd) {
 // e + cross(W, e - p) (W.y, -W.x) / |W|^2, correctly rounded; a horizontal or vertical
 // piece gives one coordinate: its own.
 Vec2 foot_point(const Piece& s, Vec2 e, Vec2 near) {
-    auto coordinate = [&](bool is_y) {
-        return [&, is_y](auto z) {
-            using T = decltype(z);
-            const T wx = dir_x<T>(s);
-            const T wy = dir_y<T>(s);
-            const T w2 = wx * wx + wy * wy;
-            const T cr = wx * (T(e.y) - T(s.p.y)) - wy * (T(e.x) - T(s.p.x));
-            return Quotient<T, T>{is_y ? T(e.y) * w2 - cr * wx : T(e.x) * w2 + cr * wy, w2};
-        };
+    auto point = [&](auto z) {
+        using T = decltype(z);
+        const T wx = dir_x<T>(s);
+        const T wy = dir_y<T>(s);
+        const T w2 = wx * wx + wy * wy;
+        const T cr = wx * (T(e.y) - T(s.p.y)) - wy * (T(e.x) - T(s.p.x));
+        return PointQuotient<T, T>{T(e.x) * w2 + cr * wy, T(e.y) * w2 - cr * wx, w2};
     };
-    return rounded_point(coordinate(false), coordinate(true), near, dir_x<double>(s) == 0.0 ? std::optional(s.p.x) : std::nullopt,
+    return rounded_point(point, near, dir_x<double>(s) == 0.0 ? std::optional(s.p.x) : std::nullopt,
                          dir_y<double>(s) == 0.0 ? std::optional(s.p.y) : std::nullopt);
 }
 
@@ -731,28 +727,26 @@ Vec2 span_point(const Piece& s, const CapsuleRef& c, int k, Vec2 near) {
     }
     const Vec2 e = cap_b ? core.q : core.p;
     const double sr = side * c.r;
-    auto coordinate = [&](bool is_y) {
-        return [&, is_y](auto z) {
-            using T = decltype(z);
-            const T wx = dir_x<T>(s);
-            const T wy = dir_y<T>(s);
-            const T w = is_y ? wy : wx;
-            if (on_cap) {
-                const T w2 = wx * wx + wy * wy;
-                const T crs = wx * (T(s.p.y) - T(e.y)) - wy * (T(s.p.x) - T(e.x));  // cross(W, p - e)
-                const T q = T(c.r) * T(c.r) * w2 - crs * crs;
-                const T rational = is_y ? T(e.y) * w2 + crs * wx : T(e.x) * w2 - crs * wy;
-                return Quotient<Root<T>, T>{Root<T>{rational, T(static_cast<double>(k)) * w, q}, w2};
-            }
-            const T dx = dir_x<T>(core);
-            const T dy = dir_y<T>(core);
-            const T crs = (T(s.p.x) - T(core.p.x)) * wy - (T(s.p.y) - T(core.p.y)) * wx;  // cross(p - a, W)
-            const T den = dx * wy - dy * wx;
-            const T rational = is_y ? T(core.p.y) * den + dy * crs : T(core.p.x) * den + dx * crs;
-            return Quotient<Root<T>, T>{Root<T>{rational, T(sr) * w, dx * dx + dy * dy}, den};
-        };
+    auto point = [&](auto z) {
+        using T = decltype(z);
+        const T wx = dir_x<T>(s);
+        const T wy = dir_y<T>(s);
+        if (on_cap) {
+            const T w2 = wx * wx + wy * wy;
+            const T crs = wx * (T(s.p.y) - T(e.y)) - wy * (T(s.p.x) - T(e.x));  // cross(W, p - e)
+            const T q = T(c.r) * T(c.r) * w2 - crs * crs;
+            const T kk(static_cast<double>(k));
+            return PointQuotient<Root<T>, T>{Root<T>{T(e.x) * w2 - crs * wy, kk * wx, q}, Root<T>{T(e.y) * w2 + crs * wx, kk * wy, q}, w2};
+        }
+        const T dx = dir_x<T>(core);
+        const T dy = dir_y<T>(core);
+        const T d2 = dx * dx + dy * dy;
+        const T crs = (T(s.p.x) - T(core.p.x)) * wy - (T(s.p.y) - T(core.p.y)) * wx;  // cross(p - a, W)
+        const T den = dx * wy - dy * wx;
+        const T rs(sr);
+        return PointQuotient<Root<T>, T>{Root<T>{T(core.p.x) * den + dx * crs, rs * wx, d2}, Root<T>{T(core.p.y) * den + dy * crs, rs * wy, d2}, den};
     };
-    return rounded_point(coordinate(false), coordinate(true), near, dir_x<double>(s) == 0.0 ? std::optional(s.p.x) : std::nullopt,
+    return rounded_point(point, near, dir_x<double>(s) == 0.0 ? std::optional(s.p.x) : std::nullopt,
                          dir_y<double>(s) == 0.0 ? std::optional(s.p.y) : std::nullopt);
 }
 

@@ -136,13 +136,14 @@ int dot_dirs(const Piece& s, const Piece& t) {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // The point whose exact coordinates f gives (a PointQuotient), each correctly rounded
-// (round_point), a search starting from `near` (the point in doubles, however far off or
-// non-finite) where the DoubleWord value does not settle it; a coordinate known exactly (an
-// input value) is taken as is. NaN beyond the double range: Sink and push_finite drop it.
-template <class F>
-Vec2 rounded_point(const F& f, Vec2 near, std::optional<double> known_x = std::nullopt,
+// (round_point); near() gives the point in doubles (however far off, even non-finite) for
+// a search to start from, and is called only when the DoubleWord value does not settle a
+// coordinate. A coordinate known exactly (an input value) is taken as is. NaN beyond the
+// double range: Sink and push_finite drop it.
+template <class F, class Near>
+Vec2 rounded_point(const F& f, const Near& near, std::optional<double> known_x = std::nullopt,
                    std::optional<double> known_y = std::nullopt) {
-    const std::optional<Vec2> x = round_point(f, [&] { return std::optional<Vec2>(near); }, known_x, known_y);
+    const std::optional<Vec2> x = round_point(f, [&] { return std::optional<Vec2>(near()); }, known_x, known_y);
     return x ? *x : Vec2{kNaN, kNaN};
 }
 
@@ -160,7 +161,7 @@ Vec2 side_end(const CapsuleRef& k, const Frame& f, bool at_b, int s) {
         const T a2 = dx * dx + dy * dy;
         return PointQuotient<Root<T>, T>{Root<T>{T(e.x) * a2, T(-sr) * dy, a2}, Root<T>{T(e.y) * a2, T(sr) * dx, a2}, a2};
     };
-    return rounded_point(point, f.end(at_b, s), c.p.y == c.q.y ? std::optional(e.x) : std::nullopt,
+    return rounded_point(point, [&] { return f.end(at_b, s); }, c.p.y == c.q.y ? std::optional(e.x) : std::nullopt,
                          c.p.x == c.q.x ? std::optional(e.y) : std::nullopt);
 }
 
@@ -168,7 +169,8 @@ Vec2 side_end(const CapsuleRef& k, const Frame& f, bool at_b, int s) {
 // cross(d, x) = R with R = cross(d, a) + s r |d|, so by Cramer's rule
 //     x = (dB.x RA - dA.x RB) / cross(dA, dB),  y = (dB.y RA - dA.y RB) / cross(dA, dB):
 // two different square roots, |dA| the inner one and |dB| the outer.
-Vec2 side_side_point(const CapsuleRef& A, int sa, const CapsuleRef& B, int sb, Vec2 near) {
+template <class Near>
+Vec2 side_side_point(const CapsuleRef& A, int sa, const CapsuleRef& B, int sb, const Near& near) {
     const Piece& ca = A.core;
     const Piece& cb = B.core;
     auto point = [&](auto z) {
@@ -359,7 +361,7 @@ void side_arc(const CapsuleRef& k, const Frame& f, int s, const Arc& arc, Sink& 
         const double t = dot(pt - f.a, f.u);
         if (out.sure(std::min(t, f.len - t), [&] { return on_side(j) ? 1 : -1; }) < 0) continue;
         if (arc.half && out.sure(dot(pt - arc.c, away) / away_len, [&] { return on_half(j) ? 1 : -1; }) < 0) continue;
-        out.add(rounded_point(point(j), pt));
+        out.add(rounded_point(point(j), [&] { return pt; }));
     }
 }
 
@@ -492,16 +494,16 @@ void side_side(const CapsuleRef& A, const Frame& fa, int sa, const CapsuleRef& B
         out.add(b0 == 0 ? side_end(B, fb, false, sb) : b1 == 0 ? side_end(B, fb, true, sb) : a0 == 0 ? side_end(A, fa, false, sa) : side_end(A, fa, true, sa));
         return;
     }
-    // In doubles to start from: along the shorter side, whose t times its length stays
-    // accurate.
-    Vec2 near;
-    if (fb.len < fa.len) {
-        const Vec2 q = fb.end(false, sb);
-        near = q + side_crossing(B, fb, sb, A, fa, sa, b0) * (fb.end(true, sb) - q);
-    } else {
+    // In doubles, for a search to start from: along the shorter side, whose t times its
+    // length stays accurate.
+    auto near = [&] {
+        if (fb.len < fa.len) {
+            const Vec2 q = fb.end(false, sb);
+            return q + side_crossing(B, fb, sb, A, fa, sa, b0) * (fb.end(true, sb) - q);
+        }
         const Vec2 p = fa.end(false, sa);
-        near = p + side_crossing(A, fa, sa, B, fb, sb, a0) * (fa.end(true, sa) - p);
-    }
+        return p + side_crossing(A, fa, sa, B, fb, sb, a0) * (fa.end(true, sa) - p);
+    };
     out.add(side_side_point(A, sa, B, sb, near));
 }
 
@@ -666,7 +668,8 @@ LineSpan line_span(const Piece& s, const Frame& f, const ScaledDir& sd) {
 // The foot of the perpendicular from e on the piece's line (direction W), exactly
 // e + cross(W, e - p) (W.y, -W.x) / |W|^2, correctly rounded; a horizontal or vertical
 // piece gives one coordinate: its own.
-Vec2 foot_point(const Piece& s, Vec2 e, Vec2 near) {
+template <class Near>
+Vec2 foot_point(const Piece& s, Vec2 e, const Near& near) {
     auto point = [&](auto z) {
         using T = decltype(z);
         const T wx = dir_x<T>(s);
@@ -691,7 +694,8 @@ Vec2 foot_point(const Piece& s, Vec2 e, Vec2 near) {
 // decided exactly. A point on a cap about e is as in pieces.cpp's LineCircle:
 //     e + (cross(W, p - e) perp(W) + k sqrt(r^2 |W|^2 - cross(W, p - e)^2) W) / |W|^2.
 // Each coordinate is correctly rounded; a horizontal or vertical piece gives one: its own.
-Vec2 span_point(const Piece& s, const CapsuleRef& c, int k, Vec2 near) {
+template <class Near>
+Vec2 span_point(const Piece& s, const CapsuleRef& c, int k, const Near& near) {
     const Piece& core = c.core;
     const int cr = cross_dirs(core, s);
     bool on_cap = true;
@@ -776,7 +780,7 @@ void touch_points(const Piece& s, const CapsuleRef& c, const Frame& f, int sp, i
     if (sq == 0) return pts.push_back(s.q);
     // The piece's interior touches a cap: at the foot from that cap's centre.
     const Vec2 e = point_piece_vs(s, c.core.p, c.r, 0.0) == 0 ? c.core.p : c.core.q;
-    push_finite(pts, foot_point(s, e, foot_on(s, ScaledDir(s), e)));
+    push_finite(pts, foot_point(s, e, [&] { return foot_on(s, ScaledDir(s), e); }));
 }
 
 }  // namespace
@@ -795,9 +799,15 @@ void piece_points(const Piece& s, const CapsuleRef& c, const std::optional<Frame
     if (sq == 0) pts.push_back(s.q);
     if (sp <= 0 && sq <= 0) return;
     const ScaledDir sd(s);
-    const LineSpan span = line_span(s, f, sd);
-    if (sp > 0) push_finite(pts, span_point(s, c, -1, span.o + span.lo * sd.v));
-    if (sq > 0) push_finite(pts, span_point(s, c, 1, span.o + span.hi * sd.v));
+    std::optional<LineSpan> span;  // the points in doubles, computed when a search needs them
+    auto near = [&](int k) {
+        return [&, k] {
+            if (!span) span = line_span(s, f, sd);
+            return span->o + (k < 0 ? span->lo : span->hi) * sd.v;
+        };
+    };
+    if (sp > 0) push_finite(pts, span_point(s, c, -1, near(-1)));
+    if (sq > 0) push_finite(pts, span_point(s, c, 1, near(1)));
 }
 
 }  // namespace collide::detail

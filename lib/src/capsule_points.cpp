@@ -591,7 +591,8 @@ std::array<double, 2> side_params(const Piece& s, const Frame& f, const ScaledDi
 // Where the piece's line, as x(t) = o + t v (v its scaled direction, o the foot of a core
 // end e, near the capsule), enters and leaves the capsule: the capsule is the union of the
 // two end disks and the core's rectangle, so the line's part in it runs from the least
-// entry to the greatest exit. In doubles, but for the crossings of the sides (side_params).
+// entry to the greatest exit. In doubles, but for the crossings of the sides (side_params):
+// the start of span_point's search, when one is needed.
 struct LineSpan {
     Vec2 o;
     double lo;

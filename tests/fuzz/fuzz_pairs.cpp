@@ -350,9 +350,10 @@ bool same_points(const std::vector<Vec2>& a, const std::vector<Vec2>& b, double 
     return covered(a, b) && covered(b, a);
 }
 
-// Capsule outline points are computed in plain doubles (lib/src/capsule.hpp, Limit): with a
-// capsule beyond 1e150 in magnitude on either side they may be left out or off, so only
-// the booleans and relations are compared there.
+// Capsule outline points start from a computation in plain doubles, and which of them exist
+// is partly read from it where it is clear by a margin (lib/src/capsule.hpp, Limit): with a
+// capsule beyond 1e150 in magnitude on either side points may be left out, so only the
+// booleans and relations are compared there.
 bool points_promised(const Shape& a, const Shape& b) {
     for (const Shape* s : {&a, &b})
         if (std::holds_alternative<Capsule>(*s) && magnitude(*s) > 1e150) return false;

@@ -82,6 +82,26 @@ DoubleWord approximate(const Root<T>& x) {
     return approximate(x.a) + b * sqrt(approximate(x.q));
 }
 
+/// Whether a DoubleWord form holds usable values: nothing overflowed or underflowed.
+inline bool usable(const DoubleWord& x) { return !x.unsure && std::isfinite(x.h) && std::isfinite(x.e); }
+template <class T>
+bool usable(const Root<T>& x) { return usable(x.a) && usable(x.b) && usable(x.q); }
+
+/// The value of an Exact form to about 53 bits at any magnitude (Scaled: no overflow), for a
+/// search's start where the doubles overflowed; a sum that cancels may be far off, which
+/// costs the search steps, never the result.
+inline Scaled approximate_scaled(const Exact& x) { return x.to_scaled(); }
+template <class T>
+Scaled approximate_scaled(const Root<T>& x) {
+    return approximate_scaled(x.a) + approximate_scaled(x.b) * sqrt(approximate_scaled(x.q));
+}
+/// num / den as a double to start a search from: `fallback` when that is beyond the range.
+template <class N>
+double start_of(const N& num, const Exact& den, double fallback) {
+    const std::optional<double> v = (approximate_scaled(num) / den.to_scaled()).to_double();
+    return v && std::isfinite(*v) ? *v : fallback;
+}
+
 /// The value num / den (den != 0).
 template <class N, class T>
 struct Quotient {
@@ -223,6 +243,12 @@ std::optional<double> round_quotient(F&& f, double approx) {
     if (const std::optional<double> x = round_quickly(fast.num, fast.den)) return x;
     const int fast_den = sign_value(fast.den);
     std::optional<decltype(f(Exact{}))> exact;
+    if (!usable(fast.num) || !usable(fast.den) || !std::isfinite(approx)) {
+        // The doubles overflowed (coordinates near 1e308): every sign is Exact's, and the
+        // caller's approximation may be anywhere. Start from the exact value's instead.
+        exact.emplace(f(Exact{}));
+        approx = start_of(exact->num, exact->den, approx);
+    }
     return round_by_midpoints(
         [&](std::int64_t k) {
             const int s = above_midpoint(fast.num, fast.den, fast_den, k);
@@ -245,10 +271,15 @@ std::optional<Vec2> round_point(F&& f, Near&& near, std::optional<double> known_
     std::optional<double> x = known_x ? known_x : round_quickly(fast.x, fast.den);
     std::optional<double> y = known_y ? known_y : round_quickly(fast.y, fast.den);
     if (x && y) return Vec2{*x, *y};
-    const std::optional<Vec2> start = near();
+    std::optional<Vec2> start = near();
     if (!start) return std::nullopt;
     const int fast_den = sign_value(fast.den);
     std::optional<decltype(f(Exact{}))> exact;
+    if (!usable(fast.x) || !usable(fast.y) || !usable(fast.den) || !std::isfinite(start->x) || !std::isfinite(start->y)) {
+        // As in round_quotient: start from the exact value's approximation.
+        exact.emplace(f(Exact{}));
+        start = Vec2{start_of(exact->x, exact->den, start->x), start_of(exact->y, exact->den, start->y)};
+    }
     // pick: the coordinate's numerator of a PointQuotient of either number type.
     auto search = [&](auto pick, double approx) {
         return round_by_midpoints(

@@ -326,12 +326,8 @@ TEST_CASE("move: crossing a one-tile wall in one step is blocked for every body"
         CHECK(outcome(kWall, path + kBox8) == "blocked t=0.375 stop=(16,15) cell=[2,1]");
     }
     SUBCASE("circle: stops tangent to the wall") {
-        const MoveResult r = move(kWall, path + kCircle4);
-        REQUIRE_FALSE(r.allowed);
-        CHECK(r.t == near_t(0.375));
-        CHECK(r.stop.x == near_xy(16));
-        CHECK(r.stop.y == 15);
-        CHECK(text(r.cell) == "[2,1]");
+        // The circle comes within 4 of x = 20 from x = 16: t = 12 / 32, exactly.
+        CHECK(outcome(kWall, path + kCircle4) == "blocked t=0.375 stop=(16,15) cell=[2,1]");
     }
     SUBCASE("every body may land beyond the wall when only the destination is checked") {
         const std::string dest = path + R"("check": "destination", )";
@@ -499,11 +495,31 @@ TEST_CASE("move: when several cells are hit at once, the first in row-then-colum
     }
 }
 
-TEST_CASE("move: t is exact for point and rect bodies, within 1e-9 for circles") {
+TEST_CASE("move: t and stop are the exact values correctly rounded") {
     SUBCASE("point with fractional coordinates") {
         // x goes 2.5 -> 34.5 (32); it reaches 30 after 27.5: t = 55 / 64.
         CHECK(outcome(R"("tile_size": 10, "rows": ["...#"])", R"("from": [2.5, 5], "to": [34.5, 5])") ==
               "blocked t=0.859375 stop=(30,5) cell=[3,0]");
+    }
+    SUBCASE("point: stop is rounded from the exact t, not from the rounded t") {
+        // With the doubles' exact values (Python fractions, F = Fraction):
+        //   t = (30 - F(0.6)) / (F(33.0) - F(0.6)), float(t) = 0.9074074074074074;
+        //   stop.y = float(F(2.5) + t (F(8.7) - F(2.5))) = 8.125925925925925, while
+        //   2.5 + float(t) * (8.7 - 2.5) in doubles gives 8.125925925925927.
+        CHECK(outcome(R"("tile_size": 10, "rows": ["...#"])", R"("from": [0.6, 2.5], "to": [33.0, 8.7])") ==
+              "blocked t=0.9074074074074074 stop=(30,8.125925925925925) cell=[3,0]");
+    }
+    SUBCASE("point: t on an exact midpoint rounds to even; stop.x differs from from + round(t) (to - from)") {
+        // Origin x o = 3 * 2^-54, tiles 1.5 wide: column 1 starts at the edge 1.5 + 3 * 2^-54
+        // (not a double). The point moves (0, 0.25) -> (3, 0.75), so
+        //   t = (1.5 + 3 * 2^-54) / 3 = 0.5 + 2^-54: exactly halfway between 0.5 and
+        //   0.5 + 2^-53, and 0.5 has the even significand: t = 0.5 (the quotient of the rounded
+        //   numerator, (1.5 + 2^-52) / 3, would give 0.5000000000000001);
+        //   stop.x = the edge 1.5 + 0.75 * 2^-52, rounded up: 1.5000000000000002, while
+        //   0 + 0.5 * 3 = 1.5;
+        //   stop.y = 0.25 + t * 0.5 = 0.5 + 2^-55, rounded down: 0.5.
+        const std::string grid = R"("tile_size": [1.5, 1], "origin": [)" + num(0x3p-54) + R"(, 0], "outside": "empty", "rows": [".#"])";
+        CHECK(outcome(grid, R"("from": [0, 0.25], "to": [3, 0.75])") == "blocked t=0.5 stop=(1.5000000000000002,0.5) cell=[1,0]");
     }
     SUBCASE("rect moving diagonally into a corner cell") {
         // Only [2,2] ([20, 30)^2) is solid. The rect [-2, 2]^2 about (x, x) overlaps it once
@@ -515,13 +531,24 @@ TEST_CASE("move: t is exact for point and rect bodies, within 1e-9 for circles")
     SUBCASE("circle moving diagonally into a cell corner") {
         // The nearest point of [2,2] is its corner (20, 20); the centre (c, c) is within 5 of it
         // once sqrt(2) (20 - c) < 5: c > 20 - 5 / sqrt(2), t = (10 - 5 / sqrt(2)) / 10 = 1 - sqrt(2) / 4.
-        const MoveResult r = move(R"("tile_size": 10, "rows": ["...", "...", "..#"])",
-                                  R"("from": [10, 10], "to": [20, 20], "body": {"type": "circle", "radius": 5})");
-        REQUIRE_FALSE(r.allowed);
-        CHECK(r.t == near_t(0.64644660940672623780));
-        CHECK(r.stop.x == near_xy(16.464466094067262));
-        CHECK(r.stop.y == near_xy(16.464466094067262));
-        CHECK(text(r.cell) == "[2,2]");
+        // Python, decimal at 100 digits: t = 1 - Decimal(2).sqrt() / 4 = 0.64644660940672623779...,
+        // float(Fraction(t)) = 0.6464466094067263; stop = 10 + 10 t = 16.4644660940672623779...,
+        // rounded 16.464466094067262.
+        CHECK(outcome(R"("tile_size": 10, "rows": ["...", "...", "..#"])",
+                      R"("from": [10, 10], "to": [20, 20], "body": {"type": "circle", "radius": 5})") ==
+              "blocked t=0.6464466094067263 stop=(16.464466094067262,16.464466094067262) cell=[2,2]");
+    }
+    SUBCASE("circle: corner times 1.3e-13 apart are ordered exactly, not taken as a tie") {
+        // Radius 5.5, centre moving right at y = 15 + 2^-40 from x = 5 to 35. Cells [3,0] and
+        // [3,2] have corners (30, 10) and (30, 20), at heights 5 + 2^-40 and 5 - 2^-40 from the
+        // path: the centre comes within 5.5 of them at x = 30 - sqrt(5.5^2 - (5 -+ 2^-40)^2).
+        // Python, decimal at 100 digits: t = (x - 5) / 30 = 0.75695707175080215... for [3,0],
+        // 0.75695707175066984... for [3,2], which is hit first (row order would pick [3,0]);
+        // its t rounds to 0.7569570717506698 and x to 27.708712152520096.
+        const std::string y = num(15 + 0x1p-40);
+        CHECK(outcome(R"("tile_size": 10, "outside": "empty", "rows": ["...#", "....", "...#"])",
+                      R"("from": [5, )" + y + R"(], "to": [35, )" + y + R"(], "body": {"type": "circle", "radius": 5.5})") ==
+              "blocked t=0.7569570717506698 stop=(27.708712152520096," + y + ") cell=[3,2]");
     }
     SUBCASE("decimal tiles: a point stops on the exact edge 4 * 0.1") {
         // Edge 4 is exactly the double 0.4, reached after 0.4 of the 0.5 travelled: t = 0.8.
@@ -791,11 +818,12 @@ TEST_CASE("move: body sizes and positions at the limits of doubles") {
     }
     SUBCASE("a path from x = 1e18 on 20-unit tiles meets the wall its destination is in") {
         // The rect [x - 5, x + 5] enters column 10 = [200, 220) once x < 225, at
-        // t = (1e18 - 225) / (1e18 - 220), which rounds to 1.
+        // t = (1e18 - 225) / (1e18 - 220), which rounds to 1; the stop is computed from the exact
+        // t, x = 225, not from the rounded one (which would give the destination 220).
         const std::string g = lattice({0, -1}, {20, 20}, false, R"(["..###.##.##"])");
         CHECK(outcome(g, path({1e18, 1e-15}, {220, 1e-15}) + rect_body(10, 10) + kDestination) ==
               "blocked t=1 stop=(220,1e-15) cell=[10,0]");
-        CHECK(outcome(g, path({1e18, 1e-15}, {220, 1e-15}) + rect_body(10, 10)) == "blocked t=1 stop=(220,1e-15) cell=[10,0]");
+        CHECK(outcome(g, path({1e18, 1e-15}, {220, 1e-15}) + rect_body(10, 10)) == "blocked t=1 stop=(225,1e-15) cell=[10,0]");
         // Stopping short of the wall: the body ends at x in [225, 235], flush with it.
         CHECK(outcome(g, path({1e18, 1e-15}, {230, 1e-15}) + rect_body(10, 10)) == "allowed");
     }
@@ -824,9 +852,11 @@ TEST_CASE("move: body sizes and positions at the limits of doubles") {
         const MoveResult r = move(g, path({kMax, 2.5}, {-1e300, 2.5}), YAxis::Up);
         REQUIRE_FALSE(r.allowed);
         CHECK(text(r.cell) == "[2,1]");
-        CHECK(r.t == near_t(1 / (1 + 1e300 / kMax)));  // 0.9999999944...
-        // stop.x is 3 up to t's rounding times the path's length (2e308 * 1.1e-16).
-        CHECK(std::fabs(r.stop.x - 3) <= 1e-15 * kMax);
+        // Python: float(Fraction(DBL_MAX - 3) / (Fraction(DBL_MAX) + Fraction(1e300))).
+        CHECK(r.t == 0.9999999944373154);
+        // stop.x = DBL_MAX + t (-1e300 - DBL_MAX) = 3 exactly for the exact t (from the
+        // rounded t it would be off by up to t's rounding times 2e308).
+        CHECK(r.stop.x == 3);
         CHECK(r.stop.y == 2.5);
     }
 }

@@ -3,15 +3,16 @@
 // A body hits a cell when it meets the cell's open interior (a point body: when the cell
 // holds it by the floor rule). Along a path, the body's centre moves on the segment from ->
 // to, and it hits cell c at the first time the centre enters c grown by the body (a box for
-// a rect; a box grown by the radius with rounded corners for a circle). For point and rect
-// bodies that time is a ratio of exact sums, compared exactly; a circle's corner times are
-// irrational and computed in floating point, and only ordering within 1e-12 is rounded.
-// Candidate cells are found row by row with exact searches (lattice.hpp) and clipped to the
-// grid plus one ring of outside cells: a body that starts clear lies within the grid's
-// closed extent (or the outside is empty), so it meets the outside there first.
+// a rect; a box grown by the radius with rounded corners for a circle). That time is a ratio
+// of exact sums (a box side), or for a circle's rounded corner a quadratic irrational
+// (Entry); times are compared exactly, and t and stop are the exact values correctly rounded
+// (rounding.hpp). Candidate cells are found row by row with exact searches (lattice.hpp) and
+// clipped to the grid plus one ring of outside cells: a body that starts clear lies within
+// the grid's closed extent (or the outside is empty), so it meets the outside there first.
 #include "grid_ops.hpp"
 
 #include "lattice.hpp"
+#include "rounding.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -211,18 +212,176 @@ std::optional<double> exact_edge(const Axis& ax, std::int64_t k) {
     return v;
 }
 
-// First time a disk of radius r moving from `from` to `to` comes within < r of the closed
+// The corner time in doubles (Entry's exact value is rounded from it): where the corner is a
+// double and nothing overflows, the plain formula; else corner_time's scaled one.
+double corner_approx(const Corner& corner, Vec2 from, Vec2 to, double r, std::int64_t kx, std::int64_t ky) {
+    const Lattice& L = corner.L;
+    const auto cx = exact_edge(L.x, kx);
+    const auto cy = exact_edge(L.y, ky);
+    const double dx = to.x - from.x;
+    const double dy = to.y - from.y;
+    const double dd = dx * dx + dy * dy;
+    if (cx && cy && std::isfinite(dd) && dd > 0) {
+        const double dot = dx * (*cx - from.x) + dy * (*cy - from.y);
+        const double disc = value_of([&](auto z) {
+            using T = decltype(z);
+            const T ex = T(to.x) - T(from.x);
+            const T ey = T(to.y) - T(from.y);
+            const T cr = ex * (T(*cy) - T(from.y)) - ey * (T(*cx) - T(from.x));
+            return T(r) * T(r) * (ex * ex + ey * ey) - cr * cr;
+        });
+        const double t = std::max(0.0, (dot - std::sqrt(std::max(0.0, disc))) / dd);
+        if (std::isfinite(t) && std::isfinite(disc) && std::isfinite(dot)) return t;
+    }
+    return corner_time(corner, from, to, r);
+}
+
+// The exact sign of a Root expression (or of a plain one): DoubleWord first, then Exact.
+template <class F>
+int exact_sign(F&& f) {
+    const int s = sign_value(f(DoubleWord{}));
+    if (s != Filtered::kUnknown) return s;
+    return sign_value(f(Exact{}));
+}
+
+// The time a body first hits a cell: a ratio (TVal), or the time a disk's centre first comes
+// within r of a cell corner. With d = to - from and v = corner - from, that is the smaller
+// root of |from + t d - corner|^2 = r^2,
+//     t = (d.v - sqrt(disc)) / |d|^2,   disc = r^2 |d|^2 - (d x v)^2
+// (the discriminant by Lagrange's identity (d.v)^2 + (d x v)^2 = |d|^2 |v|^2); it is taken
+// only when the centre starts at distance >= r and passes within < r, so disc > 0, d.v > 0
+// and 0 <= t < 1. `approx` is a double near the value.
+struct Entry {
+    bool corner = false;
+    TVal ratio;              // when !corner
+    double kx = 0, ky = 0;   // when corner: its lattice indices
+    double approx = 0.0;
+};
+
+Entry ratio_entry(const TVal& v) {
+    Entry e;
+    e.ratio = v;  // approx is set for the winner only: TVal::value() divides
+    return e;
+}
+
+// A body's path, for exact arithmetic on its entry times.
+struct Sweep {
+    const Lattice& L;
+    Vec2 from;
+    Vec2 to;
+    double r;  // the radius for a circle body
+
+    template <class T> T dd() const {
+        const T dx = T(to.x) - T(from.x);
+        const T dy = T(to.y) - T(from.y);
+        return dx * dx + dy * dy;
+    }
+    template <class T> T dot(const Entry& e) const {
+        const Corner c{L, e.kx, e.ky};
+        return (T(to.x) - T(from.x)) * (c.x<T>() - T(from.x)) + (T(to.y) - T(from.y)) * (c.y<T>() - T(from.y));
+    }
+    template <class T> T disc(const Entry& e) const {
+        const Corner c{L, e.kx, e.ky};
+        const T dx = T(to.x) - T(from.x);
+        const T dy = T(to.y) - T(from.y);
+        const T cr = dx * (c.y<T>() - T(from.y)) - dy * (c.x<T>() - T(from.x));
+        return T(r) * T(r) * (dx * dx + dy * dy) - cr * cr;
+    }
+
+    // Sign of a - b, exactly.
+    int compare(const Entry& a, const Entry& b) const {
+        if (!a.corner && !b.corner) return detail::compare(a.ratio, b.ratio);
+        if (!a.corner) return -compare(b, a);
+        if (b.corner) {
+            if (a.kx == b.kx && a.ky == b.ky) return 0;
+            // One |d|^2 divides both: sign(dot_a - dot_b - sqrt(disc_a) + sqrt(disc_b)).
+            return exact_sign([&](auto z) {
+                using T = decltype(z);
+                using R = Root<T>;
+                const T qb = disc<T>(b);
+                return Root<R>{R{dot<T>(a) - dot<T>(b), T(1.0), qb}, R{T(-1.0), T(0.0), qb}, R{disc<T>(a), T(0.0), qb}};
+            });
+        }
+        // (dot - sqrt(disc)) / dd - n / m = ((dot m - n dd) - m sqrt(disc)) / (dd m), dd > 0.
+        const TVal& v = b.ratio;
+        return v.den_sign() * exact_sign([&](auto z) {
+                   using T = decltype(z);
+                   const T m = v.den<T>();
+                   return Root<T>{dot<T>(a) * m - v.num<T>() * dd<T>(), -m, disc<T>(a)};
+               });
+    }
+
+    // The entry's t, correctly rounded.
+    double t(const Entry& e) const {
+        if (!e.corner) {
+            const TVal& v = e.ratio;
+            if (v.is_const) return v.c;
+            return round_quotient(
+                       [&](auto z) {
+                           using T = decltype(z);
+                           return Quotient<T, T>{v.num<T>(), v.den<T>()};
+                       },
+                       e.approx)
+                .value_or(e.approx);
+        }
+        return round_quotient(
+                   [&](auto z) {
+                       using T = decltype(z);
+                       return Quotient<Root<T>, T>{Root<T>{dot<T>(e), T(-1.0), disc<T>(e)}, dd<T>()};
+                   },
+                   e.approx)
+            .value_or(e.approx);
+    }
+
+    // One coordinate of from + t (to - from) for the entry's exact t, correctly rounded;
+    // `approx` is a double near it.
+    double stop(const Entry& e, bool is_y, double approx) const {
+        const double f = is_y ? from.y : from.x;
+        const double g = is_y ? to.y : to.x;
+        if (f == g) return f;
+        std::optional<double> x;
+        if (!e.corner) {
+            const TVal& v = e.ratio;
+            if (v.is_const && v.c == 0.0) return f;
+            if (v.is_const && v.c == 1.0) return g;
+            x = round_quotient(
+                [&](auto z) {
+                    using T = decltype(z);
+                    const T den = v.den<T>();
+                    return Quotient<T, T>{T(f) * den + v.num<T>() * (T(g) - T(f)), den};
+                },
+                approx);
+        } else {
+            // (f dd + (g - f) (dot - sqrt(disc))) / dd
+            x = round_quotient(
+                [&](auto z) {
+                    using T = decltype(z);
+                    const T len2 = dd<T>();
+                    const T d = T(g) - T(f);
+                    return Quotient<Root<T>, T>{Root<T>{T(f) * len2 + d * dot<T>(e), -d, disc<T>(e)}, len2};
+                },
+                approx);
+        }
+        return x.value_or(approx);
+    }
+};
+
+// The first time a disk of radius r moving from `from` to `to` comes within < r of the closed
 // cell: the earliest entry into the cell grown by r (two boxes and four corner disks).
-std::optional<double> circle_entry(const Lattice& L, std::int64_t ix, std::int64_t iy, Vec2 from, Vec2 to, double r) {
-    std::optional<double> best;
-    auto take = [&](double t) {
-        if (!best || t < *best) best = t;
+std::optional<Entry> circle_entry(const Sweep& sw, std::int64_t ix, std::int64_t iy) {
+    const Lattice& L = sw.L;
+    const Vec2 from = sw.from;
+    const Vec2 to = sw.to;
+    const double r = sw.r;
+    std::optional<Entry> best;
+    auto take = [&](const Entry& e) {
+        if (!best || sw.compare(e, *best) < 0) best = e;
     };
     const Shift sr{r};
     if (auto t = box_entry(axis_times(L.x, ix, sr, from.x, to.x, false), axis_times(L.y, iy, {}, from.y, to.y, false)))
-        take(t->value());
+        take(ratio_entry(*t));
     if (auto t = box_entry(axis_times(L.x, ix, {}, from.x, to.x, false), axis_times(L.y, iy, sr, from.y, to.y, false)))
-        take(t->value());
+        take(ratio_entry(*t));
     for (std::int64_t kx : {ix, ix + 1}) {
         for (std::int64_t ky : {iy, iy + 1}) {
             const Corner corner{L, static_cast<double>(kx), static_cast<double>(ky)};
@@ -234,32 +393,15 @@ std::optional<double> circle_entry(const Lattice& L, std::int64_t ix, std::int64
                                     return vx * vx + vy * vy - T(r) * T(r);
                                 }) < 0;
             if (inside) {
-                take(0.0);
+                take(ratio_entry(constant(0.0)));
                 continue;
             }
-            // Where the corner is a double and nothing overflows, the plain formula (kept so
-            // that reports stay as they were); else the scaled one.
-            const auto cx = exact_edge(L.x, kx);
-            const auto cy = exact_edge(L.y, ky);
-            const double dx = to.x - from.x;
-            const double dy = to.y - from.y;
-            const double dd = dx * dx + dy * dy;
-            if (cx && cy && std::isfinite(dd) && dd > 0) {
-                const double dot = dx * (*cx - from.x) + dy * (*cy - from.y);
-                const double disc = value_of([&](auto z) {
-                    using T = decltype(z);
-                    const T ex = T(to.x) - T(from.x);
-                    const T ey = T(to.y) - T(from.y);
-                    const T cr = ex * (T(*cy) - T(from.y)) - ey * (T(*cx) - T(from.x));
-                    return T(r) * T(r) * (ex * ex + ey * ey) - cr * cr;
-                });
-                const double t = std::max(0.0, (dot - std::sqrt(std::max(0.0, disc))) / dd);
-                if (std::isfinite(t) && std::isfinite(disc) && std::isfinite(dot)) {
-                    take(t);
-                    continue;
-                }
-            }
-            take(corner_time(corner, from, to, r));
+            Entry e;
+            e.corner = true;
+            e.kx = corner.kx;
+            e.ky = corner.ky;
+            e.approx = corner_approx(corner, from, to, r, kx, ky);
+            take(e);
         }
     }
     return best;
@@ -398,7 +540,8 @@ MoveResult blocked(double t, Vec2 stop, Cell cell) {
     return r;
 }
 
-// from + t (to - from) on one axis; when to - from overflows, (1 - t) from + t to.
+// from + t (to - from) on one axis in doubles, as a start for rounding the exact value; when
+// to - from overflows, (1 - t) from + t to.
 double lerp(double f, double g, double t) {
     const double d = g - f;
     if (std::isfinite(d)) return f + t * d;
@@ -426,34 +569,28 @@ MoveResult run_move(const Move& m, const Grid& grid) {
     const std::int64_t y0 = std::max(lo, floor_index(L.y, std::min(m.from.y, m.to.y), b.hy.neg()));
     const std::int64_t y1 = std::min(L.hi_lim(L.y), floor_index(L.y, std::max(m.from.y, m.to.y), b.hy));
 
-    std::optional<TVal> best_exact;
-    std::optional<double> best_t;
+    const Sweep sw{L, m.from, m.to, b.hx.v};
+    std::optional<Entry> best;
     Cell best_cell;
+    auto consider = [&](const Entry& e, const Cell& cell) {
+        const int c = best ? sw.compare(e, *best) : -1;
+        if (c < 0 || (c == 0 && cell_order(cell, best_cell))) {
+            best = e;
+            best_cell = cell;
+        }
+    };
     for (std::int64_t iy = y0; iy <= y1; ++iy) {
         const auto [c0, c1] = piece_columns(path, L, iy, b.hx, b.hy, lo, L.hi_lim(L.x));
         for (std::int64_t ix = c0; ix <= c1; ++ix) {
             if (!L.solid(ix, iy)) continue;
             const Cell cell = L.cell(ix, iy);
             if (b.circle) {
-                const auto t = circle_entry(L, ix, iy, m.from, m.to, b.hx.v);
-                if (!t) continue;
-                // Entry times of a circle are irrational in general: equal within 1e-12 is "at once".
-                const bool earlier = !best_t || *t < *best_t - 1e-12;
-                const bool tie = best_t && std::fabs(*t - *best_t) <= 1e-12;
-                if (earlier || (tie && cell_order(cell, best_cell))) {
-                    if (earlier || *t < *best_t) best_t = *t;
-                    best_cell = cell;
-                }
+                if (const auto e = circle_entry(sw, ix, iy)) consider(*e, cell);
                 continue;
             }
             const auto t = box_entry(axis_times(L.x, ix, b.hx, m.from.x, m.to.x, b.point),
                                      axis_times(L.y, iy, b.hy, m.from.y, m.to.y, b.point));
-            if (!t) continue;
-            const int c = best_exact ? compare(*t, *best_exact) : -1;
-            if (c < 0 || (c == 0 && cell_order(cell, best_cell))) {
-                best_exact = *t;
-                best_cell = cell;
-            }
+            if (t) consider(ratio_entry(*t), cell);
         }
     }
     // A rect body of zero width or height can slide along a grid line out of the grid
@@ -461,16 +598,17 @@ MoveResult run_move(const Move& m, const Grid& grid) {
     // first passes the border.
     if (!b.point && !b.circle && grid.outside_solid && (b.hx.zero() || b.hy.zero())) {
         const auto exit = leaving_time(L, b, m.from, m.to);
-        if (exit && (!best_exact || compare(exit->first, *best_exact) < 0)) {
-            best_exact = exit->first;
+        if (exit && (!best || compare(exit->first, best->ratio) < 0)) {
+            best = ratio_entry(exit->first);
             best_cell = exit->second;
         }
     }
-    if (best_exact) best_t = best_exact->value();
-    if (!best_t) return MoveResult{};
-    const double t = std::clamp(*best_t, 0.0, 1.0);
-    const Vec2 stop = t == 0.0 ? m.from : t == 1.0 ? m.to : Vec2{lerp(m.from.x, m.to.x, t), lerp(m.from.y, m.to.y, t)};
-    return blocked(t, stop, best_cell);
+    if (!best) return MoveResult{};
+    if (!best->corner) best->approx = best->ratio.value();
+    // t and each coordinate of the stop, from the exact t (SPEC §2.4), each correctly rounded.
+    const double t = sw.t(*best);
+    const Vec2 near{lerp(m.from.x, m.to.x, t), lerp(m.from.y, m.to.y, t)};
+    return blocked(t, Vec2{sw.stop(*best, false, near.x), sw.stop(*best, true, near.y)}, best_cell);
 }
 
 }  // namespace collide::detail

@@ -550,6 +550,16 @@ TEST_CASE("move: t and stop are the exact values correctly rounded") {
                       R"("from": [5, )" + y + R"(], "to": [35, )" + y + R"(], "body": {"type": "circle", "radius": 5.5})") ==
               "blocked t=0.7569570717506698 stop=(27.708712152520096," + y + ") cell=[3,2]");
     }
+    SUBCASE("circle: equal corner times are a tie, decided exactly: the first cell in row-then-column order") {
+        // As above at y = 15: both corners are 5 from the path, both hit at x = 30 - sqrt(5.25),
+        // t = (25 - sqrt(5.25)) / 30; Python, decimal at 100 digits: 0.75695707175073600...,
+        // rounded 0.756957071750736, x = 27.708712152522080... rounded 27.70871215252208. Rows
+        // as written: y down, [3,0] comes first; y up, lattice row 2 is written row 0.
+        const char* grid = R"("tile_size": 10, "outside": "empty", "rows": ["...#", "....", "...#"])";
+        const std::string fields = R"("from": [5, 15], "to": [35, 15], "body": {"type": "circle", "radius": 5.5})";
+        CHECK(outcome(grid, fields) == "blocked t=0.756957071750736 stop=(27.70871215252208,15) cell=[3,0]");
+        CHECK(outcome(grid, fields, YAxis::Up) == "blocked t=0.756957071750736 stop=(27.70871215252208,15) cell=[3,0]");
+    }
     SUBCASE("decimal tiles: a point stops on the exact edge 4 * 0.1") {
         // Edge 4 is exactly the double 0.4, reached after 0.4 of the 0.5 travelled: t = 0.8.
         CHECK(outcome(R"("tile_size": 0.1, "rows": ["....#"])", R"("from": [0, 0.05], "to": [0.5, 0.05])") ==

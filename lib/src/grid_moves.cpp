@@ -205,43 +205,43 @@ double corner_time(const Corner& c, Vec2 from, Vec2 to, double r) {
     return std::min(t, 1.0);
 }
 
-// The cell edge o + k w when it is exactly a double.
-std::optional<double> exact_edge(const Axis& ax, std::int64_t k) {
-    const double v = ax.o + static_cast<double>(k) * ax.w;
-    if (!std::isfinite(v) || cmp_edge(ax, v, {}, k) != 0) return std::nullopt;
-    return v;
-}
-
-// The corner time in doubles (Entry's exact value is rounded from it): where the corner is a
-// double and nothing overflows, the plain formula; else corner_time's scaled one.
-double corner_approx(const Corner& corner, Vec2 from, Vec2 to, double r, std::int64_t kx, std::int64_t ky) {
-    const Lattice& L = corner.L;
-    const auto cx = exact_edge(L.x, kx);
-    const auto cy = exact_edge(L.y, ky);
-    const double dx = to.x - from.x;
-    const double dy = to.y - from.y;
-    const double dd = dx * dx + dy * dy;
-    if (cx && cy && std::isfinite(dd) && dd > 0) {
-        const double dot = dx * (*cx - from.x) + dy * (*cy - from.y);
-        const double disc = value_of([&](auto z) {
-            using T = decltype(z);
-            const T ex = T(to.x) - T(from.x);
-            const T ey = T(to.y) - T(from.y);
-            const T cr = ex * (T(*cy) - T(from.y)) - ey * (T(*cx) - T(from.x));
-            return T(r) * T(r) * (ex * ex + ey * ey) - cr * cr;
-        });
-        const double t = std::max(0.0, (dot - std::sqrt(std::max(0.0, disc))) / dd);
-        if (std::isfinite(t) && std::isfinite(disc) && std::isfinite(dot)) return t;
-    }
-    return corner_time(corner, from, to, r);
-}
-
 // The exact sign of a Root expression (or of a plain one): DoubleWord first, then Exact.
 template <class F>
 int exact_sign(F&& f) {
     const int s = sign_value(f(DoubleWord{}));
     if (s != Filtered::kUnknown) return s;
     return sign_value(f(Exact{}));
+}
+
+// A double interval that holds an exact value; the default claims nothing. Entry times are
+// compared through these first (interval arithmetic on Filtered values, each bound moved
+// outwards by more than its rounding error), and exactly only when they overlap: at a tie
+// or within a few ulps of one.
+struct Bounds {
+    double lo = -HUGE_VAL;
+    double hi = HUGE_VAL;
+};
+
+// [a, b] moved outwards by more than the rounding error of the operation that gave each
+// (2^-53 relative while normal, 2^-1075 absolute when subnormal).
+Bounds widen(double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return {};
+    return {a - std::fabs(a) * 0x1p-50 - 0x1p-1070, b + std::fabs(b) * 0x1p-50 + 0x1p-1070};
+}
+
+Bounds enclose(const Filtered& f) {
+    if (!std::isfinite(f.v) || !std::isfinite(f.e)) return {};
+    return widen(f.v - f.e, f.v + f.e);
+}
+
+Bounds divide(Bounds n, Bounds d) {
+    if (!(d.lo > 0.0) && !(d.hi < 0.0)) return {};  // d may be 0
+    if (d.hi < 0.0) {
+        n = {-n.hi, -n.lo};
+        d = {-d.hi, -d.lo};
+    }
+    // n / d grows with n; for d > 0 it is least at n.lo over the end of d that makes it so.
+    return widen(n.lo / (n.lo < 0.0 ? d.lo : d.hi), n.hi / (n.hi < 0.0 ? d.hi : d.lo));
 }
 
 // The time a body first hits a cell: a ratio (TVal), or the time a disk's centre first comes
@@ -255,12 +255,15 @@ struct Entry {
     bool corner = false;
     TVal ratio;              // when !corner
     double kx = 0, ky = 0;   // when corner: its lattice indices
-    double approx = 0.0;
+    Bounds bounds;           // holds the exact value: most comparisons end there
+    double approx = 0.0;     // set for the winner only (TVal::value() divides)
 };
 
 Entry ratio_entry(const TVal& v) {
     Entry e;
-    e.ratio = v;  // approx is set for the winner only: TVal::value() divides
+    e.ratio = v;
+    if (v.is_const) e.bounds = {v.c, v.c};
+    else e.bounds = divide(enclose(v.num<Filtered>()), enclose(v.den<Filtered>()));
     return e;
 }
 
@@ -288,8 +291,24 @@ struct Sweep {
         return T(r) * T(r) * (dx * dx + dy * dy) - cr * cr;
     }
 
+    Entry corner_entry(double kx, double ky) const {
+        Entry e;
+        e.corner = true;
+        e.kx = kx;
+        e.ky = ky;
+        const Bounds dt = enclose(dot<Filtered>(e));
+        const Bounds q = enclose(disc<Filtered>(e));
+        if (!(q.hi > 0.0)) return e;
+        const Bounds root = widen(std::sqrt(std::max(0.0, q.lo)), std::sqrt(q.hi));
+        const Bounds num = widen(dt.lo - root.hi, dt.hi - root.lo);
+        e.bounds = divide(num, enclose(dd<Filtered>()));
+        return e;
+    }
+
     // Sign of a - b, exactly.
     int compare(const Entry& a, const Entry& b) const {
+        if (a.bounds.hi < b.bounds.lo) return -1;
+        if (a.bounds.lo > b.bounds.hi) return 1;
         if (!a.corner && !b.corner) return detail::compare(a.ratio, b.ratio);
         if (!a.corner) return -compare(b, a);
         if (b.corner) {
@@ -396,12 +415,7 @@ std::optional<Entry> circle_entry(const Sweep& sw, std::int64_t ix, std::int64_t
                 take(ratio_entry(constant(0.0)));
                 continue;
             }
-            Entry e;
-            e.corner = true;
-            e.kx = corner.kx;
-            e.ky = corner.ky;
-            e.approx = corner_approx(corner, from, to, r, kx, ky);
-            take(e);
+            take(sw.corner_entry(corner.kx, corner.ky));
         }
     }
     return best;
@@ -604,7 +618,12 @@ MoveResult run_move(const Move& m, const Grid& grid) {
         }
     }
     if (!best) return MoveResult{};
-    if (!best->corner) best->approx = best->ratio.value();
+    if (!best->corner) {
+        best->approx = best->ratio.value();
+    } else {
+        const double mid = 0.5 * best->bounds.lo + 0.5 * best->bounds.hi;
+        best->approx = std::isfinite(mid) ? mid : corner_time(Corner{L, best->kx, best->ky}, m.from, m.to, b.hx.v);
+    }
     // t and each coordinate of the stop, from the exact t (SPEC §2.4), each correctly rounded.
     const double t = sw.t(*best);
     const Vec2 near{lerp(m.from.x, m.to.x, t), lerp(m.from.y, m.to.y, t)};

@@ -352,36 +352,46 @@ struct Sweep {
             .value_or(e.approx);
     }
 
-    // One coordinate of from + t (to - from) for the entry's exact t, correctly rounded;
-    // `approx` is a double near it.
-    double stop(const Entry& e, bool is_y, double approx) const {
-        const double f = is_y ? from.y : from.x;
-        const double g = is_y ? to.y : to.x;
-        if (f == g) return f;
-        std::optional<double> x;
+    // from + t (to - from) for the entry's exact t, both coordinates correctly rounded from
+    // one evaluation of their shared terms; near() gives a point near it (only called when
+    // the DoubleWord value does not settle a coordinate at once).
+    template <class Near>
+    Vec2 stop(const Entry& e, Near&& near) const {
+        // A coordinate that does not move (passed as known below), and the ends of the path,
+        // are exact already.
+        auto start = [&] { return std::optional<Vec2>(near()); };
+        std::optional<Vec2> p;
         if (!e.corner) {
             const TVal& v = e.ratio;
-            if (v.is_const && v.c == 0.0) return f;
-            if (v.is_const && v.c == 1.0) return g;
-            x = round_quotient(
+            if (v.is_const && v.c == 0.0) return from;
+            if (v.is_const && v.c == 1.0) return to;
+            p = round_point(
                 [&](auto z) {
                     using T = decltype(z);
                     const T den = v.den<T>();
-                    return Quotient<T, T>{T(f) * den + v.num<T>() * (T(g) - T(f)), den};
+                    const T num = v.num<T>();
+                    return PointQuotient<T, T>{T(from.x) * den + num * (T(to.x) - T(from.x)),
+                                               T(from.y) * den + num * (T(to.y) - T(from.y)), den};
                 },
-                approx);
+                start, from.x == to.x ? std::optional(from.x) : std::nullopt,
+                from.y == to.y ? std::optional(from.y) : std::nullopt);
         } else {
-            // (f dd + (g - f) (dot - sqrt(disc))) / dd
-            x = round_quotient(
+            // (f |d|^2 + (g - f) (dot - sqrt(disc))) / |d|^2 on each axis
+            p = round_point(
                 [&](auto z) {
                     using T = decltype(z);
                     const T len2 = dd<T>();
-                    const T d = T(g) - T(f);
-                    return Quotient<Root<T>, T>{Root<T>{T(f) * len2 + d * dot<T>(e), -d, disc<T>(e)}, len2};
+                    const T dt = dot<T>(e);
+                    const T q = disc<T>(e);
+                    const T dx = T(to.x) - T(from.x);
+                    const T dy = T(to.y) - T(from.y);
+                    return PointQuotient<Root<T>, T>{Root<T>{T(from.x) * len2 + dx * dt, -dx, q},
+                                                     Root<T>{T(from.y) * len2 + dy * dt, -dy, q}, len2};
                 },
-                approx);
+                start, from.x == to.x ? std::optional(from.x) : std::nullopt,
+                from.y == to.y ? std::optional(from.y) : std::nullopt);
         }
-        return x.value_or(approx);
+        return p ? *p : near();  // (p is nothing only beyond the double range: never, stop lies on the path)
     }
 };
 
@@ -626,8 +636,7 @@ MoveResult run_move(const Move& m, const Grid& grid) {
     }
     // t and each coordinate of the stop, from the exact t (SPEC §2.4), each correctly rounded.
     const double t = sw.t(*best);
-    const Vec2 near{lerp(m.from.x, m.to.x, t), lerp(m.from.y, m.to.y, t)};
-    return blocked(t, Vec2{sw.stop(*best, false, near.x), sw.stop(*best, true, near.y)}, best_cell);
+    return blocked(t, sw.stop(*best, [&] { return Vec2{lerp(m.from.x, m.to.x, t), lerp(m.from.y, m.to.y, t)}; }), best_cell);
 }
 
 }  // namespace collide::detail

@@ -168,7 +168,9 @@ bool path_near_corner(const Corner& c, Vec2 from, Vec2 to, double r) {
 }
 
 // The time the disk's centre, moving from `from` (at distance >= r) to `to`, first comes
-// within r of the corner, given that it does. With p = |c - from|^2 - r^2, d = to - from:
+// within r of the corner, given that it does, in doubles: the start for rounding Entry's
+// exact value when its bounds are not finite (inputs near the ends of the range). With
+// p = |c - from|^2 - r^2, d = to - from:
 // t = p / (d.(c - from) + sqrt(r^2 |d|^2 - (d x (c - from))^2)), the smaller root of
 // |from + t d - c|^2 = r^2 written without cancellation. Every length is first scaled by a
 // power of two so that nothing overflows or underflows needlessly.
@@ -636,7 +638,8 @@ MoveResult run_move(const Move& m, const Grid& grid) {
     }
     // t and each coordinate of the stop, from the exact t (SPEC §2.4), each correctly rounded.
     const double t = sw.t(*best);
-    return blocked(t, sw.stop(*best, [&] { return Vec2{lerp(m.from.x, m.to.x, t), lerp(m.from.y, m.to.y, t)}; }), best_cell);
+    auto near = [&] { return Vec2{lerp(m.from.x, m.to.x, t), lerp(m.from.y, m.to.y, t)}; };
+    return blocked(t, sw.stop(*best, near), best_cell);
 }
 
 }  // namespace collide::detail

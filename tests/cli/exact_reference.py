@@ -237,10 +237,13 @@ def chain(points, closed):
 
 
 def turn(angle):
-    """cos and sin of an angle in degrees as SPEC §2.5 says: exact at multiples of 90."""
+    """cos and sin of an angle in degrees as SPEC §2.5 says: exact at multiples of 90, else
+    the double cos and sin of (angle mod 360)*pi/180. "mod" is read as C's fmod, which keeps
+    the sign of the angle (-45, not 315: their cosines differ in the last bit); the SPEC
+    does not say, the conformance corpus has no negative angle, and the binary reads it so."""
     if angle % 90 == 0:
         return [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)][int(angle % 360) // 90]
-    radians = (angle % 360) * math.pi / 180
+    radians = math.fmod(angle, 360) * math.pi / 180
     return math.cos(radians), math.sin(radians)
 
 

@@ -315,7 +315,7 @@ def pieces(shape):
     raise ValueError(f"no outline for a {t}")
 
 
-def rect_corners(shape, y_up=False):
+def rect_corners(shape):
     if "min" in shape:
         return vec(shape["min"]), vec(shape["max"])
     if "width" in shape:  # the max corner is the IEEE sum (SPEC §1.1)

@@ -136,6 +136,45 @@ def reference_arithmetic_and_signs_agree_with_100_digit_decimals():
     check(agreed > 1000, f"only {agreed} signs compared")
 
 
+def distance_to_segment(p, a, b):
+    """In 100-digit decimals, from the plain definition (closest point of the segment)."""
+    ax, ay, bx, by = (Decimal(v) for v in (*a, *b))
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    s = max(Decimal(0), min(Decimal(1), ((p[0] - ax) * dx + (p[1] - ay) * dy) / length2)) if length2 else 0
+    return ((ax + s * dx - p[0]) ** 2 + (ay + s * dy - p[1]) ** 2).sqrt()
+
+
+def off_outline(p, shape):
+    """How far p is from the outline of a capsule, circle, segment or rect (min/max form)."""
+    if shape["type"] == "capsule":
+        return abs(distance_to_segment(p, shape["a"], shape["b"]) - Decimal(shape["radius"]))
+    if shape["type"] == "circle":
+        return abs(distance_to_segment(p, shape["center"], shape["center"]) - Decimal(shape["radius"]))
+    if shape["type"] == "segment":
+        return distance_to_segment(p, shape["a"], shape["b"])
+    (x0, y0), (x1, y1) = shape["min"], shape["max"]
+    corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+    return min(distance_to_segment(p, corners[i], corners[i - 1]) for i in range(4))
+
+
+@test
+def reference_capsule_points_lie_on_both_outlines():
+    """The capsule scenes of section 2: every exact point the reference finds (roots inside
+    roots) is on both outlines to 90 digits, by distances computed from the definition."""
+    getcontext().prec = 100
+    rng, points = random.Random(15), 0
+    for _ in range(40):
+        for a, b in combinations(capsules(rng), 2):
+            for p in X.exact_points(a, b):
+                q = (to_decimal(p[0]), to_decimal(p[1]))
+                scale = abs(q[0]) + abs(q[1]) + 1
+                for shape in (a, b):
+                    check(off_outline(q, shape) <= scale * Decimal(10) ** -90, f"{q} off {json.dumps(shape)}")
+                points += 1
+    check(points > 300, f"only {points} points")
+
+
 def shape_index(scene):
     return {s.get("id", str(i)): s for i, s in enumerate(scene.get("shapes", []))}
 

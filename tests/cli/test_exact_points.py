@@ -35,7 +35,6 @@ import test_cli as t
 from test_cli import check, collide, eq, write
 
 ROOT = t.ROOT
-CORPORA = []  # set from --corpus
 TESTS = []
 
 

@@ -30,7 +30,7 @@ conformance_v2=${COLLIDE_CONFORMANCE_V2:-$conformance-v2}
 fixed_runs() {
     case $1 in
         fuzz_scene) echo 70000 ;;   # about 1,900 runs/s in CI (11-26): 135000 hit the 60 s cap
-        fuzz_pairs) echo 45000 ;;
+        fuzz_pairs) echo 20000 ;;   # 25000 hit the 60 s cap in CI (11-26: rounding near 1e308 is Exact's)
         fuzz_grid) echo 105000 ;;
         fuzz_polygon) echo 75000 ;;
         fuzz_map) echo 20000 ;;    # 20000 took 18.3 s of CPU here (load 6 on 2 cores)

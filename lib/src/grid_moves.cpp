@@ -207,14 +207,6 @@ double corner_time(const Corner& c, Vec2 from, Vec2 to, double r) {
     return std::min(t, 1.0);
 }
 
-// The exact sign of a Root expression (or of a plain one): DoubleWord first, then Exact.
-template <class F>
-int exact_sign(F&& f) {
-    const int s = sign_value(f(DoubleWord{}));
-    if (s != Filtered::kUnknown) return s;
-    return sign_value(f(Exact{}));
-}
-
 // A double interval that holds an exact value; the default claims nothing. Entry times are
 // compared through these first (interval arithmetic on Filtered values, each bound moved
 // outwards by more than its rounding error), and exactly only when they overlap: at a tie
@@ -316,7 +308,7 @@ struct Sweep {
         if (b.corner) {
             if (a.kx == b.kx && a.ky == b.ky) return 0;
             // One |d|^2 divides both: sign(dot_a - dot_b - sqrt(disc_a) + sqrt(disc_b)).
-            return exact_sign([&](auto z) {
+            return sign_of_form([&](auto z) {
                 using T = decltype(z);
                 using R = Root<T>;
                 const T qb = disc<T>(b);
@@ -325,7 +317,7 @@ struct Sweep {
         }
         // (dot - sqrt(disc)) / dd - n / m = ((dot m - n dd) - m sqrt(disc)) / (dd m), dd > 0.
         const TVal& v = b.ratio;
-        return v.den_sign() * exact_sign([&](auto z) {
+        return v.den_sign() * sign_of_form([&](auto z) {
                    using T = decltype(z);
                    const T m = v.den<T>();
                    return Root<T>{dot<T>(a) * m - v.num<T>() * dd<T>(), -m, disc<T>(a)};

@@ -73,6 +73,15 @@ int sign_value(const Root<T>& x) {
     return sa > 0 ? c : -c;
 }
 
+/// The exact sign of f(T{}), a generic form whose value may hold square roots (a Root):
+/// DoubleWord first, then Exact.
+template <class F>
+int sign_of_form(F&& f) {
+    const int s = sign_value(f(DoubleWord{}));
+    if (s != Filtered::kUnknown) return s;
+    return sign_value(f(Exact{}));
+}
+
 /// The value of a number of T = DoubleWord with its error bound: square roots and all.
 inline DoubleWord approximate(const DoubleWord& x) { return x; }
 template <class T>

@@ -141,7 +141,7 @@ TEST_CASE("check: options") {
 TEST_CASE("check: empty selectors are reported, not errors") {
     Scene s = level();
     s.pairs = {PairSpec{"ghosts", "player"}, PairSpec{"player", "ghosts"}, PairSpec{"props", "nobody"}};
-    s.rules = {collide::Rule{"no bosses", PairSpec{"bosses", "*"}, collide::Rule::Expect::None, false}};
+    s.rules = {collide::Rule{"no bosses", PairSpec{"bosses", "*"}, collide::Rule::Expect::None, false, std::nullopt}};
     const SceneResult r = check(s, {});
     CHECK(r.collisions.empty());
     CHECK(r.empty_selectors == Strings{"ghosts", "nobody", "bosses"});
@@ -160,7 +160,7 @@ TEST_CASE("check: rules") {
     using Expect = collide::Rule::Expect;
     Scene s = level();
     auto run = [&](const std::string& spec, Expect expect, bool ignore_touching = false, bool no_touch = false) {
-        s.rules = {collide::Rule{"r", collide::parse_pair_spec(spec), expect, ignore_touching}};
+        s.rules = {collide::Rule{"r", collide::parse_pair_spec(spec), expect, ignore_touching, std::nullopt}};
         CheckOptions o;
         o.no_touch = no_touch;
         const SceneResult r = check(s, o);
@@ -219,9 +219,9 @@ TEST_CASE("check: rules") {
     }
     SUBCASE("rules count in the summary, collisions only as reported") {
         s.pairs = {PairSpec{"far", "*"}};
-        s.rules = {collide::Rule{"clear", PairSpec{"player", "*"}, Expect::None, false},
-                   collide::Rule{"met", PairSpec{"player", "enemies"}, Expect::Some, false},
-                   collide::Rule{"boxed", PairSpec{"props", "player"}, Expect::Each, false}};
+        s.rules = {collide::Rule{"clear", PairSpec{"player", "*"}, Expect::None, false, std::nullopt},
+                   collide::Rule{"met", PairSpec{"player", "enemies"}, Expect::Some, false, std::nullopt},
+                   collide::Rule{"boxed", PairSpec{"props", "player"}, Expect::Each, false, std::nullopt}};
         const SceneResult r = check(s, {});
         REQUIRE(r.rules.size() == 3);
         CHECK_FALSE(r.rules[0].passed);
@@ -447,9 +447,9 @@ Scene random_scene(std::uint64_t seed, std::size_t n) {
         s.shapes.push_back(std::move(sh));
     }
     s.pairs = {PairSpec{"a", "b"}, PairSpec{"c", "*"}};
-    s.rules = {collide::Rule{"a clear of c", PairSpec{"a", "c"}, collide::Rule::Expect::None, false},
-               collide::Rule{"b on something", PairSpec{"b", "*"}, collide::Rule::Expect::Each, true},
-               collide::Rule{"any a-a", PairSpec{"a", "a"}, collide::Rule::Expect::Some, false}};
+    s.rules = {collide::Rule{"a clear of c", PairSpec{"a", "c"}, collide::Rule::Expect::None, false, std::nullopt},
+               collide::Rule{"b on something", PairSpec{"b", "*"}, collide::Rule::Expect::Each, true, std::nullopt},
+               collide::Rule{"any a-a", PairSpec{"a", "a"}, collide::Rule::Expect::Some, false, std::nullopt}};
     return s;
 }
 
@@ -619,7 +619,7 @@ TEST_CASE("check: compounds spread over the scene are found through their parts,
         for (std::size_t j = i + 1; j < s.shapes.size(); ++j) {
             if (auto hit = collide::collide(s.shapes[i].shape, s.shapes[j].shape)) {
                 expected.push_back(collide::Collision{i, j, hit->relation, std::move(hit->points), {}, false,
-                                                      std::move(hit->parts_a), std::move(hit->parts_b)});
+                                                      std::move(hit->parts_a), std::move(hit->parts_b), std::nullopt});
             }
         }
     }

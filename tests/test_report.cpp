@@ -51,9 +51,9 @@ enum : std::size_t { kPlayer, kCrate, kTile, kMaze };
 
 SceneResult small_result() {
     SceneResult r;
-    r.collisions.push_back(Collision{kPlayer, kCrate, Relation::Touch, {{48, 40}}, {}, false, {}, {}});
-    r.collisions.push_back(Collision{kPlayer, kMaze, Relation::Overlap, {}, {{1, 1}, {2, 2}}, true, {}, {}});
-    r.collisions.push_back(Collision{kCrate, kTile, Relation::Touch, {{48, 62}, {60, 62}}, {}, false, {}, {}});
+    r.collisions.push_back(Collision{kPlayer, kCrate, Relation::Touch, {{48, 40}}, {}, false, {}, {}, std::nullopt});
+    r.collisions.push_back(Collision{kPlayer, kMaze, Relation::Overlap, {}, {{1, 1}, {2, 2}}, true, {}, {}, std::nullopt});
+    r.collisions.push_back(Collision{kCrate, kTile, Relation::Touch, {{48, 62}, {60, 62}}, {}, false, {}, {}, std::nullopt});
     MoveResult blocked;
     blocked.allowed = false;
     blocked.t = 0.15;
@@ -62,8 +62,8 @@ SceneResult small_result() {
     MoveResult allowed;
     allowed.passed = true;
     r.moves = {blocked, allowed};
-    r.rules = {RuleResult{false, {{kPlayer, kCrate}, {kPlayer, kMaze}}}, RuleResult{true, {}}};
-    r.summary = collide::Summary{3, 1, 3, 2, 1, 1};
+    r.rules = {RuleResult{false, {{kPlayer, kCrate}, {kPlayer, kMaze}}, {}}, RuleResult{true, {}, {}}};
+    r.summary = collide::Summary{3, 1, 3, 2, 1, 1, std::nullopt};
     return r;
 }
 
@@ -189,7 +189,7 @@ TEST_CASE("report: CSV") {
         std::ostringstream out;
         ReportWriter w(out, Format::Csv);
         SceneResult one;
-        one.collisions.push_back(Collision{kPlayer, kCrate, Relation::Touch, {{48, 40}}, {}, false, {}, {}});
+        one.collisions.push_back(Collision{kPlayer, kCrate, Relation::Touch, {{48, 40}}, {}, false, {}, {}, std::nullopt});
         w.scene(small_scene("a.json"), one);
         w.scene(small_scene("levels/b,c.json"), one);
         w.finish();
@@ -252,8 +252,8 @@ TEST_CASE("report: control characters in ids are \\u-escaped in JSON, spelled ou
         {"id": "a\nb\u001b", "type": "circle", "center": [0, 0], "radius": 1},
         {"id": "c", "type": "circle", "center": [1, 0], "radius": 1}]})", "level.json");
     SceneResult r;
-    r.collisions.push_back(Collision{0, 1, Relation::Overlap, {}, {}, false, {}, {}});
-    r.summary = collide::Summary{2, 0, 1, 0, 0, 0};
+    r.collisions.push_back(Collision{0, 1, Relation::Overlap, {}, {}, false, {}, {}, std::nullopt});
+    r.summary = collide::Summary{2, 0, 1, 0, 0, 0, std::nullopt};
     std::ostringstream json, text;
     ReportWriter(json, Format::Jsonl, false).scene(scene, r);
     ReportWriter(text, Format::Text, false).scene(scene, r);

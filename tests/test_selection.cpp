@@ -56,7 +56,7 @@ TEST_CASE("Selections: lists and masks select the same pairs, sides and shapes")
         for (std::size_t k = 1 + rng() % 6; k > 0; --k) report.push_back(PairSpec{random_selector(rng), random_selector(rng)});
         for (std::size_t k = rng() % 6; k > 0; --k) {
             scene.rules.push_back(Rule{"r" + std::to_string(scene.rules.size()),
-                                       PairSpec{random_selector(rng), random_selector(rng)}, Rule::Expect::Each, false});
+                                       PairSpec{random_selector(rng), random_selector(rng)}, Rule::Expect::Each, false, std::nullopt});
         }
         std::vector<std::string> empty_masks;
         std::vector<std::string> empty_lists;
@@ -110,7 +110,7 @@ TEST_CASE("check: many specs and rules (kept as lists) give what a few (as masks
         for (std::size_t k = rng() % 4; k > 0; --k) {
             scene.rules.push_back(Rule{"r" + std::to_string(scene.rules.size()),
                                        PairSpec{random_selector(rng), random_selector(rng)}, expects[rng() % 3],
-                                       rng() % 2 == 0});
+                                       rng() % 2 == 0, std::nullopt});
         }
         Scene many = scene;
         for (int k = 0; k < 20; ++k) many.pairs.push_back(PairSpec{"nobody", "*"});  // selects nothing

@@ -46,6 +46,12 @@ struct CheckOptions {
     /// with more candidates are checked one shape at a time, in constant extra memory. The
     /// result never depends on it.
     std::size_t pair_buffer = std::size_t{1} << 22;
+    /// `--near D` (D >= 0): also report each selected pair that does not collide but lies
+    /// within distance D (SceneResult::near, SPEC §2.6).
+    std::optional<double> near;
+    /// `--separation`: give each colliding pair of convex shapes its minimum translation
+    /// vector (Collision::separation, SPEC §2.7).
+    bool separation = false;
 };
 
 /// A grid cell as [col, row], indexing rows[row][col] as written; may lie outside the grid.
@@ -68,6 +74,16 @@ struct Collision {
     /// `parts_a` / `parts_b`); empty otherwise.
     std::vector<std::uint32_t> parts_a;
     std::vector<std::uint32_t> parts_b;
+    /// With CheckOptions::separation, for a pair of convex shapes: how to push b out of a.
+    std::optional<Separation> separation;
+};
+
+/// A pair that does not collide but lies within CheckOptions::near (SPEC §2.6); a and b as
+/// in Collision.
+struct NearPair {
+    std::size_t a = 0;
+    std::size_t b = 0;
+    double distance = 0.0;  ///< the exact distance, correctly rounded
 };
 
 /// The answer to a move.
@@ -75,7 +91,10 @@ struct MoveResult {
     bool allowed = true;
     double t = 0.0;  ///< blocked: fraction of the path where it stops
     Vec2 stop;       ///< blocked: from + t (to - from)
-    Cell cell;       ///< blocked: first solid cell hit
+    Cell cell;       ///< blocked on a grid: first solid cell hit
+    /// Blocked, for a move with `against`: the object hit first (a shape index, or
+    /// shapes.size() + the index of a grid, whose `cell` is then set).
+    std::optional<std::size_t> hit;
     std::optional<bool> passed;  ///< when the move has an expectation
 };
 
@@ -84,6 +103,9 @@ struct MoveResult {
 struct RuleResult {
     bool passed = true;
     std::vector<std::pair<std::size_t, std::size_t>> violations;
+    /// For a rule with `clearance`: the distance of each violating pair (0 when it
+    /// collides), correctly rounded, in the order of `violations`.
+    std::vector<double> distances;
 };
 
 /// Counts of what is reported.
@@ -94,11 +116,13 @@ struct Summary {
     std::size_t moves = 0;
     std::size_t blocked = 0;
     std::size_t rules_failed = 0;  ///< failed rules plus failed move expectations
+    std::optional<std::size_t> near;  ///< near pairs, when CheckOptions::near is set
 };
 
 /// Everything a check of one scene finds.
 struct SceneResult {
     std::vector<Collision> collisions;
+    std::vector<NearPair> near;     ///< with CheckOptions::near, in the order of collisions
     std::vector<MoveResult> moves;  ///< one per scene move, in scene order
     std::vector<RuleResult> rules;  ///< one per scene rule, in scene order
     Summary summary;

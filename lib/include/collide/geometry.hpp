@@ -157,6 +157,31 @@ struct Contact {
 /// With want_points false, Contact::points stays empty (and the test is cheaper).
 std::optional<Contact> collide(const Shape& a, const Shape& b, bool want_points = true);
 
+/// The least Euclidean distance between the point sets of a and b (SPEC §2.6): 0 when they
+/// collide, else the exact value correctly rounded to the nearest double (ties to even); +inf
+/// only where the true value lies beyond the double range.
+double distance(const Shape& a, const Shape& b);
+
+/// The exact distance of a and b against d (finite, >= 0): -1 when it is below d, 0 when
+/// equal, +1 when above. Clearance rules count a pair when this is -1; `--near d` reports a
+/// pair that does not collide when this is <= 0.
+int compare_distance(const Shape& a, const Shape& b, double d);
+
+/// The minimum translation vector of a colliding pair (SPEC §2.7): moving b by depth * normal
+/// leaves the interiors of a and b apart (touching at most), and no shorter move does.
+struct Separation {
+    Vec2 normal;         ///< unit vector, pointing the way b moves (from a toward b)
+    double depth = 0.0;  ///< >= 0; 0 for a pair that only touches
+};
+
+/// The separation of two colliding convex shapes (point, circle, rect, segment, capsule, or a
+/// convex polygon, which boxes are): nothing when either is another type (line, ray,
+/// polyline, concave polygon, compound) or when they do not collide. Where several
+/// directions need the same depth, the one at the smallest angle counter-clockwise from +x
+/// wins. Accurate to about 1e-12 relative to the largest coordinate magnitude involved;
+/// which directions tie is decided exactly.
+std::optional<Separation> separation(const Shape& a, const Shape& b);
+
 /// Axis-aligned bounds of a shape; rays and lines are unbounded (infinite components).
 struct Bounds {
     Vec2 min;

@@ -100,10 +100,14 @@ struct Body {
     Vec2 size;            ///< Rect: width and height, centred on the position
 };
 
-/// A movement-allowed query on a grid.
+/// A movement-allowed query (SPEC §1.3): on one grid, or against the shapes and grids a
+/// selector selects.
 struct Move {
     std::string id;
-    std::size_t grid = 0;  ///< index into Scene::grids
+    std::size_t grid = 0;  ///< index into Scene::grids, when `against` is not set
+    /// A selector (a group, an id or `*`): the body must not enter the shapes and grids it
+    /// selects (SPEC §2.5). When set, `grid` is unused.
+    std::optional<std::string> against;
     Vec2 from;
     Vec2 to;
     Body body;
@@ -129,6 +133,9 @@ struct Rule {
     PairSpec pairs;
     Expect expect = Expect::None;
     bool ignore_touching = false;  ///< "touching": "ignored"
+    /// "clearance": d (> 0): a pair counts when its distance is below d (colliding pairs, at
+    /// distance 0, always count).
+    std::optional<double> clearance;
 };
 
 /// A shape, or a part of a compound, written as a box or an ellipse: the reader made it the

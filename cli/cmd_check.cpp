@@ -8,6 +8,7 @@
 #include <collide/scene.hpp>
 
 #include <charconv>
+#include <cmath>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -35,6 +36,9 @@ struct {
     bool fail_on_collision = false;
     std::string threads;         // parsed by count(): CLI11 would take "-1" as a huge unsigned
     std::string max_collisions;
+    std::string near;            // parsed by distance(): a finite number >= 0
+    bool separation = false;
+    CLI::Option* near_option = nullptr;
     CLI::Option* threads_option = nullptr;
     CLI::Option* max_collisions_option = nullptr;
     CLI::Option* output_option = nullptr;
@@ -157,6 +161,8 @@ void setup_check(CLI::App& sub) {
     opt.threads_option = sub.add_option("--threads", opt.threads,
                    "Worker threads (1 to 256) for reading files and testing pairs; default: the machine's, up to 8 (results never depend on it)");
     opt.max_collisions_option = sub.add_option("--max-collisions", opt.max_collisions, "Stop after N collisions (exit 1); 0 means no limit");
+    opt.near_option = sub.add_option("--near", opt.near, "Also report pairs that do not collide but lie within distance D");
+    sub.add_flag("--separation", opt.separation, "Give colliding convex pairs the shortest push that separates them");
     sub.add_flag("-q,--quiet", opt.quiet, "No warnings or rule failure lines on stderr");
     sub.add_flag("-v,--verbose", opt.verbose, "Phase timings, and what each box and ellipse is read as, on stderr");
 }
@@ -168,6 +174,17 @@ bool finish_options(collide::CheckOptions& copt) {
     if (opt.max_collisions_option->count() > 0 &&
         !count("--max-collisions", opt.max_collisions, 0, std::numeric_limits<std::size_t>::max(), max_collisions))
         return false;
+    if (opt.near_option->count() > 0) {
+        // strtod, not from_chars: it reads "1e3" and "8" alike; the whole text must be used.
+        char* end = nullptr;
+        const double d = std::strtod(opt.near.c_str(), &end);
+        if (opt.near.empty() || end != opt.near.c_str() + opt.near.size() || !std::isfinite(d) || d < 0) {
+            log_error("--near: '" + opt.near + "' is not a finite distance >= 0");
+            return false;
+        }
+        copt.near = d;
+    }
+    copt.separation = opt.separation;
     if (opt.output_option->count() > 0 && opt.output.empty()) {
         log_error("--output: the path is empty");
         return false;

@@ -80,7 +80,27 @@ void collision_fields(std::string& out, const Scene& scene, const Collision& c, 
     };
     parts(", \"parts_a\": [", c.parts_a);
     parts(", \"parts_b\": [", c.parts_b);
+    if (c.separation) {
+        out += ", \"separation\": {\"normal\": ";
+        json_point(out, c.separation->normal);
+        out += ", \"depth\": ";
+        append_number(out, c.separation->depth);
+        out += '}';
+    }
 }
+
+// The fields of a near record after its type, shared by JSON and JSON Lines.
+void near_fields(std::string& out, const Scene& scene, const NearPair& n) {
+    out += "\"a\": ";
+    json_string(out, object_id(scene, n.a));
+    out += ", \"b\": ";
+    json_string(out, object_id(scene, n.b));
+    out += ", \"distance\": ";
+    append_number(out, n.distance);
+}
+
+// Whether a blocked move names a cell: on a grid, or against a selector when a grid was hit.
+bool has_cell(const Scene& scene, const MoveResult& m) { return !m.hit || *m.hit >= scene.shapes.size(); }
 
 void move_fields(std::string& out, const Scene& scene, std::size_t i, const MoveResult& m) {
     out += "\"id\": ";
@@ -90,8 +110,14 @@ void move_fields(std::string& out, const Scene& scene, std::size_t i, const Move
     if (!m.allowed) {
         out += ", \"t\": " + format_number(m.t) + ", \"stop\": ";
         json_point(out, m.stop);
-        out += ", \"cell\": ";
-        json_cell(out, m.cell);
+        if (m.hit) {
+            out += ", \"hit\": ";
+            json_string(out, object_id(scene, *m.hit));
+        }
+        if (has_cell(scene, m)) {
+            out += ", \"cell\": ";
+            json_cell(out, m.cell);
+        }
     }
     if (m.passed) out += std::string(", \"passed\": ") + boolean(*m.passed);
 }
@@ -111,6 +137,10 @@ void rule_fields(std::string& out, const Scene& scene, std::size_t i, const Rule
             out += ", \"b\": ";
             json_string(out, object_id(scene, r.violations[k].second));
         }
+        if (k < r.distances.size()) {
+            out += ", \"distance\": ";
+            append_number(out, r.distances[k]);
+        }
         out += '}';
         spill();
     }
@@ -119,7 +149,9 @@ void rule_fields(std::string& out, const Scene& scene, std::size_t i, const Rule
 
 void summary_fields(std::string& out, const Summary& s) {
     out += "\"shapes\": " + std::to_string(s.shapes) + ", \"grids\": " + std::to_string(s.grids) +
-           ", \"collisions\": " + std::to_string(s.collisions) + ", \"moves\": " + std::to_string(s.moves) +
+           ", \"collisions\": " + std::to_string(s.collisions);
+    if (s.near) out += ", \"near\": " + std::to_string(*s.near);
+    out += ", \"moves\": " + std::to_string(s.moves) +
            ", \"blocked\": " + std::to_string(s.blocked) + ", \"rules_failed\": " + std::to_string(s.rules_failed);
 }
 
@@ -141,8 +173,7 @@ constexpr std::size_t kMaxColumn = 40;
 }  // namespace
 
 
-// SPEC §4's columns; distance, hit, normal and depth stay empty until near pairs, moves
-// against shapes and separation are written.
+// SPEC §4's columns.
 constexpr const char* kCsvHeader =
     "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside,distance,hit,parts_a,parts_b,normal,depth\r\n";
 
@@ -201,7 +232,19 @@ public:
     }
 
     void end_scene(const Scene& scene, const SceneResult& r) override {
-        next_list(in_scene_ == 0, "moves");
+        bool empty = in_scene_ == 0;
+        if (r.summary.near) {  // --near: the near pairs, after the collisions
+            next_list(empty, "near");
+            buf_ += '[';
+            for (std::size_t k = 0; k < r.near.size(); ++k) {
+                open_record(k == 0);
+                near_fields(buf_, scene, r.near[k]);
+                buf_ += '}';
+                flush_if_big();
+            }
+            empty = r.near.empty();
+        }
+        next_list(empty, "moves");
         buf_ += '[';
         for (std::size_t k = 0; k < r.moves.size(); ++k) {
             open_record(k == 0);
@@ -257,6 +300,12 @@ public:
     }
 
     void end_scene(const Scene& scene, const SceneResult& r) override {
+        for (const NearPair& n : r.near) {
+            record("near");
+            near_fields(buf_, scene, n);
+            buf_ += "}\n";
+            flush_if_big();
+        }
         for (std::size_t k = 0; k < r.moves.size(); ++k) {
             record("move");
             move_fields(buf_, scene, k, r.moves[k]);
@@ -314,11 +363,32 @@ public:
         part_list(buf_, c.parts_a, ";");
         buf_ += ',';
         part_list(buf_, c.parts_b, ";");
-        buf_ += ",,\r\n";
+        buf_ += ',';
+        if (c.separation) {
+            append_number(buf_, c.separation->normal.x);
+            buf_ += ' ';
+            append_number(buf_, c.separation->normal.y);
+            buf_ += ',';
+            append_number(buf_, c.separation->depth);
+        } else {
+            buf_ += ',';
+        }
+        buf_ += "\r\n";
         flush_if_big();
     }
 
     void end_scene(const Scene& scene, const SceneResult& r) override {
+        for (const NearPair& n : r.near) {
+            csv_field(buf_, scene.file);
+            buf_ += ",near,";
+            csv_field(buf_, object_id(scene, n.a));
+            buf_ += ',';
+            csv_field(buf_, object_id(scene, n.b));
+            buf_ += ",,,,,,,,,";
+            append_number(buf_, n.distance);
+            buf_ += ",,,,,\r\n";
+            flush_if_big();
+        }
         for (std::size_t k = 0; k < r.moves.size(); ++k) {
             const MoveResult& m = r.moves[k];
             csv_field(buf_, scene.file);
@@ -327,11 +397,13 @@ public:
             buf_ += ",,,";
             buf_ += boolean(m.allowed);
             buf_ += ',';
-            if (!m.allowed)
-                buf_ += format_number(m.t) + ',' + std::to_string(m.cell.col) + ',' + std::to_string(m.cell.row);
-            else
-                buf_ += ",,";
-            buf_ += ",,,,,,,,,\r\n";
+            if (!m.allowed) buf_ += format_number(m.t);
+            buf_ += ',';
+            if (!m.allowed && has_cell(scene, m)) buf_ += std::to_string(m.cell.col) + ',' + std::to_string(m.cell.row);
+            else buf_ += ',';
+            buf_ += ",,,,,";
+            if (!m.allowed && m.hit) csv_field(buf_, object_id(scene, *m.hit));
+            buf_ += ",,,,\r\n";
         }
     }
 
@@ -369,6 +441,7 @@ public:
     void end_scene(const Scene& scene, const SceneResult& r) override {
         heading(scene, r);
         collisions(scene);
+        near(scene, r.near);
         moves(scene, r.moves);
         rules(scene, r.rules);
         held_.clear();
@@ -378,6 +451,7 @@ private:
     void heading(const Scene& scene, const SceneResult& r) {
         const Summary& s = r.summary;
         buf_ += printable(scene.file) + ": " + std::to_string(s.collisions) + (s.collisions == 1 ? " collision" : " collisions");
+        if (s.near) buf_ += ", " + std::to_string(*s.near) + (*s.near == 1 ? " near pair" : " near pairs");
         if (s.moves) buf_ += ", " + std::to_string(s.blocked) + " of " + std::to_string(s.moves) + " moves blocked";
         if (!r.rules.empty() || s.rules_failed)
             buf_ += ", " + std::to_string(s.rules_failed) + (s.rules_failed == 1 ? " check failed" : " checks failed");
@@ -425,16 +499,32 @@ private:
         };
         parts("a:", c.parts_a);
         parts("b:", c.parts_b);
+        if (c.separation) {
+            const Separation& sep = *c.separation;
+            d += d.empty() ? "" : " ";
+            d += "push " + format_number(sep.depth) + " along (" + format_number(sep.normal.x) + ", " +
+                 format_number(sep.normal.y) + ")";
+        }
         return d;
+    }
+
+    void near(const Scene& scene, const std::vector<NearPair>& ns) {
+        for (const NearPair& n : ns) {
+            buf_ += "  near " + printable(object_id(scene, n.a)) + " and " + printable(object_id(scene, n.b)) +
+                    ": distance " + format_number(n.distance) + '\n';
+            flush_if_big();
+        }
     }
 
     void moves(const Scene& scene, const std::vector<MoveResult>& ms) {
         for (std::size_t k = 0; k < ms.size(); ++k) {
             const MoveResult& m = ms[k];
             buf_ += "  move " + printable(scene.moves[k].id) + ": " + (m.allowed ? "allowed" : "blocked");
-            if (!m.allowed)
-                buf_ += " at t=" + format_number(m.t) + " (" + format_number(m.stop.x) + ", " + format_number(m.stop.y) +
-                        ") cell [" + std::to_string(m.cell.col) + ", " + std::to_string(m.cell.row) + "]";
+            if (!m.allowed) {
+                buf_ += " at t=" + format_number(m.t) + " (" + format_number(m.stop.x) + ", " + format_number(m.stop.y) + ")";
+                if (m.hit) buf_ += " by " + printable(object_id(scene, *m.hit));
+                if (has_cell(scene, m)) buf_ += " cell [" + std::to_string(m.cell.col) + ", " + std::to_string(m.cell.row) + "]";
+            }
             if (m.passed) buf_ += *m.passed ? " (as expected)" : " (EXPECTATION FAILED)";
             buf_ += '\n';
         }
@@ -449,6 +539,7 @@ private:
                 buf_ += printable(object_id(scene, rr.violations[v].first));
                 if (rr.violations[v].second != static_cast<std::size_t>(-1))
                     buf_ += " × " + printable(object_id(scene, rr.violations[v].second));
+                if (v < rr.distances.size()) buf_ += " (distance " + format_number(rr.distances[v]) + ")";
                 flush_if_big();
             }
             buf_ += '\n';

@@ -591,14 +591,22 @@ void SceneBuilder::grid(std::size_t, const json& v, const Path& path) {
 
 void SceneBuilder::move(std::size_t index, const json& v, const Path& path) {
     const Obj o(v, path, "a move");
-    o.only({"id", "grid", "from", "to", "body", "check", "expect"});
+    o.only({"id", "grid", "against", "from", "to", "body", "check", "expect"});
     Move m;
     m.id = id_or_default(o, index);
     const auto [it, fresh] = move_ids_.emplace(m.id, index);
     if (!fresh)
         throw Fail{o.has("id") ? o.sub("id") : path, "duplicate move id '" + m.id + "' (also /moves/" + std::to_string(it->second) +
                                                          (scene_.moves[it->second].id == std::to_string(it->second) ? ", whose default id is its index" : "") + ")"};
-    move_grids_.push_back(o.str("grid"));
+    // On one grid, or against what a selector selects (SPEC §1.3): one of the two.
+    if (o.has("grid") == o.has("against"))
+        throw Fail{path, o.has("grid") ? "a move has either 'grid' or 'against', not both"
+                                       : "missing required key 'grid' (or 'against': a selector of shapes and grids)"};
+    if (o.has("against")) {
+        m.against = o.str("against");
+        if (m.against->empty()) throw Fail{o.sub("against"), "a selector must not be empty (a group, an id or *)"};
+    }
+    move_grids_.push_back(o.has("grid") ? o.str("grid") : std::string());
     m.from = o.pos("from");
     m.to = o.pos("to");
     if (o.has("body")) {
@@ -626,7 +634,7 @@ void SceneBuilder::move(std::size_t index, const json& v, const Path& path) {
 
 void SceneBuilder::rule(std::size_t index, const json& v, const Path& path) {
     const Obj o(v, path, "a rule");
-    o.only({"name", "pairs", "expect", "touching"});
+    o.only({"name", "pairs", "expect", "touching", "clearance"});
     Rule r;
     r.name = o.str("name");
     const auto [it, fresh] = rule_names_.emplace(r.name, index);
@@ -641,6 +649,7 @@ void SceneBuilder::rule(std::size_t index, const json& v, const Path& path) {
     if (expect.empty()) throw Fail{path, "missing required key 'expect'"};
     r.expect = expect == "none" ? Rule::Expect::None : expect == "some" ? Rule::Expect::Some : Rule::Expect::Each;
     r.ignore_touching = o.choice("touching", {"ignored"}, "") == "ignored";
+    if (o.has("clearance")) r.clearance = positive(o, "clearance");
     scene_.rules.push_back(std::move(r));
 }
 
@@ -715,6 +724,7 @@ Scene SceneBuilder::finish() {
         grid_index.emplace(scene_.grids[i].id, i);
     }
     for (std::size_t i = 0; i < scene_.moves.size(); ++i) {
+        if (scene_.moves[i].against) continue;
         const auto it = grid_index.find(move_grids_[i]);
         if (it == grid_index.end())
             throw Fail{"/moves/" + std::to_string(i) + "/grid", "no grid has the id '" + move_grids_[i] + "'"};

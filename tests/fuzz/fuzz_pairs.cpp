@@ -17,12 +17,15 @@
 //      for bit, and each point of two shapes made of straight pieces and circles is an input
 //      point or lies within half an ulp, per coordinate, of an exact common point of a piece
 //      or circle of a and one of b (decided with Exact; ties are not told apart here, the
-//      unit tests of rounding.hpp check them).
+//      unit tests of rounding.hpp check them);
+//   8. separation (SPEC §2.7): it exists exactly for colliding convex pairs, both orders give
+//      the same depth, and b moved along an axis normal by the depth touches a (see there).
 // A failure prints both shapes and what differed, then traps.
 #include "fuzz_common.hpp"
 
 #include "collide_into.hpp"
 #include "edge_index.hpp"
+#include "predicates.hpp"
 #include "rounding.hpp"
 
 #include <fuzzer/FuzzedDataProvider.h>
@@ -627,6 +630,90 @@ void check_rounding(const Case& c) {
     }
 }
 
+// ---- 8. separation ------------------------------------------------------------------------
+
+// Whether separation() takes the shape: SPEC §2.7's convex kinds, a polygon when it never
+// turns against its own winding (exact orientations, written here independently).
+bool convex_kind(const Shape& s) {
+    switch (type_of(s)) {
+        case ShapeType::Line:
+        case ShapeType::Ray:
+        case ShapeType::Polyline:
+        case ShapeType::Compound: return false;
+        case ShapeType::Polygon: {
+            const auto& v = std::get<Polygon>(s).points;
+            bool left = false, right = false;
+            for (std::size_t i = 0; i < v.size(); ++i) {
+                const int o = detail::orient(v[i], v[(i + 1) % v.size()], v[(i + 2) % v.size()]);
+                left = left || o > 0;
+                right = right || o < 0;
+            }
+            return !(left && right);
+        }
+        default: return true;
+    }
+}
+
+// Whether every coordinate and radius is an integer below 2^50: then a depth along an axis is
+// a sum of them, exact, and b moved by it must touch a.
+bool integral(const Shape& s) {
+    bool ok = true;
+    auto g = [&](double v) -> std::optional<double> {
+        ok = ok && v == std::floor(v) && std::fabs(v) < 0x1p50;
+        return v;
+    };
+    map_shape(
+        s,
+        [&](Vec2 p) -> std::optional<Vec2> {
+            g(p.x);
+            g(p.y);
+            return p;
+        },
+        g);
+    return ok;
+}
+
+// SPEC §2.7: separation(a, b) exists exactly for colliding convex pairs; separation(b, a) has
+// the same depth (the same exact value, correctly rounded); the normal is a unit vector. Along
+// an axis, b moved exactly by t * normal must overlap in the interiors for t = depth / 2 (any
+// t below the depth), miss a for t = depth + 1 (any t above it), and touch it at t = depth > 0
+// when that is exact.
+void check_separation(const Case& c) {
+    std::optional<Separation> s, m;
+    try {
+        s = separation(c.a, c.b);
+        m = separation(c.b, c.a);
+    } catch (const std::exception& e) {
+        fuzz::fail(std::string("separation() threw ") + typeid(e).name() + ": " + e.what() + "\n" + inputs(c));
+    }
+    auto text = [](const std::optional<Separation>& x) {
+        return x ? "normal " + fuzz::vec(x->normal) + " depth " + fuzz::num(x->depth) : std::string("none");
+    };
+    const bool convex = convex_kind(c.a) && convex_kind(c.b);
+    if (s.has_value() != (convex && c.ab.has_value()) || m.has_value() != s.has_value() || (s && m->depth != s->depth))
+        fuzz::fail("separation is wrong in kind or asymmetric\n" + inputs(c) + "\nseparation(a, b): " + text(s) +
+                   "\nseparation(b, a): " + text(m));
+    if (!s) return;
+    const Vec2 n = s->normal;
+    if (!(s->depth >= 0) || std::fabs(n.x * n.x + n.y * n.y - 1) > 1e-15)
+        fuzz::fail("a separation with a negative depth or a normal that is not a unit vector\n" + inputs(c) +
+                   "\nseparation(a, b): " + text(s));
+    if (!((std::fabs(n.x) == 1 && n.y == 0) || (n.x == 0 && std::fabs(n.y) == 1)) || !(s->depth < 0x1p52)) return;
+    auto moved = [&](double t, const char* what, bool collides, bool touches) {
+        const auto b2 = translated(c.b, Vec2{t * n.x, t * n.y});
+        if (!b2) return;  // not exact
+        const auto r = call(c.a, *b2, false);
+        if (r.has_value() != collides || (r && (r->relation == Relation::Touch) != touches))
+            fuzz::fail(std::string("b moved by ") + what + " * normal: " + fuzz::contact_text(r) + "\n" + inputs(c) +
+                       "\nseparation(a, b): " + text(s) + "\nb': " + shape_text(*b2));
+    };
+    moved(s->depth + 1, "depth + 1", false, false);
+    if (s->depth > 1e-300) moved(s->depth / 2, "depth / 2", true, false);
+    // (A depth of 0 while the interiors meet is a pair without area, a point inside a
+    // segment: any move parts them, and moving by 0 changes nothing.)
+    if (s->depth > 0 && integral(c.a) && integral(c.b)) moved(s->depth, "depth", true, true);
+}
+
 void run(FuzzedDataProvider& fdp) {
     Gen gen(fdp);
     auto a = gen.shape();
@@ -689,6 +776,9 @@ void run(FuzzedDataProvider& fdp) {
         fuzz::fail("collide(a, b) and collide(b, a) give different points\n" + inputs(c) + "\ncollide(b, a): " +
                    fuzz::contact_text(ba));
     check_rounding(c);
+
+    // 8. separation
+    check_separation(c);
 }
 
 }  // namespace

@@ -252,6 +252,20 @@ TEST_CASE("separation: moving b by the separation leaves the pair touching (rand
         const auto m = collide::separation(b, a);
         REQUIRE(m.has_value());
         CHECK(m->depth == s->depth);  // the same exact value, correctly rounded
+        // Two rects take a fast path: the same answer as for the same sets spelled otherwise.
+        const auto* ra = std::get_if<Rect>(&a);
+        const auto* rb = std::get_if<Rect>(&b);
+        if (ra && rb) {
+            auto spelled = [](const Rect& r) -> Shape {  // the polygon, segment or point it is
+                if (r.min == r.max) return Point{r.min};
+                if (r.min.x == r.max.x || r.min.y == r.max.y) return Segment{r.min, r.max};
+                return Polygon{{r.min, {r.max.x, r.min.y}, r.max, {r.min.x, r.max.y}}};
+            };
+            const auto g = collide::separation(spelled(*ra), spelled(*rb));
+            REQUIRE(g.has_value());
+            CHECK(g->normal == s->normal);
+            CHECK(g->depth == s->depth);
+        }
         const bool axis = (std::fabs(s->normal.x) == 1 && s->normal.y == 0) || (s->normal.x == 0 && std::fabs(s->normal.y) == 1);
         if (!axis) continue;
         ++checked;

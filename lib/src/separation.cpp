@@ -12,20 +12,20 @@
 // 2001; for polygons this is the separating axis test, Ericson, "Real-Time Collision
 // Detection", 2005). A pair that does not collide has min h_M < 0.
 //
-// h_P is u . p on the arc of normals of each vertex p of P, so its minimum is at an end of
-// such an arc (an outward edge normal of P), at -p / |p| where that lies inside p's arc (the
-// origin is outside P and p its nearest point), or along a whole arc when p is the origin
-// itself, where +x or the arc's first end is the tie's winner. Those candidates, and +x,
-// are all there is to compare. P is the Minkowski sum of core(a) and -core(b), built in
-// linear time by merging their edges by angle (de Berg, Cheong, van Kreveld, Overmars,
-// "Computational Geometry", 3rd ed., §13.3); its vertices are sums of input doubles and
-// are kept as index pairs, never rounded.
+// h_P is u . p on the arc of outward normals of each vertex p of P, so its minimum is at an
+// end of such an arc (an outward edge normal of P) or at -p / |p| where that lies inside
+// p's arc (the origin is outside P and p is its nearest point); when p is the origin itself
+// h_P is 0 along p's whole arc, and the tie goes to +x when the arc holds it, else to the
+// arc's first end. P is the Minkowski sum of core(a) and -core(b), built in linear time by
+// merging their edges by angle (de Berg, Cheong, van Kreveld, Overmars, "Computational
+// Geometry", 3rd ed., §13.3); its vertices are sums of input doubles, kept as index pairs.
 //
 // Exactness: a candidate's depth is R + N / sqrt(Q) (N, Q polynomials in the inputs), so
 // which is least, and which tie, is the sign of N1 sqrt(Q2) - N2 sqrt(Q1), decided exactly
 // with sign_of_form; ties go to the smallest angle counter-clockwise from +x, compared
 // exactly by half-plane and cross product. The normal and the depth written are the exact
-// values of the chosen candidate correctly rounded (round_quotient).
+// values of the chosen candidate correctly rounded (round_quotient). An interval of each depth
+// from Filtered values settles most comparisons before the exact test.
 #include "collide/geometry.hpp"
 
 #include "predicates.hpp"
@@ -156,47 +156,64 @@ struct Sum {
     }
 };
 
-// A candidate direction u and its depth R + N / sqrt(Q), Q = |u|^2.
+// A candidate direction u and its depth R + N / sqrt(Q), Q = |u|^2: an outward edge normal
+// of P, or -p for a vertex p of P nearest the origin.
 struct Candidate {
-    enum class Kind : std::uint8_t { EdgeNormal, Vertex, PlusX } kind;
+    bool vertex = false;
     std::size_t t = 0;  // edge or vertex of P
+};
+
+// N / sqrt(Q) lies in [lo, hi] (ok false: the doubles could not tell, compare exactly).
+struct Range {
+    double lo = 0.0;
+    double hi = 0.0;
+    bool ok = false;
 };
 
 struct Candidates {
     const Sum& p;
-    std::size_t max_ax = 0;  // the vertices of A and W farthest along +x
-    std::size_t max_wx = 0;
 
     template <class T> T ux(const Candidate& c) const {
-        switch (c.kind) {
-            case Candidate::Kind::EdgeNormal: return p.dy<T>(p.edge[c.t]);
-            case Candidate::Kind::Vertex: return -p.px<T>(p.vert[c.t]);
-            default: return T(1.0);
-        }
+        return c.vertex ? -p.px<T>(p.vert[c.t]) : p.dy<T>(p.edge[c.t]);
     }
     template <class T> T uy(const Candidate& c) const {
-        switch (c.kind) {
-            case Candidate::Kind::EdgeNormal: return -p.dx<T>(p.edge[c.t]);
-            case Candidate::Kind::Vertex: return -p.py<T>(p.vert[c.t]);
-            default: return T(0.0);
-        }
+        return c.vertex ? -p.py<T>(p.vert[c.t]) : -p.dx<T>(p.edge[c.t]);
     }
     template <class T> T q(const Candidate& c) const {
-        if (c.kind == Candidate::Kind::PlusX) return T(1.0);
         const T x = ux<T>(c);
         const T y = uy<T>(c);
         return x * x + y * y;
     }
     // h_P(u) sqrt(Q): u . (a point of P where u is an outward normal).
     template <class T> T n(const Candidate& c) const {
-        switch (c.kind) {
-            case Candidate::Kind::EdgeNormal: {
-                const Sum::Vertex& v = p.vert[c.t];
-                return ux<T>(c) * p.px<T>(v) + uy<T>(c) * p.py<T>(v);
-            }
-            case Candidate::Kind::Vertex: return -q<T>(c);
-            default: return T(p.a.v[max_ax].x) + T(p.w.v[max_wx].x);
-        }
+        if (c.vertex) return -q<T>(c);
+        const Sum::Vertex& v = p.vert[c.t];
+        return ux<T>(c) * p.px<T>(v) + uy<T>(c) * p.py<T>(v);
+    }
+
+    // N / sqrt(Q) from Filtered values, every rounding of the interval outward (2^-50
+    // relative and 2^-1070 absolute cover a rounding each, underflow included): the filter
+    // that spares most candidates the exact comparison.
+    Range range(const Candidate& c) const {
+        const Filtered fn = n<Filtered>(c);
+        const Filtered fq = q<Filtered>(c);
+        constexpr double kUp = 1.0 + 0x1p-50;
+        constexpr double kDown = 1.0 - 0x1p-50;
+        constexpr double kTiny = 0x1p-1070;
+        const double qlo = (fq.v - fq.e) * kDown - kTiny;
+        const double qhi = (fq.v + fq.e) * kUp + kTiny;
+        if (!(qlo > 0.0) || !std::isfinite(qhi) || !std::isfinite(fn.v) || !std::isfinite(fn.e)) return Range{};
+        const double slo = std::sqrt(qlo) * kDown;
+        const double shi = std::sqrt(qhi) * kUp;
+        auto down = [&](double x) { return (x > 0 ? x * kDown : x * kUp) - kTiny; };
+        auto up = [&](double x) { return (x > 0 ? x * kUp : x * kDown) + kTiny; };
+        const double nlo = down(fn.v - fn.e);
+        const double nhi = up(fn.v + fn.e);
+        Range r;
+        r.lo = down(nlo / (nlo >= 0 ? shi : slo));
+        r.hi = up(nhi / (nhi >= 0 ? slo : shi));
+        r.ok = std::isfinite(r.lo) && std::isfinite(r.hi);
+        return r;
     }
 
     // sign(depth(x) - depth(y)) = sign(N1 sqrt(Q2) - N2 sqrt(Q1)); R is common to both.
@@ -209,16 +226,18 @@ struct Candidates {
         });
     }
 
+    // The signs of u's components.
+    int sign_x(const Candidate& c) const {
+        return sign_of_low_degree([&](auto z) { return ux<decltype(z)>(c); });
+    }
+    int sign_y(const Candidate& c) const {
+        return sign_of_low_degree([&](auto z) { return uy<decltype(z)>(c); });
+    }
+
     // -1 when x's direction is at a smaller angle counter-clockwise from +x than y's.
     int compare_angle(const Candidate& x, const Candidate& y) const {
-        auto component = [&](const Candidate& c, bool is_y) {
-            return sign_of_low_degree([&](auto z) {
-                using T = decltype(z);
-                return is_y ? uy<T>(c) : ux<T>(c);
-            });
-        };
-        const int hx = half(component(x, false), component(x, true));
-        const int hy = half(component(y, false), component(y, true));
+        const int hx = half(sign_x(x), sign_y(x));
+        const int hy = half(sign_x(y), sign_y(y));
         if (hx != hy) return hx < hy ? -1 : 1;
         return -sign_of_low_degree([&](auto z) {
             using T = decltype(z);
@@ -226,8 +245,9 @@ struct Candidates {
         });
     }
 
-    // Whether -p lies in the arc of outward normals of vertex t of P (p != 0): p . e_out >= 0
-    // and p . e_in <= 0. With P a point, every direction is such a normal.
+    // Whether -p lies strictly inside the arc of outward normals of vertex t of P: p . e_out > 0
+    // and p . e_in < 0. On the arc's ends -p is an edge normal, a candidate already. With P a
+    // point every direction is such a normal.
     bool normal_at_vertex(std::size_t t) const {
         if (p.edge.empty()) return true;
         const Sum::Vertex& v = p.vert[t];
@@ -237,13 +257,70 @@ struct Candidates {
                 return p.px<T>(v) * p.dx<T>(e) + p.py<T>(v) * p.dy<T>(e);
             });
         };
-        return dot(p.edge[t]) >= 0 && dot(p.edge[t == 0 ? p.edge.size() - 1 : t - 1]) <= 0;
+        return dot(p.edge[t]) > 0 && dot(p.edge[t == 0 ? p.edge.size() - 1 : t - 1]) < 0;
     }
 };
 
-std::size_t rightmost(const Core& c) {
-    return static_cast<std::size_t>(
-        std::max_element(c.v.begin(), c.v.end(), [](Vec2 p, Vec2 q) { return p.x < q.x; }) - c.v.begin());
+// When the origin is vertex t of P, h_P >= 0 is 0 exactly on the vertex's arc of outward
+// normals, from the normal of the edge in to that of the edge out, counter-clockwise: the
+// least depth is R along all of it, and the winner is +x when the arc holds it, else the
+// normal of the edge in (nothing stands for +x). A straight vertex has the one normal.
+std::optional<Candidate> arc_start(const Sum& p, std::size_t t) {
+    if (p.edge.empty()) return std::nullopt;
+    const Sum::Edge& out = p.edge[t];
+    const Sum::Edge& in = p.edge[t == 0 ? p.edge.size() - 1 : t - 1];
+    const int turn = sign_of_low_degree([&](auto z) {
+        using T = decltype(z);
+        return p.dx<T>(in) * p.dy<T>(out) - p.dy<T>(in) * p.dx<T>(out);
+    });
+    const bool straight = turn == 0 && (p.to(in).x - p.from(in).x > 0) == (p.to(out).x - p.from(out).x > 0) &&
+                          (p.to(in).y - p.from(in).y > 0) == (p.to(out).y - p.from(out).y > 0);
+    if (straight) return Candidate{false, t};
+    // +x . e_out <= 0 and +x . e_in >= 0: the arc (under pi wide, or a half circle for a
+    // segment) holds +x.
+    if (p.to(out).x <= p.from(out).x && p.to(in).x >= p.from(in).x) return std::nullopt;
+    return Candidate{false, t == 0 ? p.edge.size() - 1 : t - 1};
+}
+
+// The candidate of least depth, ties to the smallest angle: edge normals first, then the
+// directions away from vertices of P nearest the origin. Intervals decide most comparisons.
+Candidate least(const Candidates& cands, const Sum& p) {
+    std::optional<Candidate> best;
+    Range best_range;
+    auto consider = [&](const Candidate& c) {
+        const Range r = cands.range(c);
+        const bool clear = best && r.ok && best_range.ok;
+        if (clear && r.lo > best_range.hi) return;
+        if (best && !(clear && r.hi < best_range.lo)) {
+            const int s = cands.compare_depth(c, *best);
+            if (s > 0 || (s == 0 && cands.compare_angle(c, *best) >= 0)) return;
+        }
+        best = c;
+        best_range = r;
+    };
+    for (std::size_t t = 0; t < p.edge.size(); ++t) consider(Candidate{false, t});
+    for (std::size_t t = 0; t < p.vert.size(); ++t)
+        if (cands.normal_at_vertex(t)) consider(Candidate{true, t});
+    return *best;  // a P with no edge is a point, not the origin: its vertex is a candidate
+}
+
+// Rect against rect, the hot pair: P is the rect [a.min - b.max, a.max - b.min], its edge
+// normals are the axes, and the rule above comes down to the least of the four axis depths,
+// ties in the order of their angles (+x, +y, -x, -y; at a corner of P that is also the arc's
+// winner). Each depth is a difference of two inputs: one IEEE subtraction rounds it.
+std::optional<Separation> rect_rect(const Rect& a, const Rect& b) {
+    const double d[4][2] = {{a.max.x, b.min.x}, {a.max.y, b.min.y}, {b.max.x, a.min.x}, {b.max.y, a.min.y}};
+    const Vec2 dir[4] = {{1.0, 0.0}, {0.0, 1.0}, {-1.0, 0.0}, {0.0, -1.0}};
+    int best = 0;
+    for (int k = 1; k < 4; ++k) {
+        const int s = sign_of_low_degree([&](auto z) {
+            using T = decltype(z);
+            return (T(d[k][0]) - T(d[k][1])) - (T(d[best][0]) - T(d[best][1]));
+        });
+        if (s < 0) best = k;
+    }
+    if (d[best][0] < d[best][1]) return std::nullopt;  // apart along that axis
+    return Separation{dir[best], d[best][0] - d[best][1]};
 }
 
 }  // namespace
@@ -251,70 +328,79 @@ std::size_t rightmost(const Core& c) {
 
 std::optional<Separation> separation(const Shape& a, const Shape& b) {
     using namespace detail;
+    if (const auto* ra = std::get_if<Rect>(&a))
+        if (const auto* rb = std::get_if<Rect>(&b)) return rect_rect(*ra, *rb);
     const std::optional<Core> ca = core_of(a);
     if (!ca) return std::nullopt;
     const std::optional<Core> cb = core_of(b);
     if (!cb) return std::nullopt;
     const Core w = negated(*cb);
     const Sum p(*ca, w);
-    const Candidates cands{p, rightmost(*ca), rightmost(w)};
+    const Candidates cands{p};
 
-    // The least depth, ties to the smallest angle; +x first, as it wins every tie it is in.
-    Candidate best{Candidate::Kind::PlusX, 0};
-    auto consider = [&](const Candidate& c) {
-        const int s = cands.compare_depth(c, best);
-        if (s < 0 || (s == 0 && cands.compare_angle(c, best) < 0)) best = c;
-    };
-    for (std::size_t t = 0; t < p.edge.size(); ++t) consider(Candidate{Candidate::Kind::EdgeNormal, t});
-    for (std::size_t t = 0; t < p.vert.size(); ++t) {
+    // The origin on a vertex of P: the shapes touch there (R = 0) or overlap by R exactly.
+    const double radii = ca->r + cb->r;  // R, correctly rounded
+    std::optional<Candidate> best;
+    std::optional<double> depth;  // when known without rounding a quotient
+    for (std::size_t t = 0; t < p.vert.size() && !best; ++t) {
         const Sum::Vertex& v = p.vert[t];
-        const bool origin = ca->v[v.i].x == -w.v[v.j].x && ca->v[v.i].y == -w.v[v.j].y;
-        if (!origin && cands.normal_at_vertex(t)) consider(Candidate{Candidate::Kind::Vertex, t});
+        if (ca->v[v.i].x != -w.v[v.j].x || ca->v[v.i].y != -w.v[v.j].y) continue;
+        const std::optional<Candidate> start = arc_start(p, t);
+        if (!start) return Separation{Vec2{1.0, 0.0}, radii};
+        best = start;
+        depth = radii;
     }
-
-    // R + N / sqrt(Q) < 0: the origin lies outside M, the shapes do not meet.
-    auto radius = [&](auto z) {
-        using T = decltype(z);
-        return T(ca->r) + T(cb->r);
-    };
-    if (sign_of_form([&](auto z) {
+    if (!best) {
+        best = least(cands, p);
+        // R + N / sqrt(Q) < 0: the origin lies outside M, the shapes do not meet.
+        const int s = sign_of_form([&](auto z) {
             using T = decltype(z);
-            return Root<T>{cands.n<T>(best), radius(z), cands.q<T>(best)};
-        }) < 0)
-        return std::nullopt;
+            return Root<T>{cands.n<T>(*best), T(ca->r) + T(cb->r), cands.q<T>(*best)};
+        });
+        if (s < 0) return std::nullopt;
+        if (s == 0) depth = 0.0;
+    }
+    const Candidate c = *best;
 
     // The written values: u / |u| and R + N / |u|, correctly rounded, from a double start.
-    const double qd = std::sqrt(cands.q<double>(best));
+    const double qd = std::sqrt(cands.q<double>(c));
     // Only a depth can lie beyond the double range (coordinates near 1e308): it is then +inf.
     auto rounded = [&](auto numerator, double approx) {
         return round_quotient(
                    [&](auto z) {
                        using T = decltype(z);
-                       return Quotient<Root<T>, T>{numerator(z), cands.q<T>(best)};
+                       return Quotient<Root<T>, T>{numerator(z), cands.q<T>(c)};
                    },
                    approx)
             .value_or(HUGE_VAL);
     };
     Separation out;
-    out.normal.x = rounded(
-        [&](auto z) {
-            using T = decltype(z);
-            return Root<T>{T(0.0), cands.ux<T>(best), cands.q<T>(best)};
-        },
-        cands.ux<double>(best) / qd);
-    out.normal.y = rounded(
-        [&](auto z) {
-            using T = decltype(z);
-            return Root<T>{T(0.0), cands.uy<T>(best), cands.q<T>(best)};
-        },
-        cands.uy<double>(best) / qd);
-    out.depth = rounded(
-        [&](auto z) {
-            using T = decltype(z);
-            const T q = cands.q<T>(best);
-            return Root<T>{radius(z) * q, cands.n<T>(best), q};
-        },
-        ca->r + cb->r + cands.n<double>(best) / qd);
+    const int sx = cands.sign_x(c);
+    const int sy = cands.sign_y(c);
+    if (sx == 0 || sy == 0) {  // along an axis
+        out.normal = Vec2{static_cast<double>(sx), static_cast<double>(sy)};
+    } else {
+        out.normal.x = rounded(
+            [&](auto z) {
+                using T = decltype(z);
+                return Root<T>{T(0.0), cands.ux<T>(c), cands.q<T>(c)};
+            },
+            cands.ux<double>(c) / qd);
+        out.normal.y = rounded(
+            [&](auto z) {
+                using T = decltype(z);
+                return Root<T>{T(0.0), cands.uy<T>(c), cands.q<T>(c)};
+            },
+            cands.uy<double>(c) / qd);
+    }
+    out.depth = depth ? *depth
+                      : rounded(
+                            [&](auto z) {
+                                using T = decltype(z);
+                                const T q = cands.q<T>(c);
+                                return Root<T>{(T(ca->r) + T(cb->r)) * q, cands.n<T>(c), q};
+                            },
+                            radii + cands.n<double>(c) / qd);
     return out;
 }
 

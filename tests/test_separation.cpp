@@ -108,6 +108,17 @@ TEST_CASE("separation: circles") {
         CHECK(r.normal == Vec2{-0.6, -0.8});
         CHECK(r.depth == 1);
     }
+    SUBCASE("far from the origin: the same answers, exactly") {
+        const double o = 1e9;  // o + 3, o + 4 are doubles: the pair is the 3-4-5 one moved
+        const Separation s = sep(Circle{{o, o}, 3}, Circle{{o + 3, o + 4}, 3});
+        CHECK(s.normal == Vec2{0.6, 0.8});
+        CHECK(s.depth == 1);
+        // Near 1e300 the squares overflow every double: the exact path decides and rounds.
+        const Separation h = sep(Circle{{0, 0}, 3e300}, Circle{{3e300, 4e300}, 3e300});
+        CHECK(near(h.normal.x, 0.6));
+        CHECK(near(h.normal.y, 0.8));
+        CHECK(h.depth == doctest::Approx(1e300).epsilon(1e-15));
+    }
     SUBCASE("concentric circles: every direction ties, +x wins") {
         const Separation s = sep(Circle{{1, 1}, 2}, Circle{{1, 1}, 1});
         CHECK(s.normal == Vec2{1, 0});

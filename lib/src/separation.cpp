@@ -82,6 +82,9 @@ std::optional<Core> core_of(const Shape& s) {
         }
         case ShapeType::Polygon: {
             std::vector<Vec2> v = std::get<Polygon>(s).points;
+            // A valid polygon has no repeats; an invalid one must not make a zero-length edge.
+            v.erase(std::unique(v.begin(), v.end()), v.end());
+            while (v.size() > 1 && v.back() == v.front()) v.pop_back();
             if (v.size() < 3) return std::nullopt;
             if (ring_orientation(Ring{v.data(), v.size()}) < 0) std::reverse(v.begin(), v.end());
             // A simple polygon is convex when it never turns right.

@@ -87,6 +87,12 @@ TEST_CASE("separation: rects") {
         // b below-left: from 180 to 270 degrees: -x.
         CHECK(sep(unit, Rect{{-1, -1}, {0, 0}}).normal == Vec2{-1, 0});
     }
+    SUBCASE("a depth of 0 is written +0, whatever the zeros' signs") {
+        const Separation s = sep(Rect{{-1, 0}, {-0.0, 1}}, Rect{{0.0, 0}, {1, 1}});
+        CHECK(s.normal == Vec2{1, 0});
+        CHECK(s.depth == 0);
+        CHECK_FALSE(std::signbit(s.depth));
+    }
     SUBCASE("equal squares: all four sides tie at depth 1, +x wins") {
         CHECK(sep(unit, unit).normal == Vec2{1, 0});
         CHECK(sep(unit, unit).depth == 1);

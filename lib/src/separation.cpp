@@ -307,6 +307,37 @@ Candidate least(const Candidates& cands, const Sum& p) {
     return *best;  // a P with no edge is a point, not the origin: its vertex is a candidate
 }
 
+// depth = R + N / sqrt(Q), correctly rounded; +inf beyond the double range. round_quotient's
+// own start for inputs beyond DoubleWord's range (subnormal, near 1e308) is the value of that
+// form, which cancels when the pair collides only through the radii (N < 0, the depth far
+// below R): the search then crawls from a start far off. (R^2 Q - N^2) / (sqrt(Q) (R sqrt(Q)
+// - N)) is the same value with the cancellation inside one exact polynomial, so the search
+// starts within an ulp or two.
+double rounded_depth(const Candidates& cands, const Candidate& c, double ra, double rb) {
+    auto f = [&](auto z) {
+        using T = decltype(z);
+        const T q = cands.q<T>(c);
+        return Quotient<Root<T>, T>{Root<T>{(T(ra) + T(rb)) * q, cands.n<T>(c), q}, q};
+    };
+    const auto fast = f(DoubleWord{});
+    if (const std::optional<double> x = round_quickly(fast.num, fast.den)) return *x;
+    const auto exact = f(Exact{});
+    const Exact r = Exact(ra) + Exact(rb);
+    const Exact& n = exact.num.b;
+    const Exact& q = exact.den;
+    const Scaled root_q = sqrt(q.to_scaled());
+    const Scaled start = n.sign() >= 0 ? r.to_scaled() + n.to_scaled() / root_q
+                                       : (r * r * q - n * n).to_scaled() / (root_q * (r.to_scaled() * root_q - n.to_scaled()));
+    const int fast_den = sign_value(fast.den);
+    return round_by_midpoints(
+               [&](std::int64_t k) {
+                   const int s = above_midpoint(fast.num, fast.den, fast_den, k);
+                   return s != Filtered::kUnknown ? s : above_midpoint(exact.num, exact.den, sign_value(exact.den), k);
+               },
+               start.to_double().value_or(HUGE_VAL))
+        .value_or(HUGE_VAL);
+}
+
 // Rect against rect, the hot pair: P is the rect [a.min - b.max, a.max - b.min], its edge
 // normals are the axes, and the rule above comes down to the least of the four axis depths,
 // ties in the order of their angles (+x, +y, -x, -y; at a corner of P that is also the arc's
@@ -323,7 +354,7 @@ std::optional<Separation> rect_rect(const Rect& a, const Rect& b) {
         if (s < 0) best = k;
     }
     if (d[best][0] < d[best][1]) return std::nullopt;  // apart along that axis
-    return Separation{dir[best], d[best][0] - d[best][1]};
+    return Separation{dir[best], d[best][0] - d[best][1] + 0.0};  // + 0.0: no -0 (-0 - 0)
 }
 
 }  // namespace
@@ -342,7 +373,7 @@ std::optional<Separation> separation(const Shape& a, const Shape& b) {
     const Candidates cands{p};
 
     // The origin on a vertex of P: the shapes touch there (R = 0) or overlap by R exactly.
-    const double radii = ca->r + cb->r;  // R, correctly rounded
+    const double radii = ca->r + cb->r + 0.0;  // R, correctly rounded (+ 0.0: never -0)
     std::optional<Candidate> best;
     std::optional<double> depth;  // when known without rounding a quotient
     for (std::size_t t = 0; t < p.vert.size() && !best; ++t) {
@@ -365,9 +396,8 @@ std::optional<Separation> separation(const Shape& a, const Shape& b) {
     }
     const Candidate c = *best;
 
-    // The written values: u / |u| and R + N / |u|, correctly rounded, from a double start.
+    // The written values: u / |u| and R + N / |u|, correctly rounded.
     const double qd = std::sqrt(cands.q<double>(c));
-    // Only a depth can lie beyond the double range (coordinates near 1e308): it is then +inf.
     auto rounded = [&](auto numerator, double approx) {
         return round_quotient(
                    [&](auto z) {
@@ -375,7 +405,7 @@ std::optional<Separation> separation(const Shape& a, const Shape& b) {
                        return Quotient<Root<T>, T>{numerator(z), cands.q<T>(c)};
                    },
                    approx)
-            .value_or(HUGE_VAL);
+            .value_or(approx);  // |u / |u|| <= 1: never beyond the range
     };
     Separation out;
     const int sx = cands.sign_x(c);
@@ -396,14 +426,7 @@ std::optional<Separation> separation(const Shape& a, const Shape& b) {
             },
             cands.uy<double>(c) / qd);
     }
-    out.depth = depth ? *depth
-                      : rounded(
-                            [&](auto z) {
-                                using T = decltype(z);
-                                const T q = cands.q<T>(c);
-                                return Root<T>{(T(ca->r) + T(cb->r)) * q, cands.n<T>(c), q};
-                            },
-                            radii + cands.n<double>(c) / qd);
+    out.depth = depth ? *depth : rounded_depth(cands, c, ca->r, cb->r);
     return out;
 }
 

@@ -200,6 +200,13 @@ TEST_CASE("separation: polygons, capsules, segments and points") {
         CHECK(s.normal == Vec2{1, 0});
         CHECK(s.depth == max_x - 1);  // exact: Sterbenz
     }
+    SUBCASE("a point grazing a long capsule: a depth far below the radius, without cancellation") {
+        // The axis from (-8, -8) to (2^-1074, 1e100) passes x = -8 + 8.25 * 8 / 1e100 at
+        // y = 0.25 (to 1e-100 relative), so the point (2^-1074, 0.25) is 8 - 6.6e-99 from it.
+        const Separation s = sep(Point{{0x1p-1074, 0.25}}, Capsule{{0x1p-1074, 1e100}, {-8, -8}, 8});
+        CHECK(s.normal.x == -1);
+        CHECK(s.depth == doctest::Approx(6.6e-99).epsilon(1e-12));
+    }
     SUBCASE("a point on a segment: off either side at once, +y wins over -y") {
         CHECK(sep(Segment{{0, 0}, {2, 0}}, Point{{1, 0}}).normal == Vec2{0, 1});
         CHECK(sep(Segment{{0, 0}, {2, 0}}, Point{{1, 0}}).depth == 0);

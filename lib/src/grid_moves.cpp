@@ -13,6 +13,7 @@
 
 #include "lattice.hpp"
 #include "rounding.hpp"
+#include "sweep.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -53,6 +54,8 @@ int compare(const TVal& a, const TVal& b) {
                return a.num<T>() * b.den<T>() - b.num<T>() * a.den<T>();
            });
 }
+// (For Sweep::compare, whose own name hides this one; detail::compare is a SweepTime's.)
+int compare_ratios(const TVal& a, const TVal& b) { return compare(a, b); }
 
 TVal constant(double c) {
     TVal t;
@@ -303,7 +306,7 @@ struct Sweep {
     int compare(const Entry& a, const Entry& b) const {
         if (a.bounds.hi < b.bounds.lo) return -1;
         if (a.bounds.lo > b.bounds.hi) return 1;
-        if (!a.corner && !b.corner) return detail::compare(a.ratio, b.ratio);
+        if (!a.corner && !b.corner) return compare_ratios(a.ratio, b.ratio);
         if (!a.corner) return -compare(b, a);
         if (b.corner) {
             if (a.kx == b.kx && a.ky == b.ky) return 0;
@@ -568,17 +571,20 @@ double lerp(double f, double g, double t) {
     return std::clamp(v, -big, big);
 }
 
-}  // namespace
+// What run_move finds: the first entry and its cell (the entry the constant 0 or 1 when the
+// body overlaps at the start or, for check: destination, at the end).
+struct Found {
+    Entry entry;
+    Cell cell;
+};
 
-MoveResult run_move(const Move& m, const Grid& grid) {
-    const Lattice L(grid);
-    const BodyShape b = body_of(m.body);
+std::optional<Found> find_first(const Move& m, const Grid& grid, const Lattice& L, const BodyShape& b) {
     if (!m.check_path) {
-        if (const auto c = first_overlap(L, b, m.to)) return blocked(1.0, m.to, *c);
-        return MoveResult{};
+        if (const auto c = first_overlap(L, b, m.to)) return Found{ratio_entry(constant(1.0)), *c};
+        return std::nullopt;
     }
-    if (const auto c = first_overlap(L, b, m.from)) return blocked(0.0, m.from, *c);
-    if (m.from == m.to) return MoveResult{};
+    if (const auto c = first_overlap(L, b, m.from)) return Found{ratio_entry(constant(0.0)), *c};
+    if (m.from == m.to) return std::nullopt;
 
     // Candidate cells, row by row: those whose closed cell grown by the body the path of the
     // centre meets, within the grid and the ring of outside cells around it.
@@ -621,7 +627,61 @@ MoveResult run_move(const Move& m, const Grid& grid) {
             best_cell = exit->second;
         }
     }
-    if (!best) return MoveResult{};
+    if (!best) return std::nullopt;
+    return Found{*best, best_cell};
+}
+
+// The entry's exact time as a SweepTime (sweep.hpp): a ratio (o + k w + s - f) / (g - f) is
+// the linear constraint 2 (x - (o + k w)) - 2 s = 0 on a path from f to g; a corner's time
+// the entry into the disk of radius r around it.
+SweepTime sweep_time_of(const Entry& e, const Lattice& L, const Move& m, double r) {
+    SweepForm f;
+    if (!e.corner) {
+        const TVal& v = e.ratio;
+        if (v.is_const) return SweepTime::constant(v.c);
+        f.kind = SweepForm::Kind::Linear;
+        f.from = Vec2{v.f, 0.0};
+        f.to = Vec2{v.g, 0.0};
+        f.ax = v.o;
+        f.akx = v.k;
+        f.awx = v.w;
+        f.w = v.s.v;
+        f.cW = v.s.half ? -1 : -2;
+        f.dsign = static_cast<std::int8_t>(v.den_sign());
+        return SweepTime::of(f);
+    }
+    f.kind = SweepForm::Kind::Disk;
+    f.from = m.from;
+    f.to = m.to;
+    f.ax = L.x.o;
+    f.akx = e.kx;
+    f.awx = L.x.w;
+    f.ay = L.y.o;
+    f.aky = e.ky;
+    f.awy = L.y.w;
+    f.r1 = r;
+    f.root = -1;
+    return SweepTime::of(f);
+}
+
+}  // namespace
+
+std::optional<std::pair<SweepTime, Cell>> first_contact(const Move& m, const Grid& grid) {
+    const Lattice L(grid);
+    const BodyShape b = body_of(m.body);
+    const std::optional<Found> found = find_first(m, grid, L, b);
+    if (!found) return std::nullopt;
+    return std::make_pair(sweep_time_of(found->entry, L, m, b.hx.v), found->cell);
+}
+
+MoveResult run_move(const Move& m, const Grid& grid) {
+    const Lattice L(grid);
+    const BodyShape b = body_of(m.body);
+    std::optional<Found> found = find_first(m, grid, L, b);
+    if (!found) return MoveResult{};
+    std::optional<Entry> best = found->entry;
+    const Cell best_cell = found->cell;
+    const Sweep sw{L, m.from, m.to, b.hx.v};
     if (!best->corner) {
         best->approx = best->ratio.value();
     } else {

@@ -1,0 +1,284 @@
+// Moves against shapes (SPEC §1.3, §2.5): the first time a swept body shares an interior
+// point with a shape, exactly, and where it stops. Every expectation is derived by hand: the
+// bodies move along y = 0 from [0, 0] to [16, 0] unless a case says otherwise, so a contact
+// at x = c is t = c / 16 and stop [c, 0]. Results are compared as text ("t=0.5 stop=(8,0)")
+// whose numbers are shortest round-trip forms: a text comparison compares doubles exactly.
+#include "grid_ops.hpp"
+#include "sweep.hpp"
+
+#include "collide/check.hpp"
+#include "collide/geometry.hpp"
+#include "collide/scene.hpp"
+
+#include <doctest/doctest.h>
+
+#include <charconv>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace collide;
+using collide::detail::blocked_at;
+using collide::detail::first_contact;
+
+namespace {
+
+std::string num(double v) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, r.ptr);
+}
+
+Body circle_body(double r) {
+    Body b;
+    b.kind = Body::Kind::Circle;
+    b.radius = r;
+    return b;
+}
+
+Body rect_body(double w, double h) {
+    Body b;
+    b.kind = Body::Kind::Rect;
+    b.size = Vec2{w, h};
+    return b;
+}
+
+Move move(Vec2 from, Vec2 to, Body body = {}, bool path = true) {
+    Move m;
+    m.from = from;
+    m.to = to;
+    m.body = body;
+    m.check_path = path;
+    return m;
+}
+
+std::string describe(const MoveResult& r) {
+    if (r.allowed) return "allowed";
+    return "t=" + num(r.t) + " stop=(" + num(r.stop.x) + "," + num(r.stop.y) + ")";
+}
+
+std::string sweep(const Move& m, const Shape& s) {
+    const auto t = first_contact(m, s);
+    return t ? describe(blocked_at(m, *t)) : "allowed";
+}
+
+// Along y = 0 from [0, 0] to [16, 0].
+std::string along(const Body& b, const Shape& s) { return sweep(move({0, 0}, {16, 0}, b), s); }
+
+const Body kPoint{};
+const Body kCircle = circle_body(1);
+const Body kBox = rect_body(2, 2);
+const Body kUpright = rect_body(0, 2);  // a vertical segment body
+const Body kFlat = rect_body(2, 0);     // a horizontal segment body
+
+}  // namespace
+
+TEST_CASE("sweep: the issue's examples") {
+    SUBCASE("a bullet moving 500 px in one frame through a 2 px wall is blocked where it meets it") {
+        CHECK(sweep(move({0, 0}, {500, 0}), Rect{{100, -50}, {102, 50}}) == "t=0.2 stop=(100,0)");
+        CHECK(sweep(move({0, 0}, {500, 0}, {}, false), Rect{{100, -50}, {102, 50}}) == "allowed");
+    }
+    SUBCASE("a circle sliding flush along a wall is allowed; one that moves into it is blocked at once") {
+        const Rect floor{{0, -10}, {200, 0}};
+        CHECK(sweep(move({0, 5}, {100, 5}, circle_body(5)), floor) == "allowed");
+        CHECK(sweep(move({0, 5}, {100, 4}, circle_body(5)), floor) == "t=0 stop=(0,5)");
+        CHECK(sweep(move({0, 5}, {100, 5}, rect_body(10, 10)), floor) == "allowed");
+    }
+    SUBCASE("grazing a corner is allowed") {
+        const Rect r{{0, 0}, {10, 10}};
+        CHECK(sweep(move({-5, 5}, {5, -5}), r) == "allowed");                     // a point through the corner
+        CHECK(sweep(move({-3, 1}, {1, -3}, rect_body(2, 2)), r) == "allowed");    // box corner over box corner
+        CHECK(sweep(move({-10, 0}, {20, 0}), r) == "allowed");                    // a point along the edge
+        CHECK(sweep(move({-10, -1}, {20, -1}, circle_body(1)), r) == "allowed");  // a circle along the edge
+        // The circle of radius 1 around [8, 2] lies 1 above the box body's top side and
+        // beside its corners at [7, 1] and [9, 1]: tangent all along.
+        CHECK(along(kBox, Circle{{8, 2}, 1}) == "allowed");
+    }
+    SUBCASE("a body that starts overlapped is blocked at t = 0, whichever way it moves") {
+        CHECK(sweep(move({1, 1}, {-10, 1}), Rect{{0, 0}, {2, 2}}) == "t=0 stop=(1,1)");
+        CHECK(sweep(move({3, 0}, {9, 0}, circle_body(2)), Circle{{0, 0}, 2}) == "t=0 stop=(3,0)");
+        CHECK(sweep(move({3, 0}, {9, 0}, circle_body(1)), Circle{{0, 0}, 2}) == "allowed");  // tangent at the start
+    }
+    SUBCASE("destination mode tests `to` alone: t = 1 when blocked") {
+        CHECK(sweep(move({0, 0}, {101, 0}, {}, false), Rect{{100, -50}, {102, 50}}) == "t=1 stop=(101,0)");
+        CHECK(sweep(move({0, 0}, {99, 0}, circle_body(1), false), Rect{{100, -50}, {102, 50}}) == "allowed");
+        CHECK(sweep(move({0, 0}, {99.5, 0}, circle_body(1), false), Rect{{100, -50}, {102, 50}}) == "t=1 stop=(99.5,0)");
+    }
+}
+
+TEST_CASE("sweep: every body against every shape type") {
+    SUBCASE("point [8, 0]: the point body must hit it exactly; others enter 1 before") {
+        const Point p{{8, 0}};
+        CHECK(along(kPoint, p) == "t=0.5 stop=(8,0)");
+        CHECK(along(kCircle, p) == "t=0.4375 stop=(7,0)");
+        CHECK(along(kBox, p) == "t=0.4375 stop=(7,0)");
+        CHECK(along(kUpright, p) == "t=0.5 stop=(8,0)");
+        CHECK(along(kFlat, p) == "t=0.4375 stop=(7,0)");
+        CHECK(sweep(move({0, 1}, {16, 1}, kUpright), p) == "allowed");  // the point is its end
+    }
+    SUBCASE("circle of radius 2 around [8, 0]: entered at x = 8 - 2 - the body's half width") {
+        const Circle c{{8, 0}, 2};
+        CHECK(along(kPoint, c) == "t=0.375 stop=(6,0)");
+        CHECK(along(kCircle, c) == "t=0.3125 stop=(5,0)");
+        CHECK(along(kBox, c) == "t=0.3125 stop=(5,0)");
+        CHECK(along(kUpright, c) == "t=0.375 stop=(6,0)");
+        CHECK(along(kFlat, c) == "t=0.3125 stop=(5,0)");
+        CHECK(along(kPoint, Circle{{8, 0}, 0}) == "t=0.5 stop=(8,0)");  // radius 0: the point
+    }
+    SUBCASE("rect [8, -4]-[10, 4], and one of zero width (the segment x = 8)") {
+        const Rect r{{8, -4}, {10, 4}};
+        CHECK(along(kPoint, r) == "t=0.5 stop=(8,0)");
+        CHECK(along(kCircle, r) == "t=0.4375 stop=(7,0)");
+        CHECK(along(kBox, r) == "t=0.4375 stop=(7,0)");
+        CHECK(along(kUpright, r) == "t=0.5 stop=(8,0)");
+        CHECK(along(kFlat, r) == "t=0.4375 stop=(7,0)");
+        CHECK(along(kPoint, Rect{{8, -4}, {8, 4}}) == "t=0.5 stop=(8,0)");
+        CHECK(along(kPoint, Rect{{8, 0}, {8, 4}}) == "allowed");  // passes its end
+    }
+    SUBCASE("segment [8, -4]-[8, 4] across the path, and one along it") {
+        const Segment s{{8, -4}, {8, 4}};
+        CHECK(along(kPoint, s) == "t=0.5 stop=(8,0)");
+        CHECK(along(kCircle, s) == "t=0.4375 stop=(7,0)");
+        CHECK(along(kBox, s) == "t=0.4375 stop=(7,0)");
+        CHECK(along(kUpright, s) == "t=0.5 stop=(8,0)");  // collinear with it at x = 8
+        CHECK(along(kFlat, s) == "t=0.4375 stop=(7,0)");
+        CHECK(along(kPoint, Segment{{8, 0}, {8, 4}}) == "allowed");           // grazes its end
+        CHECK(along(kUpright, Segment{{8, 0}, {8, 4}}) == "t=0.5 stop=(8,0)");  // overlaps it
+        CHECK(along(kPoint, Segment{{8, 0}, {12, 0}}) == "t=0.5 stop=(8,0)");  // runs along it
+        CHECK(along(kUpright, Segment{{8, 1}, {12, 1}}) == "allowed");          // its end slides along
+        CHECK(along(kPoint, Segment{{2, 2}, {6, -2}}) == "t=0.25 stop=(4,0)");  // a diagonal
+    }
+    SUBCASE("ray and line") {
+        CHECK(along(kPoint, Ray{{8, -4}, {0, 1}}) == "t=0.5 stop=(8,0)");
+        CHECK(along(kPoint, Ray{{8, 0}, {0, 1}}) == "allowed");  // its origin is not interior
+        CHECK(along(kCircle, Ray{{8, 0}, {0, 1}}) == "t=0.4375 stop=(7,0)");
+        CHECK(along(kCircle, Ray{{8, 2}, {1, 1}}) == "allowed");  // its origin, 2 above the path, is nearest
+        CHECK(along(kBox, Ray{{8, 2}, {1, 0}}) == "allowed");     // 1 above the body's top
+        CHECK(along(kBox, Ray{{8, 1}, {1, 0}}) == "allowed");     // flush with the body's top
+        CHECK(along(kBox, Ray{{12, 0}, {-1, 0}}) == "t=0 stop=(0,0)");
+        CHECK(along(kPoint, Line{{8, 0}, {9, 1}}) == "t=0.5 stop=(8,0)");
+        CHECK(along(kCircle, Line{{0, 1}, {1, 1}}) == "allowed");  // tangent all along
+        CHECK(along(kUpright, Line{{0, 1}, {1, 1}}) == "allowed");  // at the body's end
+        CHECK(along(kUpright, Line{{0, 0.5}, {1, 0.5}}) == "t=0 stop=(0,0)");
+        CHECK(along(kFlat, Line{{0, 1}, {1, 1}}) == "allowed");
+        CHECK(along(kFlat, Line{{12, 0}, {16, 4}}) == "t=0.6875 stop=(11,0)");  // its right end at x = 12
+    }
+    SUBCASE("polygon: through an edge, through a vertex into the interior, past a vertex") {
+        const Polygon tri{{{8, -4}, {12, 0}, {8, 4}}};
+        CHECK(along(kPoint, tri) == "t=0.5 stop=(8,0)");
+        CHECK(along(kCircle, tri) == "t=0.4375 stop=(7,0)");
+        CHECK(along(kBox, tri) == "t=0.4375 stop=(7,0)");
+        CHECK(along(kUpright, tri) == "t=0.5 stop=(8,0)");
+        CHECK(along(kFlat, tri) == "t=0.4375 stop=(7,0)");
+        const Polygon diamond{{{8, 0}, {10, -2}, {12, 0}, {10, 2}}};  // entered at its left vertex
+        CHECK(along(kPoint, diamond) == "t=0.5 stop=(8,0)");
+        CHECK(along(kPoint, Polygon{{{8, -4}, {12, -4}, {10, 0}}}) == "allowed");       // its top vertex
+        CHECK(along(kUpright, Polygon{{{8, -5}, {12, -5}, {10, -1}}}) == "allowed");    // the body's end, same
+        CHECK(along(kUpright, Polygon{{{8, -4}, {12, -4}, {10, 0}}}) == "t=0.59375 stop=(9.5,0)");
+        // Moving along itself onto the top vertex, whose interior cone holds -y.
+        CHECK(sweep(move({10, 8}, {10, -8}, kUpright), Polygon{{{8, -4}, {12, -4}, {10, 0}}}) == "t=0.4375 stop=(10,1)");
+        CHECK(sweep(move({10, 8}, {10, -8}, kUpright), Polygon{{{10, 0}, {12, -4}, {14, 0}}}) == "allowed");
+        CHECK(along(kPoint, Polygon{{{0, 0}, {16, 0}, {8, -4}}}) == "allowed");  // along an edge
+        CHECK(along(kFlat, Polygon{{{0, 0}, {16, 0}, {8, -4}}}) == "allowed");
+        CHECK(along(kPoint, Polygon{{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}}) == "t=0 stop=(0,0)");
+    }
+    SUBCASE("polyline: pieces, an interior vertex, and its open ends") {
+        CHECK(along(kPoint, Polyline{{{8, -4}, {8, 4}, {12, 4}}}) == "t=0.5 stop=(8,0)");
+        CHECK(along(kPoint, Polyline{{{4, 4}, {8, 0}, {12, 4}}}) == "t=0.5 stop=(8,0)");  // the vertex
+        CHECK(along(kPoint, Polyline{{{8, 0}, {8, 4}, {12, 4}}}) == "allowed");           // an end
+        CHECK(along(kPoint, Polyline{{{8, 0}, {8, 4}, {12, 4}, {8, 0}}}) == "t=0.5 stop=(8,0)");  // closed
+        CHECK(along(kUpright, Polyline{{{4, 5}, {8, 1}, {12, 5}}}) == "allowed");  // y >= 1 throughout
+        CHECK(sweep(move({8, 8}, {8, -8}, kUpright), Polyline{{{4, 4}, {8, 0}, {12, 4}}}) == "t=0.4375 stop=(8,1)");
+        CHECK(sweep(move({8, 8}, {8, -8}, kUpright), Polyline{{{8, 0}, {12, 4}}}) == "allowed");
+        CHECK(along(kCircle, Polyline{{{4, 5}, {8, 1}, {12, 5}}}) == "allowed");
+        CHECK(along(kPoint, Polyline{{{8, 0}, {8, 0}}}) == "t=0.5 stop=(8,0)");  // all one point
+    }
+    SUBCASE("capsule from [8, -4] to [8, 4] of radius 1, and one with a == b (a disk)") {
+        const Capsule c{{8, -4}, {8, 4}, 1};
+        CHECK(along(kPoint, c) == "t=0.4375 stop=(7,0)");
+        CHECK(along(kCircle, c) == "t=0.375 stop=(6,0)");
+        CHECK(along(kBox, c) == "t=0.375 stop=(6,0)");
+        CHECK(along(kUpright, c) == "t=0.4375 stop=(7,0)");
+        CHECK(along(kFlat, c) == "t=0.375 stop=(6,0)");
+        CHECK(along(kBox, Capsule{{8, 3}, {12, 3}, 2}) == "allowed");  // tangent to the body's top
+        // Its round end meets the body's corner [x + 1, 1]: (x + 1 - 8)^2 + 2^2 = 2.5^2.
+        CHECK(along(kBox, Capsule{{8, 3}, {12, 3}, 2.5}) == "t=0.34375 stop=(5.5,0)");
+        CHECK(along(kCircle, Capsule{{8, 0}, {8, 0}, 2}) == "t=0.3125 stop=(5,0)");
+    }
+    SUBCASE("compound: the first of its parts") {
+        const Compound c{{Point{{12, 0}}, Rect{{9, -1}, {10, 1}}}};
+        CHECK(along(kPoint, c) == "t=0.5625 stop=(9,0)");
+        CHECK(along(kPoint, Compound{{Point{{12, 1}}, Segment{{9, 1}, {10, 1}}}}) == "allowed");
+    }
+}
+
+TEST_CASE("sweep: a time with a square root is the exact value correctly rounded") {
+    // A circle body of radius 1 meets the point [8, 1/2] when (x - 8)^2 + 1/4 = 1:
+    // x = 8 - sqrt(3)/2, t = 1/2 - sqrt(3)/32. Long double carries 64 bits: enough to tell
+    // the nearest double here (the value is not within 2^-11 ulp of a midpoint).
+    const auto t = first_contact(move({0, 0}, {16, 0}, kCircle), Point{{8, 0.5}});
+    REQUIRE(t);
+    const MoveResult r = blocked_at(move({0, 0}, {16, 0}, kCircle), *t);
+    const long double exact_t = 0.5L - std::sqrt(3.0L) / 32.0L;
+    const long double exact_x = 8.0L - std::sqrt(3.0L) / 2.0L;
+    CHECK(r.t == static_cast<double>(exact_t));
+    CHECK(r.stop.x == static_cast<double>(exact_x));
+    CHECK(r.stop.y == 0.0);
+    // Two circles: radius 3 around [8, 2] against a body of radius 1: (x - 8)^2 + 4 = 16.
+    const auto u = first_contact(move({0, 0}, {16, 0}, kCircle), Circle{{8, 2}, 3});
+    REQUIRE(u);
+    CHECK(blocked_at(move({0, 0}, {16, 0}, kCircle), *u).stop.x == static_cast<double>(8.0L - std::sqrt(12.0L)));
+}
+
+TEST_CASE("sweep: times compare exactly; ties tie") {
+    const Move m = move({0, 0}, {16, 0}, kCircle);
+    const auto a = first_contact(m, Circle{{8, 0}, 1});      // enters at x = 6
+    const auto b = first_contact(m, Rect{{7, -3}, {9, 3}});  // enters at x = 6
+    const auto c = first_contact(m, Capsule{{7, -9}, {7, 9}, 1});  // enters at x = 5
+    const auto d = first_contact(m, Point{{8, 0.5}});        // at x = 8 - sqrt(3)/2, after 6
+    REQUIRE(a);
+    REQUIRE(b);
+    REQUIRE(c);
+    REQUIRE(d);
+    CHECK(detail::compare(*a, *b) == 0);
+    CHECK(detail::compare(*b, *a) == 0);
+    CHECK(detail::compare(*c, *a) < 0);
+    CHECK(detail::compare(*d, *a) > 0);
+    CHECK(detail::compare(*a, *d) < 0);
+    CHECK(detail::compare(*a, detail::SweepTime::constant(0.375)) == 0);
+}
+
+TEST_CASE("sweep: grids give the time run_move gives") {
+    Grid g;
+    g.cols = 4;
+    g.rows = 4;
+    g.tile = {10, 10};
+    g.outside_solid = true;
+    g.bits.assign(1, 0);
+    auto set = [&](std::size_t c, std::size_t r) { g.bits[0] |= std::uint64_t{1} << (r * 4 + c); };
+    set(2, 1);
+    set(1, 3);
+    const std::vector<Move> moves = {
+        move({5, 15}, {35, 15}),               move({5, 15}, {35, 15}, circle_body(3)), move({5, 5}, {25, 11}, circle_body(3)),
+        move({5, 5}, {5, 60}, rect_body(2, 4)), move({5, 5}, {39, 5}),                   move({5, 5}, {45, 38}, circle_body(1.5)),
+        move({5, 5}, {25, 15}, {}, false),       move({5, 5}, {6, 6}),                    move({25, 15}, {0, 0}),
+    };
+    for (const Move& m : moves) {
+        const MoveResult want = detail::run_move(m, g);
+        const auto got = first_contact(m, g);
+        CHECK(got.has_value() == !want.allowed);
+        if (!got) continue;
+        const MoveResult r = blocked_at(m, got->first);
+        CHECK(describe(r) == describe(want));
+        CHECK(got->second == want.cell);
+    }
+    // A shape's time and a grid's compare exactly: the circle body reaches the cell [2, 1]
+    // (x >= 20) at x = 17, and a wall at x = 19 - 2 at the same time.
+    const Move m = move({5, 15}, {35, 15}, circle_body(3));
+    const auto cell = first_contact(m, g);
+    const auto wall = first_contact(m, Segment{{20, 0}, {20, 40}});
+    REQUIRE(cell);
+    REQUIRE(wall);
+    CHECK(detail::compare(cell->first, *wall) == 0);
+}

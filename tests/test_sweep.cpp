@@ -12,6 +12,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <random>
@@ -281,4 +282,128 @@ TEST_CASE("sweep: grids give the time run_move gives") {
     REQUIRE(cell);
     REQUIRE(wall);
     CHECK(detail::compare(cell->first, *wall) == 0);
+}
+
+namespace {
+
+// Small random inputs (integers and halves up to 8) where every position at a time k / 2^40
+// along the path is an exact double, so that collide() can judge the body there.
+class Small {
+public:
+    explicit Small(unsigned seed) : rng_(seed) {}
+    double coord() { return std::uniform_int_distribution<int>(-16, 16)(rng_) * 0.5; }
+    double size() { return std::uniform_int_distribution<int>(0, 8)(rng_) * 0.5; }
+    Vec2 pos() {
+        const double x = coord();
+        return Vec2{x, coord()};
+    }
+    int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+
+    std::optional<Shape> shape() {
+        switch (pick(9)) {
+            case 0: return Point{pos()};
+            case 1: return Circle{pos(), size()};
+            case 2: {
+                const Vec2 a = pos();
+                const Vec2 b = pos();
+                return Rect{{std::min(a.x, b.x), std::min(a.y, b.y)}, {std::max(a.x, b.x), std::max(a.y, b.y)}};
+            }
+            case 3: return Segment{pos(), pos()};
+            case 4: {
+                const Vec2 a = pos();
+                const Vec2 b = pos();
+                if (a == b) return std::nullopt;
+                return pick(2) ? Shape{Line{a, b}} : Shape{Ray{a, Vec2{b.x - a.x, b.y - a.y}}};
+            }
+            case 5: {
+                std::string why;
+                std::vector<Vec2> p(3 + static_cast<std::size_t>(pick(3)));
+                for (auto& q : p) q = pos();
+                auto ring = simple_polygon(p, why);
+                if (!ring) return std::nullopt;
+                return Polygon{*ring};
+            }
+            case 6: {
+                std::vector<Vec2> p(1 + static_cast<std::size_t>(pick(4)));
+                for (auto& q : p) q = pos();
+                return Polyline{p};
+            }
+            default: {
+                const double r = size();
+                if (r == 0) return std::nullopt;
+                const Vec2 a = pos();
+                return Capsule{a, pick(3) ? pos() : a, r};
+            }
+        }
+    }
+    Body body() {
+        switch (pick(4)) {
+            case 0: return {};
+            case 1: return circle_body(size());
+            case 2: return rect_body(size(), size());
+            default: return pick(2) ? rect_body(0, size()) : rect_body(size(), 0);
+        }
+    }
+
+private:
+    std::mt19937 rng_;
+};
+
+Shape body_at(const Body& b, Vec2 p) {
+    if (b.kind == Body::Kind::Circle) return Circle{p, b.radius};
+    if (b.kind == Body::Kind::Rect)
+        return Rect{{p.x - b.size.x / 2, p.y - b.size.y / 2}, {p.x + b.size.x / 2, p.y + b.size.y / 2}};
+    return Point{p};
+}
+
+bool shares_interior(const Body& b, Vec2 p, const Shape& s) {
+    const auto c = collide::collide(body_at(b, p), s, false);
+    return c && c->relation != Relation::Touch;
+}
+
+Vec2 at(const Move& m, double k) {  // from + k / 2^40 (to - from), exact here
+    const double t = std::ldexp(k, -40);
+    return Vec2{m.from.x + t * (m.to.x - m.from.x), m.from.y + t * (m.to.y - m.from.y)};
+}
+
+}  // namespace
+
+TEST_CASE("sweep: properties on random small inputs") {
+    Small g(16);
+    const double one = std::ldexp(1.0, 40);
+    int blocked = 0;
+    for (int i = 0; i < 6000; ++i) {
+        const auto s = g.shape();
+        if (!s) continue;
+        const Body b = g.body();
+        const Move m = move(g.pos(), g.pos(), b);
+        const bool two_d = (b.kind == Body::Kind::Circle && b.radius > 0) ||
+                           (b.kind == Body::Kind::Rect && b.size.x > 0 && b.size.y > 0);
+        const auto t = first_contact(m, *s);
+        const auto dest = first_contact(move(m.from, m.to, b, false), *s);
+        INFO("shape type " << static_cast<int>(type_of(*s)) << ", body kind " << static_cast<int>(b.kind) << " "
+                           << b.radius << " " << b.size.x << "x" << b.size.y << ", " << m.from.x << "," << m.from.y
+                           << " -> " << m.to.x << "," << m.to.y);
+        CHECK((!dest || t));  // blocked at the destination => blocked along the path
+        // The path doubled: the blocking point stays where it was.
+        const Move far = move(m.from, Vec2{2 * m.to.x - m.from.x, 2 * m.to.y - m.from.y}, b);
+        const auto tf = first_contact(far, *s);
+        if (!t) {
+            for (int k = 0; k <= 16; ++k) CHECK_FALSE(shares_interior(b, at(m, k * one / 16), *s));
+            if (tf) CHECK(detail::compare(*tf, detail::SweepTime::constant(0.5)) >= 0);
+            continue;
+        }
+        ++blocked;
+        REQUIRE(tf);
+        const MoveResult r = blocked_at(m, *t);
+        const Vec2 stop = blocked_at(far, *tf).stop;
+        CHECK(stop.x == r.stop.x);
+        CHECK(stop.y == r.stop.y);
+        // Just before t the body is clear; just after, a 2D body overlaps (its set is open).
+        const double k = std::floor(r.t * one);
+        if (k >= 1) CHECK_FALSE(shares_interior(b, at(m, k - 1), *s));
+        const double after = std::ceil(r.t * one) + 1;
+        if (two_d && after <= one) CHECK(shares_interior(b, at(m, after), *s));
+    }
+    CHECK(blocked > 500);  // the test sees enough blocked moves to mean something
 }

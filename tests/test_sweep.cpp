@@ -407,3 +407,21 @@ TEST_CASE("sweep: properties on random small inputs") {
     }
     CHECK(blocked > 500);  // the test sees enough blocked moves to mean something
 }
+
+TEST_CASE("sweep: swept_bounds holds the body along the path, exactly where it can") {
+    const Bounds b = detail::swept_bounds(move({0, 0}, {16, -2}, circle_body(1)));
+    CHECK(b.min.x == -1);
+    CHECK(b.min.y == -3);
+    CHECK(b.max.x == 17);
+    CHECK(b.max.y == 1);
+    const Bounds d = detail::swept_bounds(move({0, 0}, {16, -2}, rect_body(3, 0), false));  // `to` alone
+    CHECK(d.min.x == 14.5);
+    CHECK(d.max.x == 17.5);
+    CHECK(d.min.y == -2);
+    CHECK(d.max.y == -2);
+    // 2^-60 + 1 rounds down to 1: the upper bound moves one double up; 2^-60 - 1 rounds down
+    // to -1 already, outward.
+    const Bounds r = detail::swept_bounds(move({0x1p-60, 0}, {0x1p-60, 0}, circle_body(1)));
+    CHECK(r.max.x == std::nextafter(1.0, 2.0));
+    CHECK(r.min.x == -1);
+}

@@ -138,14 +138,19 @@ MoveResult blocked_at(const Move& m, const SweepTime& st) {
 
 namespace {
 
-// x - e and x + e rounded outward (e >= 0).
+// x - e and x + e rounded outward (e >= 0): the rounded sum, moved one double outward when
+// it lies beyond the exact one (its error by Knuth's TwoSum).
+double sum_error(double x, double y, double s) {
+    const double yy = s - x;
+    return (x - (s - yy)) + (y - yy);
+}
 double down(double x, double e) {
     const double v = x - e;
-    return e == 0.0 ? v : std::nextafter(v, -kInf);
+    return std::isfinite(v) && sum_error(x, -e, v) < 0.0 ? std::nextafter(v, -kInf) : v;
 }
 double up(double x, double e) {
     const double v = x + e;
-    return e == 0.0 ? v : std::nextafter(v, kInf);
+    return std::isfinite(v) && sum_error(x, e, v) > 0.0 ? std::nextafter(v, kInf) : v;
 }
 
 }  // namespace

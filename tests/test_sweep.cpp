@@ -188,6 +188,7 @@ TEST_CASE("sweep: every body against every shape type") {
         CHECK(along(kPoint, Polyline{{{8, -4}, {8, 4}, {12, 4}}}) == "t=0.5 stop=(8,0)");
         CHECK(along(kPoint, Polyline{{{4, 4}, {8, 0}, {12, 4}}}) == "t=0.5 stop=(8,0)");  // the vertex
         CHECK(along(kPoint, Polyline{{{8, 0}, {8, 4}, {12, 4}}}) == "allowed");           // an end
+        CHECK(along(kPoint, Polyline{{{8, 4}, {8, 0}, {8, 0}}}) == "allowed");  // a vertex at its end
         CHECK(along(kPoint, Polyline{{{8, 0}, {8, 4}, {12, 4}, {8, 0}}}) == "t=0.5 stop=(8,0)");  // closed
         CHECK(along(kUpright, Polyline{{{4, 5}, {8, 1}, {12, 5}}}) == "allowed");  // y >= 1 throughout
         CHECK(sweep(move({8, 8}, {8, -8}, kUpright), Polyline{{{4, 4}, {8, 0}, {12, 4}}}) == "t=0.4375 stop=(8,1)");
@@ -404,6 +405,9 @@ TEST_CASE("sweep: properties on random small inputs") {
         if (k >= 1) CHECK_FALSE(shares_interior(b, at(m, k - 1), *s));
         const double after = std::ceil(r.t * one) + 1;
         if (two_d && after <= one) CHECK(shares_interior(b, at(m, after), *s));
+        // A point or segment body may hit at an instant (crossing a segment): at t itself.
+        if (!two_d && r.t * one == std::floor(r.t * one))
+            CHECK((shares_interior(b, at(m, r.t * one), *s) || shares_interior(b, at(m, r.t * one + 1), *s)));
     }
     CHECK(blocked > 500);  // the test sees enough blocked moves to mean something
 }

@@ -299,8 +299,11 @@ struct Sweeper {
             if (p[i] != p[i + 1] && near(p[i], p[i + 1])) segment(p[i], p[i + 1]);
         if (!point() && !flat()) return;  // a 2D body meets a vertex where it meets an edge
         const bool closed = p.front() == p.back();
-        for (std::size_t i = closed ? 0 : 1; i + 1 < n && !done(); ++i)
+        for (std::size_t i = closed ? 0 : 1; i + 1 < n && !done(); ++i) {
+            // An open polyline's ends are its boundary, wherever else it passes them.
+            if (!closed && (p[i] == p.front() || p[i] == p.back())) continue;
             if (near(p[i], p[i])) zonotope(K::Point, p[i], p[i], 0, 0);
+        }
     }
 
     // Whether direction d points into the open interior at vertex v of the ring (orient:

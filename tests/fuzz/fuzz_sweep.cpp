@@ -8,8 +8,9 @@
 //      (t >= 1/2 when blocked);
 //   4. on small inputs (integers and halves up to 16, where every position at a time k / 2^40
 //      is exact): the body at a time just before t shares no interior point with the shape
-//      (collide() finds nothing or a touch), and a 2D body does just after t; an allowed
-//      move's body shares none at 17 times along the path;
+//      (collide() finds nothing or a touch), and a 2D body does just after t (a point or
+//      segment body at t or just after, when t is such a time); an allowed move's body
+//      shares none at 17 times along the path;
 //   5. the exact time of the shape lies within swept_bounds' reach: the body at the stop
 //      lies inside the bounds.
 // A failure prints the move and the shape, then traps.
@@ -182,6 +183,10 @@ void check_small(const Move& m, const Shape& s, const std::optional<detail::Swee
     if (k - 1 >= 0 && shares_interior(m.body, at(m, k - 1), s)) fail(m, s, "the body overlaps before t = " + fuzz::num(r.t));
     if (two_d(m.body) && std::ceil(r.t * one) + 1 <= one && !shares_interior(m.body, at(m, std::ceil(r.t * one) + 1), s))
         fail(m, s, "no overlap just after t = " + fuzz::num(r.t));
+    // A point or segment body may hit at an instant (crossing a segment): at t itself.
+    const double kt = r.t * one;
+    if (!two_d(m.body) && kt == std::floor(kt) && !shares_interior(m.body, at(m, kt), s) && !shares_interior(m.body, at(m, kt + 1), s))
+        fail(m, s, "no overlap at t = " + fuzz::num(r.t) + " nor just after");
 }
 
 void run(FuzzedDataProvider& fdp) {

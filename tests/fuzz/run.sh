@@ -34,7 +34,7 @@ fixed_runs() {
         fuzz_grid) echo 105000 ;;
         fuzz_polygon) echo 75000 ;;
         fuzz_map) echo 20000 ;;    # 20000 took 18.3 s of CPU here (load 6 on 2 cores)
-        fuzz_sweep) echo 22000 ;;  # 25000 took 17 s from an empty corpus here (11-26, load 4 on 2 cores)
+        fuzz_sweep) echo 22000 ;;  # from an empty corpus here (11-26): 10 s at load 2, 25000 took 17 s at load 4
     esac
 }
 

@@ -9,6 +9,7 @@
 // (rounding.hpp). Candidate cells are found row by row with exact searches (lattice.hpp) and
 // clipped to the grid plus one ring of outside cells: a body that starts clear lies within
 // the grid's closed extent (or the outside is empty), so it meets the outside there first.
+// first_contact (sweep.hpp) gives the same time as a SweepTime, comparable with a shape's.
 #include "grid_ops.hpp"
 
 #include "lattice.hpp"

@@ -324,7 +324,8 @@ struct Sweeper {
         const std::size_t n = v.size();
         const Ring ring{v.data(), n};
         if (locate_in_polygon(ring, from) > 0) return take(SweepTime::constant(0.0));
-        const int orient = ring_orientation(ring);
+        // (Only a point or segment body needs the winding: O(n), exact.)
+        const int orient = point() || flat() ? ring_orientation(ring) : 1;
         if (point() || flat()) {
             // The centre entering the interior: a segment body holds its centre.
             Sweeper centre = *this;

@@ -20,6 +20,9 @@
 //      unit tests of rounding.hpp check them);
 //   8. separation (SPEC §2.7): it exists exactly for colliding convex pairs, both orders give
 //      the same depth, and b moved along an axis normal by the depth touches a (see there).
+//   9. distance (SPEC §2.6): 0 exactly when the shapes collide (or, apart, when the true value
+//      is below half the least subnormal), the same both ways bit for bit, and
+//      compare_distance consistent with a correctly rounded value.
 // A failure prints both shapes and what differed, then traps.
 #include "fuzz_common.hpp"
 
@@ -714,6 +717,46 @@ void check_separation(const Case& c) {
     if (s->depth > 0 && integral(c.a) && integral(c.b)) moved(s->depth, "depth", true, true);
 }
 
+// ---- 9. distance and compare_distance ------------------------------------------------------
+
+void check_distance(const Case& c) {
+    double d = 0.0;
+    double back = 0.0;
+    try {
+        d = collide::distance(c.a, c.b);
+        back = collide::distance(c.b, c.a);
+    } catch (const std::exception& e) {
+        fuzz::fail(std::string("distance() threw ") + typeid(e).name() + ": " + e.what() + "\n" + inputs(c));
+    }
+    auto fail = [&](const std::string& what) {
+        fuzz::fail(what + "\n" + inputs(c) + "\ndistance: " + fuzz::num(d) + ", reversed: " + fuzz::num(back));
+    };
+    if (!(d == back || (std::isnan(d) && std::isnan(back))) || std::signbit(d) != std::signbit(back)) fail("distance(a, b) and distance(b, a) differ");
+    if (!(d >= 0.0)) fail("a negative or NaN distance");
+    auto cmp = [&](double bound) { return collide::compare_distance(c.a, c.b, bound); };
+    if (c.ab) {
+        if (d != 0.0) fail("colliding shapes at a distance");
+        if (cmp(0.0) != 0 || cmp(0x1p-1074) != -1) fail("compare_distance of colliding shapes is not 0 at 0");
+        return;
+    }
+    // Apart: a distance rounded to 0 is at most half the least subnormal (closed sets that
+    // do not meet are apart by a positive amount, which may underflow).
+    if (d == 0.0) {
+        if (cmp(0x1p-1074) != -1 || cmp(0.0) != 1) fail("shapes apart at distance 0");
+        return;
+    }
+    if (cmp(0.0) != 1) fail("shapes apart compare as touching");
+    if (!std::isfinite(d)) {
+        if (cmp(0x1.fffffffffffffp1023) != 1) fail("an infinite distance below DBL_MAX");
+        return;
+    }
+    const double up = std::nextafter(d, HUGE_VAL);
+    const double down = std::nextafter(d, 0.0);
+    if ((std::isfinite(up) && cmp(up) != -1) || cmp(down) != 1)
+        fail("compare_distance disagrees with the rounded distance");
+    if (collide::compare_distance(c.b, c.a, d) != cmp(d)) fail("compare_distance(a, b) and (b, a) differ");
+}
+
 void run(FuzzedDataProvider& fdp) {
     Gen gen(fdp);
     auto a = gen.shape();
@@ -779,6 +822,8 @@ void run(FuzzedDataProvider& fdp) {
 
     // 8. separation
     check_separation(c);
+    // 9. distance
+    check_distance(c);
 }
 
 }  // namespace

@@ -1,0 +1,255 @@
+// distance() and compare_distance() of two shapes (SPEC §2.6), exactly.
+//
+// Pairs that collide are at distance 0 (collide() decides, which covers a concave polygon
+// holding the other shape). Otherwise the distance is the least term of distance_terms.hpp
+// over the cores of the two shapes: every pair type goes through the same enumeration of
+// cores, and reversed pairs are the same pairs. The small shapes a million-shape scene is made
+// of (points, circles, rects) have one term per pair and skip the collision test: whether
+// they collide is that term against 0. Big polygons and polylines are read through their
+// edge index (edge_index.hpp), so only edges within reach of the other side's pieces are
+// visited: the bound d when comparing, the least value seen so far when computing distance().
+#include "collide/geometry.hpp"
+#include "distance_cores.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace collide {
+namespace detail {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// ---- one term for the small convex shapes ----------------------------------------------------
+
+// Point, circle (centre and radius) or rect: what the single-term pairs read.
+struct Small {
+    bool rect = false;
+    Vec2 c;       // point or centre
+    double r = 0.0;
+    Rect box;
+};
+std::optional<Small> small_of(const Shape& s) {
+    switch (type_of(s)) {
+        case ShapeType::Point: return Small{false, std::get<Point>(s).at, 0.0, {}};
+        case ShapeType::Circle: return Small{false, std::get<Circle>(s).center, std::get<Circle>(s).radius, {}};
+        case ShapeType::Rect: return Small{true, {}, 0.0, std::get<Rect>(s)};
+        default: return std::nullopt;
+    }
+}
+
+// The nearest point of [lo, hi] to v on one axis, as an input coordinate (exact).
+double clamp_axis(double v, double lo, double hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+// The nearest coordinates of two intervals: equal where they overlap.
+void gap_axis(double alo, double ahi, double blo, double bhi, double& a, double& b) {
+    if (ahi < blo) {
+        a = ahi;
+        b = blo;
+    } else if (bhi < alo) {
+        a = alo;
+        b = bhi;
+    } else {
+        a = b = std::max(alo, blo);
+    }
+}
+
+// The one term of two small shapes: the squared distance of their nearest points.
+Term small_term(const Small& a, const Small& b) {
+    Vec2 pa = a.c;
+    Vec2 pb = b.c;
+    if (a.rect && b.rect) {
+        gap_axis(a.box.min.x, a.box.max.x, b.box.min.x, b.box.max.x, pa.x, pb.x);
+        gap_axis(a.box.min.y, a.box.max.y, b.box.min.y, b.box.max.y, pa.y, pb.y);
+    } else if (a.rect) {
+        pa = Vec2{clamp_axis(pb.x, a.box.min.x, a.box.max.x), clamp_axis(pb.y, a.box.min.y, a.box.max.y)};
+    } else if (b.rect) {
+        pb = Vec2{clamp_axis(pa.x, b.box.min.x, b.box.max.x), clamp_axis(pa.y, b.box.min.y, b.box.max.y)};
+    }
+    return Term{Term::PointPoint, cpoint(pa), cpoint(pb), {}};
+}
+
+// Adds the segment a-b; a point (a == b) is left out, the caller falls back on it.
+void add_segment(Cores& c, Vec2 a, Vec2 b) {
+    if (a != b) c.pieces.push_back(Piece{PieceKind::Segment, a, b});
+}
+void finish(Cores& c, Vec2 any) {
+    if (c.pieces.empty() && !c.index) {
+        c.is_point = true;
+        c.point = any;
+    }
+}
+
+}  // namespace
+
+Cores cores_of(const Shape& s) {
+    Cores c;
+    switch (type_of(s)) {
+        case ShapeType::Point: finish(c, std::get<Point>(s).at); break;
+        case ShapeType::Circle:
+            c.r = std::get<Circle>(s).radius;
+            finish(c, std::get<Circle>(s).center);
+            break;
+        case ShapeType::Rect: {
+            const Rect& b = std::get<Rect>(s);
+            const Vec2 q[4] = {b.min, Vec2{b.max.x, b.min.y}, b.max, Vec2{b.min.x, b.max.y}};
+            for (int i = 0; i < 4; ++i) add_segment(c, q[i], q[(i + 1) % 4]);
+            finish(c, b.min);
+            break;
+        }
+        case ShapeType::Segment:
+            add_segment(c, std::get<Segment>(s).a, std::get<Segment>(s).b);
+            finish(c, std::get<Segment>(s).a);
+            break;
+        case ShapeType::Line: c.pieces.push_back(Piece{PieceKind::Line, std::get<Line>(s).a, std::get<Line>(s).b}); break;
+        case ShapeType::Ray: c.pieces.push_back(Piece{PieceKind::Ray, std::get<Ray>(s).origin, std::get<Ray>(s).direction}); break;
+        case ShapeType::Polygon:
+        case ShapeType::Polyline: {
+            const bool ring = type_of(s) == ShapeType::Polygon;
+            const auto& p = ring ? std::get<Polygon>(s).points : std::get<Polyline>(s).points;
+            if (p.empty()) {  // invalid; a point, as grids.cpp reads it
+                finish(c, Vec2{});
+                break;
+            }
+            c.index = index_if_big(s);
+            if (!c.index)
+                for (std::size_t i = 0; i + 1 < p.size() + (ring ? 1 : 0); ++i) add_segment(c, p[i], p[(i + 1) % p.size()]);
+            finish(c, p[0]);
+            break;
+        }
+        case ShapeType::Capsule: {
+            const Capsule& k = std::get<Capsule>(s);
+            c.r = k.radius;
+            add_segment(c, k.a, k.b);
+            finish(c, k.a);
+            break;
+        }
+        case ShapeType::Compound: break;  // taken part by part
+    }
+    return c;
+}
+
+namespace {
+
+// ---- the terms of two cores ---------------------------------------------------------------------
+
+// The terms of two disjoint straight pieces: each end of one against the other piece; two
+// (parallel) lines have no ends, one's defining point stands for it.
+void piece_terms(const Piece& a, const Piece& b, TermSet& ts) {
+    if (a.kind == PieceKind::Line && b.kind == PieceKind::Line) {
+        ts.add(point_piece(cpoint(a.p), b));
+        return;
+    }
+    if (a.kind != PieceKind::Line) ts.add(point_piece(cpoint(a.p), b));
+    if (a.kind == PieceKind::Segment) ts.add(point_piece(cpoint(a.q), b));
+    if (b.kind != PieceKind::Line) ts.add(point_piece(cpoint(b.p), a));
+    if (b.kind == PieceKind::Segment) ts.add(point_piece(cpoint(b.q), a));
+}
+
+// Every term of two non-colliding cores within reach.
+void core_terms(const Cores& a, const Cores& b, Radii r, TermSet& ts) {
+    // A term between two points of the sets bounds the distance from above: it starts the
+    // distance mode's pruning.
+    ts.add(Term{Term::PointPoint, cpoint(a.first()), cpoint(b.first()), {}});
+    if (a.is_point && b.is_point) return;
+    if (a.is_point || b.is_point) {
+        const Cores& p = a.is_point ? a : b;
+        const Cores& s = a.is_point ? b : a;
+        each_piece_near(s, grown(Box{p.point, p.point}, core_reach(ts, r)),
+                        [&](const Piece& e) { ts.add(point_piece(cpoint(p.point), e)); });
+        return;
+    }
+    // The side with fewer pieces drives; the other is searched by box.
+    const bool a_drives = a.size() <= b.size();
+    const Cores& drive = a_drives ? a : b;
+    const Cores& other = a_drives ? b : a;
+    for (std::size_t i = 0; i < drive.size() && !ts.done(); ++i) {
+        const Piece e = drive.piece(i);
+        each_piece_near(other, grown(box_of(e), core_reach(ts, r)), [&](const Piece& f) {
+            if (!ts.done()) piece_terms(e, f, ts);
+        });
+    }
+}
+
+// Calls f(part) for each part of a compound, or f(s) for any other shape.
+template <class F>
+void each_part(const Shape& s, F&& f) {
+    if (const auto* c = std::get_if<Compound>(&s)) {
+        for (const Shape& p : c->parts) f(p);
+    } else {
+        f(s);
+    }
+}
+
+// The least value (distance mode) or the sign against d (compare mode) of every pair of
+// parts, for shapes that do not collide.
+double apart_distance(const Shape& a, const Shape& b) {
+    double best = kInf;
+    each_part(a, [&](const Shape& pa) {
+        const Cores ca = cores_of(pa);
+        each_part(b, [&](const Shape& pb) {
+            const Cores cb = cores_of(pb);
+            const Radii r{ca.r, cb.r};
+            TermSet ts(r, std::nullopt);
+            core_terms(ca, cb, r, ts);
+            best = std::min(best, ts.least());
+        });
+    });
+    return std::max(best, 0.0);
+}
+int apart_compare(const Shape& a, const Shape& b, double d) {
+    int result = 1;
+    each_part(a, [&](const Shape& pa) {
+        if (result < 0) return;
+        const Cores ca = cores_of(pa);
+        each_part(b, [&](const Shape& pb) {
+            if (result < 0) return;
+            const Cores cb = cores_of(pb);
+            const Radii r{ca.r, cb.r};
+            TermSet ts(r, d);
+            core_terms(ca, cb, r, ts);
+            result = std::min(result, ts.sign());
+        });
+    });
+    return result;
+}
+
+}  // namespace
+}  // namespace detail
+
+double distance(const Shape& a, const Shape& b) {
+    using namespace detail;
+    const std::optional<Small> sa = small_of(a);
+    const std::optional<Small> sb = sa ? small_of(b) : std::nullopt;
+    if (sa && sb) {
+        const Term t = small_term(*sa, *sb);
+        const Radii r{sa->r, sb->r};
+        if (compare_term(t, r, 0.0) <= 0) return 0.0;
+        const Span s = span_of(t, r);
+        return std::max(0.0, round_term(t, r, std::isfinite(s.hi) ? s.hi : 0.0));
+    }
+    if (collide(a, b, false)) return 0.0;
+    return apart_distance(a, b);
+}
+
+int compare_distance(const Shape& a, const Shape& b, double d) {
+    using namespace detail;
+    const std::optional<Small> sa = small_of(a);
+    const std::optional<Small> sb = sa ? small_of(b) : std::nullopt;
+    if (sa && sb) {
+        // For d > 0 one test says it all: a colliding pair's term is <= 0 < d.
+        const Term t = small_term(*sa, *sb);
+        const Radii r{sa->r, sb->r};
+        const int c = compare_term(t, r, d);
+        if (d > 0.0 || c > 0) return c;
+        return 0;  // collides: distance 0 == d
+    }
+    if (collide(a, b, false)) return d > 0.0 ? -1 : 0;
+    return apart_compare(a, b, d);
+}
+
+}  // namespace collide

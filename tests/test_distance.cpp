@@ -228,6 +228,12 @@ TEST_CASE("distance: a shape against a grid") {
     const Grid empty = grid(5, 5, false, {});
     CHECK(distance(Shape{Point{{2, 25}}}, empty) == kInf);
     CHECK(compare_distance(Shape{Point{{2, 25}}}, empty, 1e300) == 1);
+    // Lattice edges are exact: with tiles of 0.1, cell 3 starts at 3 x 0.1 (the double 0.1
+    // times 3, exactly), 2^-55 above the double 0.3; the doubles' 3 * 0.1 - 0.3 is 2^-54.
+    Grid fine = grid(5, 1, false, {{3, 0}});
+    fine.tile = Vec2{0.1, 0.1};
+    CHECK(distance(Shape{Point{{0.3, 0.05}}}, fine) == 0x1p-55);
+    CHECK(3 * 0.1 - 0.3 == 0x1p-54);
     // Far from a big grid's one solid cell: found by rings of cells.
     const Grid far = grid(100, 100, false, {{90, 5}});
     CHECK(distance(Shape{Point{{5, 55}}}, far) == 895);           // x 900 - 5, y in [50, 60]

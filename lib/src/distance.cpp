@@ -9,6 +9,7 @@
 // edge index (edge_index.hpp), so only edges within reach of the other side's pieces are
 // visited: the bound d when comparing, the least value seen so far when computing distance().
 #include "collide/geometry.hpp"
+#include "collide_into.hpp"
 #include "distance_cores.hpp"
 
 #include <algorithm>
@@ -172,17 +173,38 @@ void piece_terms(const Piece& a, const Piece& b, TermSet& ts) {
     if (b.kind == PieceKind::Segment) ts.add(point_piece(cpoint(b.q), a));
 }
 
+// Distance mode against a big side: the pieces nearest the box q first, from boxes grown
+// twice as much each time until one meets a piece, so that the least value seen, and with it
+// the reach of every later query, is small from the start.
+template <class F>
+void seed_near(const Cores& other, const Box& q, F&& add) {
+    if (!other.index) return;
+    const Box& all = other.index->bounds();
+    double e = std::max(all.max.x - all.min.x, all.max.y - all.min.y) * 0x1p-12;
+    if (!(e > 0.0) || !std::isfinite(e)) return;
+    for (int i = 0; i < 64 && std::isfinite(e); ++i, e *= 2.0) {
+        bool any = false;
+        other.index->each_meeting(grown(q, e), [&](std::size_t j) {
+            any = true;
+            add(other.index->edge(j));
+            return true;
+        });
+        if (any) return;
+    }
+}
+
 // Every term of two non-colliding cores within reach.
-void core_terms(const Cores& a, const Cores& b, Radii r, TermSet& ts) {
+void core_terms(const Cores& a, const Cores& b, Radii r, TermSet& ts, bool distance_mode) {
     // A term between two points of the sets bounds the distance from above: it starts the
-    // distance mode's pruning.
-    ts.add(Term{Term::PointPoint, cpoint(a.first()), cpoint(b.first()), {}});
+    // distance mode's pruning (and is the only term of two points).
+    if (distance_mode || (a.is_point && b.is_point)) ts.add(Term{Term::PointPoint, cpoint(a.first()), cpoint(b.first()), {}});
     if (a.is_point && b.is_point) return;
     if (a.is_point || b.is_point) {
         const Cores& p = a.is_point ? a : b;
         const Cores& s = a.is_point ? b : a;
-        each_piece_near(s, grown(Box{p.point, p.point}, core_reach(ts, r)),
-                        [&](const Piece& e) { ts.add(point_piece(cpoint(p.point), e)); });
+        auto add = [&](const Piece& e) { ts.add(point_piece(cpoint(p.point), e)); };
+        if (distance_mode) seed_near(s, Box{p.point, p.point}, add);
+        each_piece_near(s, grown(Box{p.point, p.point}, core_reach(ts, r)), add);
         return;
     }
     // The side with fewer pieces drives; the other is searched by box.
@@ -191,9 +213,11 @@ void core_terms(const Cores& a, const Cores& b, Radii r, TermSet& ts) {
     const Cores& other = a_drives ? b : a;
     for (std::size_t i = 0; i < drive.size() && !ts.done(); ++i) {
         const Piece e = drive.piece(i);
-        each_piece_near(other, grown(box_of(e), core_reach(ts, r)), [&](const Piece& f) {
+        auto add = [&](const Piece& f) {
             if (!ts.done()) piece_terms(e, f, ts);
-        });
+        };
+        if (distance_mode && i == 0) seed_near(other, box_of(e), add);
+        each_piece_near(other, grown(box_of(e), core_reach(ts, r)), add);
     }
 }
 
@@ -207,37 +231,48 @@ void each_part(const Shape& s, F&& f) {
     }
 }
 
-// The least value (distance mode) or the sign against d (compare mode) of every pair of
-// parts, for shapes that do not collide.
-double apart_distance(const Shape& a, const Shape& b) {
+// The least value of two cores (distance mode), or their sign against d (compare mode),
+// for cores of shapes that do not collide.
+double pair_distance(const Cores& a, const Cores& b) {
+    const Radii r{a.r, b.r};
+    TermSet ts(r, std::nullopt);
+    core_terms(a, b, r, ts, true);
+    return ts.least();
+}
+int pair_compare(const Cores& a, const Cores& b, double d) {
+    const Radii r{a.r, b.r};
+    TermSet ts(r, d);
+    core_terms(a, b, r, ts, false);
+    return ts.sign();
+}
+
+// The same over every pair of parts, for a compound side.
+double parts_distance(const Shape& a, const Shape& b) {
     double best = kInf;
     each_part(a, [&](const Shape& pa) {
         const Cores ca = cores_of(pa);
-        each_part(b, [&](const Shape& pb) {
-            const Cores cb = cores_of(pb);
-            const Radii r{ca.r, cb.r};
-            TermSet ts(r, std::nullopt);
-            core_terms(ca, cb, r, ts);
-            best = std::min(best, ts.least());
-        });
+        each_part(b, [&](const Shape& pb) { best = std::min(best, pair_distance(ca, cores_of(pb))); });
     });
-    return std::max(best, 0.0);
+    return best;
 }
-int apart_compare(const Shape& a, const Shape& b, double d) {
+int parts_compare(const Shape& a, const Shape& b, double d) {
     int result = 1;
     each_part(a, [&](const Shape& pa) {
         if (result < 0) return;
         const Cores ca = cores_of(pa);
         each_part(b, [&](const Shape& pb) {
-            if (result < 0) return;
-            const Cores cb = cores_of(pb);
-            const Radii r{ca.r, cb.r};
-            TermSet ts(r, d);
-            core_terms(ca, cb, r, ts);
-            result = std::min(result, ts.sign());
+            if (result >= 0) result = std::min(result, pair_compare(ca, cores_of(pb), d));
         });
     });
     return result;
+}
+
+bool is_compound(const Shape& s) { return type_of(s) == ShapeType::Compound; }
+
+// Whether two shapes that are not compounds collide, reading the edge indexes their cores
+// built (a big polygon's index is built once for both tests).
+bool collide_cores(const Shape& a, const Shape& b, const Cores& ca, const Cores& cb) {
+    return collide_into(a, b, nullptr, Prepared{ca.index.get()}, Prepared{cb.index.get()}).has_value();
 }
 
 }  // namespace
@@ -255,8 +290,11 @@ double distance(const Shape& a, const Shape& b) {
         const Span s = span_of(t, r);
         return std::max(0.0, round_term(t, r, std::isfinite(s.hi) ? s.hi : 0.0));
     }
-    if (collide(a, b, false)) return 0.0;
-    return apart_distance(a, b);
+    if (is_compound(a) || is_compound(b)) return collide(a, b, false) ? 0.0 : std::max(0.0, parts_distance(a, b));
+    const Cores ca = cores_of(a);
+    const Cores cb = cores_of(b);
+    if (collide_cores(a, b, ca, cb)) return 0.0;
+    return std::max(0.0, pair_distance(ca, cb));
 }
 
 int compare_distance(const Shape& a, const Shape& b, double d) {
@@ -269,8 +307,12 @@ int compare_distance(const Shape& a, const Shape& b, double d) {
         if (d > 0.0 || c > 0) return c;
         return 0;  // collides: distance 0 == d
     }
-    if (collide(a, b, false)) return d > 0.0 ? -1 : 0;
-    return apart_compare(a, b, d);
+    const int at_zero = d > 0.0 ? -1 : 0;  // the answer for a colliding pair
+    if (is_compound(a) || is_compound(b)) return collide(a, b, false) ? at_zero : parts_compare(a, b, d);
+    const Cores ca = cores_of(a);
+    const Cores cb = cores_of(b);
+    if (collide_cores(a, b, ca, cb)) return at_zero;
+    return pair_compare(ca, cb, d);
 }
 
 }  // namespace collide

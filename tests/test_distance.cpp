@@ -4,6 +4,7 @@
 // is exact); an irrational one is checked against std::sqrt, which IEEE 754 rounds
 // correctly, or against a value computed independently at high precision.
 #include "distance.hpp"
+#include "edge_index.hpp"
 
 #include "collide/geometry.hpp"
 #include "collide/scene.hpp"
@@ -12,6 +13,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -171,6 +173,13 @@ TEST_CASE("distance: big polygons are read by their edge index") {
     CHECK(dist(big, Polygon{up}) == 5);
     CHECK(compare_distance(big, Polygon{up}, 5) == 0);
     CHECK(compare_distance(big, Polygon{up}, 4.5) == 1);
+    // With the index check() prepares for a scene's big shapes, the same answers.
+    const std::unique_ptr<collide::detail::EdgeIndex> index = collide::detail::index_if_big(big);
+    REQUIRE(index != nullptr);
+    const collide::detail::Prepared prepared{index.get()};
+    CHECK(collide::detail::distance(big, Point{{500.5, -7}}, prepared, {}) == 7);
+    CHECK(collide::detail::distance(Polygon{up}, big, {}, prepared) == 5);
+    CHECK(collide::detail::compare_distance(big, Circle{{1003, 500}, 1}, 2, prepared, {}) == 0);
 }
 
 TEST_CASE("distance: clearance exactly equal to the distance") {

@@ -9,6 +9,8 @@
 // edge index (edge_index.hpp), so only edges within reach of the other side's pieces are
 // visited: the bound d when comparing, the least value seen so far when computing distance().
 #include "collide/geometry.hpp"
+#include "distance.hpp"
+
 #include "collide_into.hpp"
 #include "distance_cores.hpp"
 
@@ -109,7 +111,7 @@ void finish(Cores& c, Vec2 any) {
 
 }  // namespace
 
-Cores cores_of(const Shape& s) {
+Cores cores_of(const Shape& s, const EdgeIndex* index) {
     Cores c;
     switch (type_of(s)) {
         case ShapeType::Point: finish(c, std::get<Point>(s).at); break;
@@ -138,7 +140,11 @@ Cores cores_of(const Shape& s) {
                 finish(c, Vec2{});
                 break;
             }
-            c.index = index_if_big(s);
+            if (!index && may_be_big(s)) {
+                c.owned = index_if_big(s);
+                index = c.owned.get();
+            }
+            c.index = index;
             if (!c.index)
                 for (std::size_t i = 0; i + 1 < p.size() + (ring ? 1 : 0); ++i) add_segment(c, p[i], p[(i + 1) % p.size()]);
             finish(c, p[0]);
@@ -221,13 +227,14 @@ void core_terms(const Cores& a, const Cores& b, Radii r, TermSet& ts, bool dista
     }
 }
 
-// Calls f(part) for each part of a compound, or f(s) for any other shape.
+// Calls f(part, its edge index or null) for each part of a compound, or f(s, index) for any
+// other shape, with what is prepared about it.
 template <class F>
-void each_part(const Shape& s, F&& f) {
+void each_part(const Shape& s, Prepared p, F&& f) {
     if (const auto* c = std::get_if<Compound>(&s)) {
-        for (const Shape& p : c->parts) f(p);
+        for (std::size_t i = 0; i < c->parts.size(); ++i) f(c->parts[i], p.parts ? p.parts->edges(i) : nullptr);
     } else {
-        f(s);
+        f(s, p.edges);
     }
 }
 
@@ -246,22 +253,24 @@ int pair_compare(const Cores& a, const Cores& b, double d) {
     return ts.sign();
 }
 
-// The same over every pair of parts, for a compound side.
-double parts_distance(const Shape& a, const Shape& b) {
+// The same over every pair of parts (a shape that is no compound is its one part).
+double parts_distance(const Shape& a, const Shape& b, Prepared pa, Prepared pb) {
     double best = kInf;
-    each_part(a, [&](const Shape& pa) {
-        const Cores ca = cores_of(pa);
-        each_part(b, [&](const Shape& pb) { best = std::min(best, pair_distance(ca, cores_of(pb))); });
+    each_part(a, pa, [&](const Shape& part_a, const EdgeIndex* ia) {
+        const Cores ca = cores_of(part_a, ia);
+        each_part(b, pb, [&](const Shape& part_b, const EdgeIndex* ib) {
+            best = std::min(best, pair_distance(ca, cores_of(part_b, ib)));
+        });
     });
-    return best;
+    return std::max(best, 0.0);
 }
-int parts_compare(const Shape& a, const Shape& b, double d) {
+int parts_compare(const Shape& a, const Shape& b, double d, Prepared pa, Prepared pb) {
     int result = 1;
-    each_part(a, [&](const Shape& pa) {
+    each_part(a, pa, [&](const Shape& part_a, const EdgeIndex* ia) {
         if (result < 0) return;
-        const Cores ca = cores_of(pa);
-        each_part(b, [&](const Shape& pb) {
-            if (result >= 0) result = std::min(result, pair_compare(ca, cores_of(pb), d));
+        const Cores ca = cores_of(part_a, ia);
+        each_part(b, pb, [&](const Shape& part_b, const EdgeIndex* ib) {
+            if (result >= 0) result = std::min(result, pair_compare(ca, cores_of(part_b, ib), d));
         });
     });
     return result;
@@ -269,36 +278,32 @@ int parts_compare(const Shape& a, const Shape& b, double d) {
 
 bool is_compound(const Shape& s) { return type_of(s) == ShapeType::Compound; }
 
-// Whether two shapes that are not compounds collide, reading the edge indexes their cores
-// built (a big polygon's index is built once for both tests).
-bool collide_cores(const Shape& a, const Shape& b, const Cores& ca, const Cores& cb) {
-    return collide_into(a, b, nullptr, Prepared{ca.index.get()}, Prepared{cb.index.get()}).has_value();
-}
+// What is prepared about a side, with the index its cores built when it had none: a big
+// polygon's index is then built once for both the collision test and the terms.
+Prepared with_index(Prepared p, const Cores& c) { return p.edges || p.parts ? p : Prepared{c.index}; }
 
 }  // namespace
-}  // namespace detail
 
-double distance(const Shape& a, const Shape& b) {
-    using namespace detail;
+double distance(const Shape& a, const Shape& b, Prepared pa, Prepared pb) {
     const std::optional<Small> sa = small_of(a);
     const std::optional<Small> sb = sa ? small_of(b) : std::nullopt;
     if (sa && sb) {
         if (compare_small(*sa, *sb, 0.0) <= 0) return 0.0;
-        const auto [pa, pb] = nearest_points(*sa, *sb);
-        const Term t{Term::PointPoint, cpoint(pa), cpoint(pb), {}};
+        const auto [near_a, near_b] = nearest_points(*sa, *sb);
+        const Term t{Term::PointPoint, cpoint(near_a), cpoint(near_b), {}};
         const Radii r{sa->r, sb->r};
         const Span s = span_of(t, r);
         return std::max(0.0, round_term(t, r, std::isfinite(s.hi) ? s.hi : 0.0));
     }
-    if (is_compound(a) || is_compound(b)) return collide(a, b, false) ? 0.0 : std::max(0.0, parts_distance(a, b));
-    const Cores ca = cores_of(a);
-    const Cores cb = cores_of(b);
-    if (collide_cores(a, b, ca, cb)) return 0.0;
+    if (is_compound(a) || is_compound(b))
+        return collide_into(a, b, nullptr, pa, pb) ? 0.0 : parts_distance(a, b, pa, pb);
+    const Cores ca = cores_of(a, pa.edges);
+    const Cores cb = cores_of(b, pb.edges);
+    if (collide_into(a, b, nullptr, with_index(pa, ca), with_index(pb, cb))) return 0.0;
     return std::max(0.0, pair_distance(ca, cb));
 }
 
-int compare_distance(const Shape& a, const Shape& b, double d) {
-    using namespace detail;
+int compare_distance(const Shape& a, const Shape& b, double d, Prepared pa, Prepared pb) {
     const std::optional<Small> sa = small_of(a);
     const std::optional<Small> sb = sa ? small_of(b) : std::nullopt;
     if (sa && sb) {
@@ -308,11 +313,18 @@ int compare_distance(const Shape& a, const Shape& b, double d) {
         return 0;  // collides: distance 0 == d
     }
     const int at_zero = d > 0.0 ? -1 : 0;  // the answer for a colliding pair
-    if (is_compound(a) || is_compound(b)) return collide(a, b, false) ? at_zero : parts_compare(a, b, d);
-    const Cores ca = cores_of(a);
-    const Cores cb = cores_of(b);
-    if (collide_cores(a, b, ca, cb)) return at_zero;
+    if (is_compound(a) || is_compound(b))
+        return collide_into(a, b, nullptr, pa, pb) ? at_zero : parts_compare(a, b, d, pa, pb);
+    const Cores ca = cores_of(a, pa.edges);
+    const Cores cb = cores_of(b, pb.edges);
+    if (collide_into(a, b, nullptr, with_index(pa, ca), with_index(pb, cb))) return at_zero;
     return pair_compare(ca, cb, d);
 }
+
+}  // namespace detail
+
+double distance(const Shape& a, const Shape& b) { return detail::distance(a, b, {}, {}); }
+
+int compare_distance(const Shape& a, const Shape& b, double d) { return detail::compare_distance(a, b, d, {}, {}); }
 
 }  // namespace collide

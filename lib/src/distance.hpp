@@ -9,8 +9,15 @@
 #pragma once
 
 #include "collide/check.hpp"
+#include "collide_into.hpp"
 
 namespace collide::detail {
+
+/// collide::distance and collide::compare_distance reading what is prepared about each side
+/// (a big polygon's or polyline's edge index, a compound's part index: collide_into.hpp), as
+/// check() has it for a scene's shapes; the same answers, without building an index a pair.
+double distance(const Shape& a, const Shape& b, Prepared pa, Prepared pb);
+int compare_distance(const Shape& a, const Shape& b, double d, Prepared pa, Prepared pb);
 
 /// The exact sign of (the distance of s to the grid's nearest solid cell or solid outside) - d,
 /// d finite >= 0: -1 below, 0 equal, +1 above (+1 when the grid has nothing solid).

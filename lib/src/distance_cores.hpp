@@ -19,7 +19,8 @@ struct Cores {
     bool is_point = false;
     Vec2 point;
     std::vector<Piece> pieces;
-    std::unique_ptr<EdgeIndex> index;
+    const EdgeIndex* index = nullptr;  // a big shape's: given, or `owned`
+    std::unique_ptr<EdgeIndex> owned;
 
     std::size_t size() const { return is_point ? 1 : (index ? index->size() : pieces.size()); }
     Piece piece(std::size_t i) const { return index ? index->edge(i) : pieces[i]; }
@@ -27,8 +28,9 @@ struct Cores {
     Vec2 first() const { return is_point ? point : piece(0).p; }
 };
 
-/// The cores of any shape but a compound (whose parts are taken one by one).
-Cores cores_of(const Shape& s);
+/// The cores of any shape but a compound (whose parts are taken one by one); `index` is the
+/// shape's edge index when the caller has it (edge_index.hpp), else one is built if needed.
+Cores cores_of(const Shape& s, const EdgeIndex* index = nullptr);
 
 /// A box grown by e (>= 0, maybe +inf) on every side, rounded outward.
 inline Box grown(Box b, double e) {

@@ -4,6 +4,7 @@
 
 #include "big_alloc.hpp"
 #include "collide_into.hpp"
+#include "distance.hpp"
 #include "edge_index.hpp"
 #include "grid_ops.hpp"
 #include "in_parts.hpp"
@@ -70,23 +71,30 @@ struct BlockOut {
         std::uint32_t parts_first = 0;  // into parts: a's colliding parts, then b's
         std::uint32_t parts_a = 0;
         std::uint32_t parts_b = 0;
+        std::uint32_t separation = kNone;  // into separations
     };
+    static constexpr std::uint32_t kNone = 0xffffffffu;
     std::vector<Record> records;
     std::vector<Vec2> points;
     std::vector<Cell> cells;
     std::vector<std::uint32_t> parts;
+    std::vector<Separation> separations;
+    std::vector<NearPair> near;
     struct RuleHit {
         std::uint32_t rule;
         std::size_t a, b;  // the pair, sides as reported
+        double distance;   // for a clearance rule: 0 when the pair collides
     };
     std::vector<RuleHit> hits;
 
-    std::size_t size() const { return records.size() + hits.size(); }
+    std::size_t size() const { return records.size() + hits.size() + near.size(); }
     void clear() {
         records.clear();
         points.clear();
         cells.clear();
         parts.clear();
+        separations.clear();
+        near.clear();
         hits.clear();
     }
 };
@@ -94,6 +102,8 @@ struct BlockOut {
 struct RuleState {
     std::size_t hits = 0;
     detail::PairLog violations;  // none: the pairs that collide
+    // none with clearance: the pairs closer than the clearance, with their distances
+    std::vector<std::pair<detail::PairLog::Pair, double>> close;
     // each: which shapes of the left side (numbered by Selections::rule_left_rank) collide
     // with something on the right; other rules keep none
     std::vector<std::uint64_t> satisfied;
@@ -136,6 +146,9 @@ private:
     void buffer_pairs();
     bool run_block(std::size_t first, std::size_t last, BlockOut& out, const std::function<bool(BlockOut&)>& flush);
     void test_pair(std::size_t a, std::size_t b, bool reported, BlockOut& out) const;
+    void test_apart(std::size_t a, std::size_t b, bool reported, BlockOut& out) const;
+    int compare_distance(std::size_t a, std::size_t b, double d) const;
+    double distance(std::size_t a, std::size_t b) const;
     bool test_shapes(std::size_t a, std::size_t b, bool reported, BlockOut& out, BlockOut::Record& c) const;
     bool test_grid(std::size_t a, std::size_t b, bool reported, BlockOut& out, BlockOut::Record& c) const;
     bool consume(BlockOut& out, const std::function<void(Collision&&)>& sink);
@@ -203,20 +216,61 @@ void SceneCheck::buffer_pairs() {
 void SceneCheck::test_pair(std::size_t a, std::size_t b, bool reported, BlockOut& out) const {
     BlockOut::Record c{a, b, 0, 0, Relation::Overlap, false};
     c.parts_first = static_cast<std::uint32_t>(out.parts.size());
-    if (!(b < ns_ ? test_shapes(a, b, reported, out, c) : test_grid(a, b, reported, out, c))) return;
+    if (!(b < ns_ ? test_shapes(a, b, reported, out, c) : test_grid(a, b, reported, out, c))) {
+        if (candidates_.reach() > 0 || options_.near) test_apart(a, b, reported, out);
+        return;
+    }
     if (!reported) out.parts.resize(c.parts_first);
+    // A clearance rule counts every pair closer than its clearance: one that only touches
+    // too (at distance 0), whatever `touching` or --no-touch say.
     const bool touch = c.relation == Relation::Touch;
+    sel_.for_each_rule(a, b, [&](std::size_t k) {
+        const Rule& rule = scene_.rules[k];
+        if (touch && (rule.ignore_touching || options_.no_touch) && !rule.clearance) return;
+        const auto ab = reported ? std::make_pair(a, b) : sel_.rule_oriented(k, a, b);
+        out.hits.push_back(BlockOut::RuleHit{static_cast<std::uint32_t>(k), ab.first, ab.second, 0.0});
+    });
     if (touch && options_.no_touch) {
         if (b < ns_) out.points.resize(c.first);
         out.parts.resize(c.parts_first);
         return;
     }
-    sel_.for_each_rule(a, b, [&](std::size_t k) {
-        if (touch && scene_.rules[k].ignore_touching) return;
-        const auto ab = reported ? std::make_pair(a, b) : sel_.rule_oriented(k, a, b);
-        out.hits.push_back(BlockOut::RuleHit{static_cast<std::uint32_t>(k), ab.first, ab.second});
-    });
+    if (reported && options_.separation && b < ns_) {
+        if (const auto sep = separation(scene_.shapes[a].shape, scene_.shapes[b].shape)) {
+            c.separation = static_cast<std::uint32_t>(out.separations.size());
+            out.separations.push_back(*sep);
+        }
+    }
     if (reported) out.records.push_back(c);
+}
+
+// A pair that does not collide: a near record when it lies within --near, a hit of each
+// clearance rule it is closer than.
+void SceneCheck::test_apart(std::size_t a, std::size_t b, bool reported, BlockOut& out) const {
+    std::optional<double> dist;  // computed once, when some record needs it
+    auto value = [&] {
+        if (!dist) dist = distance(a, b);
+        return *dist;
+    };
+    if (reported && options_.near && compare_distance(a, b, *options_.near) <= 0)
+        out.near.push_back(NearPair{a, b, value()});
+    sel_.for_each_rule(a, b, [&](std::size_t k) {
+        const Rule& rule = scene_.rules[k];
+        if (!rule.clearance || compare_distance(a, b, *rule.clearance) >= 0) return;
+        const auto ab = reported ? std::make_pair(a, b) : sel_.rule_oriented(k, a, b);
+        out.hits.push_back(BlockOut::RuleHit{static_cast<std::uint32_t>(k), ab.first, ab.second, value()});
+    });
+}
+
+int SceneCheck::compare_distance(std::size_t a, std::size_t b, double d) const {
+    const Shape& s = scene_.shapes[a].shape;
+    return b < ns_ ? collide::compare_distance(s, scene_.shapes[b].shape, d)
+                   : detail::compare_distance(s, scene_.grids[b - ns_], d);
+}
+
+double SceneCheck::distance(std::size_t a, std::size_t b) const {
+    const Shape& s = scene_.shapes[a].shape;
+    return b < ns_ ? collide::distance(s, scene_.shapes[b].shape) : detail::distance(s, scene_.grids[b - ns_]);
 }
 
 bool SceneCheck::test_shapes(std::size_t a, std::size_t b, bool reported, BlockOut& out, BlockOut::Record& c) const {
@@ -310,7 +364,11 @@ void SceneCheck::count_rule_hits(const BlockOut& out) {
     for (const BlockOut::RuleHit& h : out.hits) {
         RuleState& r = rules_[h.rule];
         ++r.hits;
-        if (scene_.rules[h.rule].expect == Rule::Expect::None) r.violations.push({h.a, h.b});
+        const Rule& rule = scene_.rules[h.rule];
+        if (rule.expect == Rule::Expect::None) {
+            if (rule.clearance) r.close.push_back({{h.a, h.b}, h.distance});
+            else r.violations.push({h.a, h.b});
+        }
         if (r.satisfied.empty()) continue;  // not an `each` rule
         for (const std::size_t x : {h.a, h.b}) {
             if (x < ns_ && sel_.rule_forward(h.rule, x, x == h.a ? h.b : h.a)) {
@@ -325,6 +383,8 @@ void SceneCheck::count_rule_hits(const BlockOut& out) {
 // when options.max_collisions is reached.
 bool SceneCheck::consume(BlockOut& out, const std::function<void(Collision&&)>& sink) {
     count_rule_hits(out);
+    if (!(options_.max_collisions && emitted_ == options_.max_collisions))
+        res_.near.insert(res_.near.end(), out.near.begin(), out.near.end());
     // The sink (a report writer) reads both shapes' ids; b is anywhere in the scene, a cache
     // miss that took 7% of a million-shape check: fetch some records ahead.
     const std::vector<BlockOut::Record>& recs = out.records;
@@ -352,6 +412,8 @@ bool SceneCheck::consume(BlockOut& out, const std::function<void(Collision&&)>& 
         const auto part_ids = out.parts.begin() + r.parts_first;
         given_.parts_a.assign(part_ids, part_ids + r.parts_a);
         given_.parts_b.assign(part_ids + r.parts_a, part_ids + r.parts_a + r.parts_b);
+        given_.separation.reset();
+        if (r.separation != BlockOut::kNone) given_.separation = out.separations[r.separation];
         sink(std::move(given_));
     }
     out.clear();
@@ -376,6 +438,7 @@ void SceneCheck::test_pairs(const std::function<void(Collision&&)>& sink) {
         },
         [&](BlockOut& out) { return consume(out, sink); });
     res_.summary.collisions = emitted_;
+    if (options_.near) res_.summary.near = res_.near.size();
 }
 
 void SceneCheck::evaluate_rules() {
@@ -385,6 +448,14 @@ void SceneCheck::evaluate_rules() {
         switch (scene_.rules[k].expect) {
             case Rule::Expect::None:
                 rules_[k].violations.move_into(out.violations);
+                if (scene_.rules[k].clearance) {
+                    std::vector<std::pair<detail::PairLog::Pair, double>>& close = rules_[k].close;
+                    std::sort(close.begin(), close.end());
+                    for (const auto& [pair, d] : close) {
+                        out.violations.push_back(pair);
+                        out.distances.push_back(d);
+                    }
+                }
                 out.passed = rules_[k].hits == 0;
                 break;
             case Rule::Expect::Some: out.passed = rules_[k].hits > 0; break;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace collide::detail {
 
@@ -30,11 +31,29 @@ Unbounded in_frame(Unbounded l, const FloatFrame& frame) {
 
 double area(const Bounds& b) { return (b.max.x - b.min.x) * (b.max.y - b.min.y); }
 
+// The largest distance at which a pair still matters: --near, or a rule's clearance.
+double reach_of(const Scene& scene, const CheckOptions& options) {
+    double reach = options.near.value_or(0.0);
+    for (const Rule& r : scene.rules) reach = std::max(reach, r.clearance.value_or(0.0));
+    return reach;
+}
+
 }  // namespace
+
+// Bounds grown by half the reach on every side, rounded outward: two shapes within the
+// reach of each other then have overlapping grown bounds (their gap on each axis is at most
+// their distance).
+Bounds SceneCandidates::grown(const Bounds& b) const {
+    if (reach_ == 0.0) return b;
+    const double h = reach_ / 2;
+    const double inf = std::numeric_limits<double>::infinity();
+    return Bounds{Vec2{std::nextafter(b.min.x - h, -inf), std::nextafter(b.min.y - h, -inf)},
+                  Vec2{std::nextafter(b.max.x + h, inf), std::nextafter(b.max.y + h, inf)}};
+}
 
 SceneCandidates::SceneCandidates(const Scene& scene, const Selections& sel, const CheckOptions& options,
                                  unsigned threads)
-    : scene_(scene), ns_(static_cast<std::uint32_t>(scene.shapes.size())) {
+    : scene_(scene), ns_(static_cast<std::uint32_t>(scene.shapes.size())), reach_(reach_of(scene, options)) {
     reserve_huge(items_, ns_);
     sel.used_shapes(items_);
     reserve_huge(bounds_, ns_);
@@ -49,7 +68,7 @@ SceneCandidates::SceneCandidates(const Scene& scene, const Selections& sel, cons
     in_parts(parts, [&](unsigned part) {
         const std::size_t to = items_.size() * (part + 1) / parts;
         for (std::size_t p = items_.size() * part / parts; p < to; ++p)
-            bounds_[items_[p]] = outward(bounds_of(scene.shapes[items_[p]].shape), frame);
+            bounds_[items_[p]] = outward(grown(bounds_of(scene.shapes[items_[p]].shape)), frame);
     });
     split_compounds(frame);
     if (split_.empty()) {
@@ -87,7 +106,7 @@ void SceneCandidates::add_grids(const FloatFrame& frame) {
         const double w = static_cast<double>(g.cols) * g.tile.x, h = static_cast<double>(g.rows) * g.tile.y;
         const Vec2 hi{g.origin.x + w, g.origin.y + h};
         const Vec2 pad{0x1p-50 * (std::fabs(g.origin.x) + w), 0x1p-50 * (std::fabs(g.origin.y) + h)};
-        bounds_[id] = outward(Bounds{g.origin, Vec2{hi.x + pad.x, hi.y + pad.y}}, frame);
+        bounds_[id] = outward(grown(Bounds{g.origin, Vec2{hi.x + pad.x, hi.y + pad.y}}), frame);
     }
 }
 
@@ -110,6 +129,9 @@ void SceneCandidates::add_line(std::uint32_t entry, const Shape& s, const FloatF
 }
 
 void SceneCandidates::add_lines(const FloatFrame& frame) {
+    // A line's walk through the cells finds the boxes it crosses, not those within the reach
+    // of it: with a reach, lines and rays meet every box their (unbounded) bounds overlap.
+    if (reach_ > 0) return;
     auto next = split_.cbegin();
     for (const std::uint32_t i : items_) {
         if (next != split_.cend() && next->first == i) {
@@ -145,7 +167,7 @@ void SceneCandidates::split_compounds(const FloatFrame& frame) {
         split_.emplace_back(i, static_cast<std::uint32_t>(parts_from_ + part_owner_.size()));
         for (const Bounds& b : parts) {
             part_owner_.push_back(i);
-            bounds_.push_back(outward(b, frame));
+            bounds_.push_back(outward(grown(b), frame));
         }
     }
 }

@@ -24,6 +24,10 @@ class SceneCandidates {
 public:
     SceneCandidates(const Scene& scene, const Selections& sel, const CheckOptions& options, unsigned threads);
 
+    /// How far apart two objects may be and still make a pair: the largest of --near and the
+    /// rules' clearances (0: only objects whose bounds meet). Every bound is grown by half of it.
+    double reach() const { return reach_; }
+
     /// The shapes taking part (some spec or rule may select them), ascending.
     const std::vector<std::uint32_t>& shapes() const { return items_; }
     /// Grids whose outside is solid and that some spec selects, ascending: partners of every shape.
@@ -57,8 +61,11 @@ private:
     void split_compounds(const FloatFrame& frame);
     void add_line(std::uint32_t entry, const Shape& s, const FloatFrame& frame);
 
+    Bounds grown(const Bounds& b) const;
+
     const Scene& scene_;
     std::uint32_t ns_;
+    double reach_ = 0.0;
     std::vector<std::uint32_t> items_;
     std::vector<std::uint32_t> solid_;
     std::vector<std::uint32_t> entries_;  // what the index holds, ascending

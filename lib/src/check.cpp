@@ -8,6 +8,7 @@
 #include "edge_index.hpp"
 #include "grid_ops.hpp"
 #include "in_parts.hpp"
+#include "moves_against.hpp"
 #include "ordered_blocks.hpp"
 #include "scene_candidates.hpp"
 #include "selection.hpp"
@@ -477,16 +478,20 @@ void SceneCheck::evaluate_rules() {
 }
 
 void SceneCheck::run_moves() {
-    res_.moves.reserve(scene_.moves.size());
-    for (const Move& m : scene_.moves) {
-        if (m.against) continue;  // TODO(issue 16): moves against shapes, next commit
-        MoveResult mr = detail::run_move(m, scene_.grids[m.grid]);
+    res_.moves.resize(scene_.moves.size());
+    for (std::size_t k = 0; k < scene_.moves.size(); ++k) {
+        const Move& m = scene_.moves[k];
+        if (!m.against) res_.moves[k] = detail::run_move(m, scene_.grids[m.grid]);
+    }
+    detail::run_moves_against(scene_, res_.moves, res_.empty_selectors, options_.threads);
+    for (std::size_t k = 0; k < scene_.moves.size(); ++k) {
+        const Move& m = scene_.moves[k];
+        MoveResult& mr = res_.moves[k];
         if (m.expect_allowed) {
             mr.passed = *m.expect_allowed == mr.allowed;
             if (!*mr.passed) ++res_.summary.rules_failed;
         }
         if (!mr.allowed) ++res_.summary.blocked;
-        res_.moves.push_back(mr);
     }
 }
 

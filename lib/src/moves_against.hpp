@@ -1,0 +1,22 @@
+// Moves against shapes and grids (SPEC §1.3, §2.5): each move with `against` sweeps its body
+// along its path and stops at the first obstacle it would enter.
+#pragma once
+
+#include "collide/check.hpp"
+#include "collide/scene.hpp"
+
+#include <string>
+#include <vector>
+
+namespace collide::detail {
+
+/// Runs every move of the scene that has `against`, into results[k] for move k (the other
+/// entries are left as they are). The obstacles of a selector are found with a broad phase
+/// over their bounds, queried with each move's swept bounds; the first hit is decided
+/// exactly, ties going to the lower object index (shapes, then grids). Selectors that select
+/// nothing are appended to `empty` (if not there yet); their moves are allowed. With
+/// threads > 1, moves are run on two threads; the results never depend on it.
+void run_moves_against(const Scene& scene, std::vector<MoveResult>& results, std::vector<std::string>& empty,
+                       unsigned threads);
+
+}  // namespace collide::detail

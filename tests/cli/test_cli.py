@@ -197,10 +197,10 @@ def formats_agree(sample):
            [(c["a"], c["b"], c["relation"], floats(c.get("points", [])), floats(c.get("cells", [])),
              {True: "true", False: "false", None: ""}[c.get("outside", False if "cells" in c else None)])
             for c in scene["collisions"]], "CSV collisions vs JSON")
-        eq([(r["a"], r["allowed"], r["t"] and float(r["t"]), r["cell_col"], r["cell_row"])
+        eq([(r["a"], r["allowed"], r["t"] and float(r["t"]), r["cell_col"], r["cell_row"], r["hit"])
             for r in rows if r["type"] == "move"],
            [(m["id"], str(m["allowed"]).lower(), m.get("t", ""), str(m["cell"][0]) if "cell" in m else "",
-             str(m["cell"][1]) if "cell" in m else "") for m in scene["moves"]], "CSV moves vs JSON")
+             str(m["cell"][1]) if "cell" in m else "", m.get("hit", "")) for m in scene["moves"]], "CSV moves vs JSON")
     return run
 
 

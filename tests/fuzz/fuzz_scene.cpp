@@ -135,12 +135,12 @@ void check_jsonl(const SceneResult& r, const std::string& text) {
     while (std::getline(in, line)) {
         const auto j = parse_json(line, "a JSON Lines record");
         const auto type = j.at("type").get<std::string>();
-        if (type != "collision" && type != "move" && type != "rule" && type != "summary")
+        if (type != "collision" && type != "near" && type != "move" && type != "rule" && type != "summary")
             fuzz::fail("JSON Lines: unknown record type: " + line);
         if (!j.contains("scene")) fuzz::fail("JSON Lines: a record without \"scene\": " + line);
         ++n;
     }
-    if (n != r.collisions.size() + r.moves.size() + r.rules.size() + 1)
+    if (n != r.collisions.size() + r.near.size() + r.moves.size() + r.rules.size() + 1)
         fuzz::fail("JSON Lines: wrong number of records\n" + text);
 }
 
@@ -180,7 +180,7 @@ void check_csv(const SceneResult& r, const std::string& text) {
         }
     }
     if (quoted || !field_start || fields != 1) fuzz::fail("CSV: the last record is not terminated\n" + text.substr(0, 4000));
-    if (records != 1 + r.collisions.size() + r.moves.size())
+    if (records != 1 + r.collisions.size() + r.near.size() + r.moves.size())
         fuzz::fail("CSV: wrong number of records\n" + text.substr(0, 4000));
 }
 
@@ -232,6 +232,35 @@ void check_parts(const Scene& s, const SceneResult& r) {
         }
 }
 
+// --near and --separation (SPEC §2.6, §2.7) add records and fields, never change the
+// collisions; the near pairs do not collide, lie within the distance, and are the same for
+// every broad phase (the bounds grown by the distance must lose none).
+void check_measures(const Scene& scene, const CheckOptions& opt, const SceneResult& plain) {
+    CheckOptions mo = opt;
+    mo.near = 1.5;
+    mo.separation = true;
+    const SceneResult r = check(scene, mo);
+    compare_collisions(scene, plain.collisions, r.collisions, "collisions with --near and --separation vs without");
+    if (!r.summary.near || *r.summary.near != r.near.size()) fuzz::fail("summary.near does not count the near pairs");
+    for (const NearPair& n : r.near) {
+        if (!(n.distance > 0 && n.distance <= 1.5) && !(n.distance == 0 && n.b >= scene.shapes.size()))
+            fuzz::fail("a near pair at distance " + fuzz::num(n.distance) + " (--near 1.5): " + object_id(scene, n.a) + " " +
+                       object_id(scene, n.b));
+    }
+    for (const Collision& c : r.collisions)
+        if (c.separation && !(c.separation->depth >= 0 && std::fabs(std::hypot(c.separation->normal.x, c.separation->normal.y) - 1) < 1e-12))
+            fuzz::fail("a separation that is not a unit normal and a depth >= 0: " + collision_text(scene, c));
+    check_jsonl(r, report(scene, r, Format::Jsonl));
+    check_csv(r, report(scene, r, Format::Csv));
+    CheckOptions brute = mo;
+    brute.broadphase = Broadphase::Brute;
+    const SceneResult rb = check(scene, brute);
+    bool same = rb.near.size() == r.near.size();
+    for (std::size_t k = 0; same && k < r.near.size(); ++k)
+        same = rb.near[k].a == r.near[k].a && rb.near[k].b == r.near[k].b && rb.near[k].distance == r.near[k].distance;
+    if (!same) fuzz::fail("near pairs differ between the brute force and the automatic broad phase");
+}
+
 void run(const Scene& scene) {
     check_read(scene);
     CheckOptions opt;
@@ -264,6 +293,7 @@ void run(const Scene& scene) {
         const char* name = bp == Broadphase::Brute ? "brute" : bp == Broadphase::Grid ? "grid" : "sweep";
         compare_collisions(scene, r.collisions, check(scene, o).collisions, std::string("broad phase ") + name + " vs auto");
     }
+    check_measures(scene, opt, r);
     CheckOptions nt = opt;
     nt.no_touch = true;
     std::vector<Collision> want;

@@ -122,8 +122,10 @@ def a_body_slides_flush_along_a_wall_and_grazes_a_corner():
                  {"id": "slide-rect", "against": "*", "from": [0, -2], "to": [100, -2], "body": {"type": "rect", "size": [4, 4]}},
                  # a point running along the top face (the rect's boundary, not its interior)
                  {"id": "slide-point", "against": "*", "from": [0, 0], "to": [150, 0]},
-                 # a rect body passing the pillar's corner (300, -50) diagonally, corner to corner
-                 {"id": "corner", "against": "*", "from": [290, -38], "to": [320, -68], "body": {"type": "rect", "size": [4, 4]}},
+                 # a rect body moving right and down (y down) past the pillar's bottom-left corner
+                 # (300, -50): its top-right corner (x + 2, y - 2) passes through that corner,
+                 # from the pillar's left side to below it
+                 {"id": "corner", "against": "*", "from": [290, -56], "to": [320, -26], "body": {"type": "rect", "size": [4, 4]}},
                  # the same, one unit lower: it cuts the corner
                  {"id": "corner-cut", "against": "*", "from": [290, -37], "to": [320, -67], "body": {"type": "rect", "size": [4, 4]}},
                  # a circle pressed into the wall from the start

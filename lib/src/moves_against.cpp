@@ -2,11 +2,11 @@
 // of the first hit; the sweep of one body past one obstacle is sweep.cpp's.
 #include "moves_against.hpp"
 
-#include "broadphase.hpp"
 #include "in_parts.hpp"
 #include "sweep.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <unordered_map>
 
@@ -28,18 +28,58 @@ struct Obstacles {
     std::vector<std::size_t> moves;     // scene move indices, ascending
 };
 
-// The first obstacle a move hits, or an allowed move. `candidates` are shape indices,
-// ascending.
-MoveResult first_hit(const Scene& scene, const Move& m, const std::vector<std::uint32_t>& candidates,
+// Whether the body, along the path (or at `to` for check: destination), may reach the
+// closed bounds b: a slab test (Liang and Barsky, "A new concept and method for line
+// clipping", ACM TOG 3(1), 1984) of the centre's path against b grown by the body's half
+// extent and by a margin far above the rounding of the test. A swept box holds many shapes a
+// diagonal path passes far from; this leaves them out before the exact sweep. Otherwise it
+// gives a time no later than the body's first contact with anything inside b: when the body
+// is blocked early, the shapes it would reach only later need no sweep.
+std::optional<double> may_reach(const Move& m, const Bounds& b) {
+    const double hx = m.body.kind == Body::Kind::Circle ? m.body.radius : m.body.size.x / 2;
+    const double hy = m.body.kind == Body::Kind::Circle ? m.body.radius : m.body.size.y / 2;
+    double t0 = 0.0, t1 = 1.0;
+    const Vec2 from = m.check_path ? m.from : m.to;
+    const Vec2 d = m.check_path ? Vec2{m.to.x - m.from.x, m.to.y - m.from.y} : Vec2{};
+    auto axis = [&](double f, double dv, double lo, double hi, double h) {
+        const double pad = h + 0x1p-40 * (std::fabs(f) + std::fabs(dv) + std::fabs(lo) + std::fabs(hi) + h) + 0x1p-1000;
+        lo -= pad;
+        hi += pad;
+        if (dv == 0.0 || !std::isfinite(dv)) return dv != 0.0 || (f >= lo && f <= hi);  // (an overflowed d: keep)
+        double a = (lo - f) / dv, c = (hi - f) / dv;
+        if (a > c) std::swap(a, c);
+        if (!(a <= c)) return true;  // NaN from infinite bounds: keep
+        t0 = std::max(t0, a);
+        t1 = std::min(t1, c);
+        return t0 <= t1;
+    };
+    if (!axis(from.x, d.x, b.min.x, b.max.x, hx) || !axis(from.y, d.y, b.min.y, b.max.y, hy)) return std::nullopt;
+    return m.check_path ? t0 : 1.0;
+}
+
+// A shape a move may reach, with a time no later than its first contact (may_reach).
+struct Candidate {
+    double earliest;
+    std::uint32_t shape;  // scene index
+};
+
+// The first obstacle a move hits, or an allowed move. Candidates are taken by their earliest
+// possible contact, and once that is past the best time found the rest cannot come first.
+MoveResult first_hit(const Scene& scene, const Move& m, std::vector<Candidate>& candidates,
                      const std::vector<std::uint32_t>& grids) {
+    std::sort(candidates.begin(), candidates.end(),
+              [](const Candidate& x, const Candidate& y) { return x.earliest < y.earliest || (x.earliest == y.earliest && x.shape < y.shape); });
     std::optional<SweepTime> best;
     std::size_t hit = 0;
     Cell cell;
-    for (const std::uint32_t i : candidates) {
-        const auto t = first_contact(m, scene.shapes[i].shape);
-        if (t && (!best || compare(*t, *best) < 0)) {  // ties: the lower index, met first
+    for (const Candidate& c : candidates) {
+        if (best && c.earliest > best->hi) break;
+        const auto t = first_contact(m, scene.shapes[c.shape].shape);
+        if (!t) continue;
+        const int order = best ? compare(*t, *best) : -1;
+        if (order < 0 || (order == 0 && c.shape < hit)) {  // ties: the lower index
             best = *t;
-            hit = i;
+            hit = c.shape;
         }
     }
     for (const std::uint32_t g : grids) {
@@ -57,36 +97,206 @@ MoveResult first_hit(const Scene& scene, const Move& m, const std::vector<std::u
     return r;
 }
 
-void run_selector(const Scene& scene, const Obstacles& o, std::vector<MoveResult>& results, unsigned threads) {
-    // One index over the obstacles' bounds and the moves' swept bounds; only the moves are
-    // queried, so pairs of obstacles cost nothing.
-    const std::size_t ns = o.shapes.size();
-    std::vector<Bounds> exact;
-    exact.reserve(ns + o.moves.size());
-    for (const std::uint32_t i : o.shapes) exact.push_back(bounds_of(scene.shapes[i].shape));
-    for (const std::size_t k : o.moves) exact.push_back(swept_bounds(scene.moves[k]));
-    std::vector<Bounds> sample;
-    for (std::size_t k = 0; k < exact.size(); k += std::max<std::size_t>(1, exact.size() / 64)) sample.push_back(exact[k]);
-    const FloatFrame frame = frame_for(std::move(sample));
-    std::vector<FBounds> bounds(exact.size());
-    for (std::size_t k = 0; k < exact.size(); ++k) bounds[k] = outward(exact[k], frame);
-    exact.clear();
-    exact.shrink_to_fit();
-    std::vector<std::uint32_t> items(bounds.size());
-    for (std::size_t k = 0; k < items.size(); ++k) items[k] = static_cast<std::uint32_t>(k);
-    const BroadIndex index(std::move(bounds), items, Broadphase::Auto, threads);
+// The typical extent of the obstacles: the median of their larger sides (a sample).
+double typical_size(const std::vector<Bounds>& bounds) {
+    std::vector<double> sizes;
+    for (std::size_t k = 0; k < bounds.size(); k += std::max<std::size_t>(1, bounds.size() / 1024)) {
+        const double w = std::max(bounds[k].max.x - bounds[k].min.x, bounds[k].max.y - bounds[k].min.y);
+        if (std::isfinite(w)) sizes.push_back(w);
+    }
+    if (sizes.empty()) return 0.0;
+    std::nth_element(sizes.begin(), sizes.begin() + sizes.size() / 2, sizes.end());
+    return sizes[sizes.size() / 2];
+}
 
+// The obstacles of a selector in a uniform grid of square cells about twice their typical
+// size, hashed into buckets (a counting sort, so empty space costs nothing); obstacles
+// spanning more than kMaxSpan cells a side (or unbounded) are kept apart and offered to
+// every move. A move walks its path in steps of one cell and gathers the obstacles of the
+// cells each step's bounds cover: the cells along the path, not those of its whole box.
+class PathGrid {
+public:
+    static constexpr std::int64_t kMaxSpan = 8;
+
+    explicit PathGrid(const std::vector<Bounds>& bounds) {
+        const double typical = typical_size(bounds);
+        for (const Bounds& b : bounds) {
+            if (std::isfinite(b.min.x) && std::isfinite(b.min.y)) {
+                origin_ = b.min;
+                break;
+            }
+        }
+        cell_ = typical > 0 ? 2 * typical : 1.0;
+        std::vector<std::pair<std::uint32_t, Range>> spans;
+        spans.reserve(bounds.size());
+        std::size_t entries = 0;
+        for (std::size_t i = 0; i < bounds.size(); ++i) {
+            const Range r = range_of(bounds[i]);
+            if (!r.small) {
+                big_.push_back(static_cast<std::uint32_t>(i));
+                continue;
+            }
+            spans.emplace_back(static_cast<std::uint32_t>(i), r);
+            entries += static_cast<std::size_t>((r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1));
+        }
+        std::size_t buckets = 1;
+        while (buckets < entries) buckets *= 2;
+        mask_ = buckets - 1;
+        start_.assign(buckets + 1, 0);
+        for (const auto& [i, r] : spans)
+            for (std::int64_t y = r.y0; y <= r.y1; ++y)
+                for (std::int64_t x = r.x0; x <= r.x1; ++x) ++start_[bucket(x, y) + 1];
+        for (std::size_t b = 0; b < buckets; ++b) start_[b + 1] += start_[b];
+        entries_.resize(entries);
+        std::vector<std::uint32_t> fill(start_.begin(), start_.end() - 1);
+        for (const auto& [i, r] : spans)
+            for (std::int64_t y = r.y0; y <= r.y1; ++y)
+                for (std::int64_t x = r.x0; x <= r.x1; ++x)
+                    entries_[fill[bucket(x, y)]++] = Entry{i, static_cast<std::int32_t>(x), static_cast<std::int32_t>(y),
+                                                           loose(bounds[i])};
+    }
+
+    // Calls take(i) for each obstacle i whose bounds the body may reach along the path (the
+    // big ones all, a few more than once).
+    template <class F>
+    void each_near(const Move& m, F&& take) const {
+        for (const std::uint32_t i : big_) take(i);
+        const double hx = m.body.kind == Body::Kind::Circle ? m.body.radius : m.body.size.x / 2;
+        const double hy = m.body.kind == Body::Kind::Circle ? m.body.radius : m.body.size.y / 2;
+        const Vec2 from = m.check_path ? m.from : m.to;
+        const Vec2 d = m.check_path ? Vec2{m.to.x - m.from.x, m.to.y - m.from.y} : Vec2{};
+        // Margins far above the rounding of positions along the path (of the order of an ulp
+        // of its largest coordinate).
+        const double mx = hx + 0x1p-40 * (std::fabs(from.x) + std::fabs(d.x) + std::fabs(origin_.x) + hx) + 0x1p-1000;
+        const double my = hy + 0x1p-40 * (std::fabs(from.y) + std::fabs(d.y) + std::fabs(origin_.y) + hy) + 0x1p-1000;
+        // The centre's path relative to the origin, against an entry's loose box grown by the
+        // body and the margin: a slab test that misses nothing the body may reach.
+        const Vec2 f{from.x - origin_.x, from.y - origin_.y};
+        auto reaches = [&](const Loose& b) {
+            double t0 = 0.0, t1 = 1.0;
+            auto axis = [&](double p, double dv, double lo, double hi) {
+                if (dv == 0.0 || !std::isfinite(dv)) return dv != 0.0 || (p >= lo && p <= hi);
+                double a = (lo - p) / dv, c = (hi - p) / dv;
+                if (a > c) std::swap(a, c);
+                if (!(a <= c)) return true;  // NaN from infinite bounds: keep
+                t0 = std::max(t0, a);
+                t1 = std::min(t1, c);
+                return t0 <= t1;
+            };
+            return axis(f.x, d.x, double{b.x0} - mx, double{b.x1} + mx) && axis(f.y, d.y, double{b.y0} - my, double{b.y1} + my);
+        };
+        const double len = std::max(std::fabs(d.x), std::fabs(d.y));
+        const double steps = std::ceil(len / cell_);
+        // A path of more steps than obstacles (or an overflowed one) is looked up as its box.
+        const std::size_t n = std::isfinite(steps) && steps <= static_cast<double>(entries_.size() + 1)
+                                  ? std::max<std::size_t>(1, static_cast<std::size_t>(steps)) : 1;
+        auto at = [&](std::size_t k) {
+            if (k == 0) return from;
+            if (k == n) return m.check_path ? m.to : from;
+            const double u = static_cast<double>(k) / static_cast<double>(n);
+            return Vec2{from.x + u * d.x, from.y + u * d.y};
+        };
+        // Step k covers the path from fraction k / n to (k + 1) / n, its bounds grown by the
+        // body and the margin; the cells of the previous step were scanned already (an entry
+        // is tested against the whole path, not the step).
+        Range prev;
+        for (std::size_t k = 0; k < n; ++k) {
+            const Vec2 a = at(k), b = at(k + 1);
+            const Range r = range_of(Bounds{Vec2{std::min(a.x, b.x) - mx, std::min(a.y, b.y) - my},
+                                            Vec2{std::max(a.x, b.x) + mx, std::max(a.y, b.y) + my}});
+            if (!r.small) {  // a step wider than kMaxSpan cells: every obstacle
+                for (const Entry& e : entries_)
+                    if (reaches(e.box)) take(e.item);
+                return;
+            }
+            for (std::int64_t y = r.y0; y <= r.y1; ++y)
+                for (std::int64_t x = r.x0; x <= r.x1; ++x) {
+                    if (prev.small && x >= prev.x0 && x <= prev.x1 && y >= prev.y0 && y <= prev.y1) continue;
+                    const std::size_t b0 = bucket(x, y);
+                    for (std::uint32_t i = start_[b0]; i < start_[b0 + 1]; ++i) {
+                        const Entry& e = entries_[i];
+                        if (e.x == x && e.y == y && reaches(e.box)) take(e.item);
+                    }
+                }
+            prev = r;
+        }
+    }
+
+private:
+    struct Range {
+        std::int64_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+        bool small = false;  // finite and at most kMaxSpan cells a side
+    };
+    // Bounds relative to the origin in floats, grown by far more than their rounding: a
+    // test of the cells' entries that needs no look at the obstacle itself (elsewhere in
+    // memory), and passes every pair whose exact bounds meet.
+    struct Loose {
+        float x0, y0, x1, y1;
+    };
+    struct Entry {
+        std::uint32_t item;
+        std::int32_t x, y;
+        Loose box;
+    };
+
+    Loose loose(const Bounds& b) const {
+        auto lo = [&](double v, double o) {
+            const double r = v - o;
+            return static_cast<float>(r - 0x1p-16 * (std::fabs(r) + cell_));
+        };
+        auto hi = [&](double v, double o) {
+            const double r = v - o;
+            return static_cast<float>(r + 0x1p-16 * (std::fabs(r) + cell_));
+        };
+        return Loose{lo(b.min.x, origin_.x), lo(b.min.y, origin_.y), hi(b.max.x, origin_.x), hi(b.max.y, origin_.y)};
+    }
+
+    Range range_of(const Bounds& b) const {
+        Range r;
+        const double x0 = std::floor((b.min.x - origin_.x) / cell_), x1 = std::floor((b.max.x - origin_.x) / cell_);
+        const double y0 = std::floor((b.min.y - origin_.y) / cell_), y1 = std::floor((b.max.y - origin_.y) / cell_);
+        constexpr double kLimit = 1e9;  // cell indices stay in 32 bits
+        if (!(x1 - x0 < kMaxSpan && y1 - y0 < kMaxSpan && std::fabs(x0) < kLimit && std::fabs(x1) < kLimit &&
+              std::fabs(y0) < kLimit && std::fabs(y1) < kLimit))
+            return r;
+        r = Range{static_cast<std::int64_t>(x0), static_cast<std::int64_t>(y0), static_cast<std::int64_t>(x1),
+                  static_cast<std::int64_t>(y1), true};
+        return r;
+    }
+    std::size_t bucket(std::int64_t x, std::int64_t y) const {
+        const auto h = static_cast<std::uint64_t>(x) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(y) * 0xC2B2AE3D27D4EB4Full;
+        return static_cast<std::size_t>(h >> 20) & mask_;
+    }
+
+    Vec2 origin_;
+    double cell_ = 1.0;
+    std::vector<std::uint32_t> big_;
+    std::size_t mask_ = 0;
+    std::vector<std::uint32_t> start_;
+    std::vector<Entry> entries_;
+};
+
+void run_selector(const Scene& scene, const Obstacles& o, std::vector<MoveResult>& results, unsigned threads) {
+    const std::size_t ns = o.shapes.size();
+    std::vector<Bounds> bounds(ns);
+    for (std::size_t k = 0; k < ns; ++k) bounds[k] = bounds_of(scene.shapes[o.shapes[k]].shape);
+    const PathGrid grid(bounds);
     const unsigned parts = threads > 1 && o.moves.size() >= kTwoThreadMoves ? 2 : 1;
     in_parts(parts, [&](unsigned part) {
-        std::vector<std::uint32_t> found, candidates;
+        std::vector<Candidate> near;
+        std::vector<std::uint32_t> seen(ns, 0);  // the last move (+ 1) that met each obstacle
         const std::size_t to = o.moves.size() * (part + 1) / parts;
         for (std::size_t p = o.moves.size() * part / parts; p < to; ++p) {
-            index.query(static_cast<std::uint32_t>(ns + p), found);
-            candidates.clear();
-            for (const std::uint32_t e : found)
-                if (e < ns) candidates.push_back(o.shapes[e]);  // ascending, as `found` is
             const std::size_t k = o.moves[p];
-            results[k] = first_hit(scene, scene.moves[k], candidates, o.grids);
+            const Move& m = scene.moves[k];
+            const auto tag = static_cast<std::uint32_t>(p + 1);
+            near.clear();
+            grid.each_near(m, [&](std::uint32_t e) {
+                if (seen[e] == tag) return;
+                seen[e] = tag;
+                if (const auto t = may_reach(m, bounds[e])) near.push_back(Candidate{*t, o.shapes[e]});
+            });
+            results[k] = first_hit(scene, m, near, o.grids);
         }
     });
 }

@@ -11,9 +11,11 @@
 namespace collide::detail {
 
 /// Runs every move of the scene that has `against`, into results[k] for move k (the other
-/// entries are left as they are). The obstacles of a selector are found with a broad phase
-/// over their bounds, queried with each move's swept bounds; the first hit is decided
-/// exactly, ties going to the lower object index (shapes, then grids). Selectors that select
+/// entries are left as they are). The shapes a selector selects are put in a uniform grid by
+/// their bounds; each move walks the cells along its path, keeps the shapes whose bounds its
+/// body may reach, and sweeps them in the order it may reach them until the rest come too
+/// late; the first hit is decided exactly, ties going to the lower object index (shapes, then
+/// grids). Selectors that select
 /// nothing are appended to `empty` (if not there yet); their moves are allowed. With
 /// threads > 1, moves are run on two threads; the results never depend on it.
 void run_moves_against(const Scene& scene, std::vector<MoveResult>& results, std::vector<std::string>& empty,

@@ -175,10 +175,11 @@ bool finish_options(collide::CheckOptions& copt) {
         !count("--max-collisions", opt.max_collisions, 0, std::numeric_limits<std::size_t>::max(), max_collisions))
         return false;
     if (opt.near_option->count() > 0) {
-        // strtod, not from_chars: it reads "1e3" and "8" alike; the whole text must be used.
-        char* end = nullptr;
-        const double d = std::strtod(opt.near.c_str(), &end);
-        if (opt.near.empty() || end != opt.near.c_str() + opt.near.size() || !std::isfinite(d) || d < 0) {
+        // A decimal number, all of the text: no sign, space, hex or underflow to 0 ("1e-400").
+        double d = 0.0;
+        const char* end = opt.near.data() + opt.near.size();
+        const auto [ptr, ec] = std::from_chars(opt.near.data(), end, d, std::chars_format::general);
+        if (opt.near.empty() || ec != std::errc() || ptr != end || !std::isfinite(d) || d < 0) {
             log_error("--near: '" + opt.near + "' is not a finite distance >= 0");
             return false;
         }

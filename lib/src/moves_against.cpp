@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <unordered_map>
 
@@ -227,9 +228,9 @@ private:
         std::int64_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
         bool small = false;  // finite and at most kMaxSpan cells a side
     };
-    // Bounds relative to the origin in floats, grown by far more than their rounding: a
-    // test of the cells' entries that needs no look at the obstacle itself (elsewhere in
-    // memory), and passes every pair whose exact bounds meet.
+    // Bounds relative to the origin in floats, rounded outward: a test of the cells' entries
+    // that needs no look at the obstacle itself (elsewhere in memory), and passes every
+    // obstacle whose exact bounds the path meets.
     struct Loose {
         float x0, y0, x1, y1;
     };
@@ -239,16 +240,22 @@ private:
         Loose box;
     };
 
+    // v - o rounded down (up) to a float, whatever their magnitudes: v - o in doubles is off
+    // by at most half an ulp, so the next double down (up) is beyond the exact difference; a
+    // value past the float range becomes the largest float or an infinity on the safe side.
+    static float down(double v, double o) {
+        const double r = std::nextafter(v - o, -HUGE_VAL);
+        constexpr double kMax = std::numeric_limits<float>::max();
+        if (!(r > -kMax)) return -std::numeric_limits<float>::infinity();  // (NaN too)
+        if (r >= kMax) return std::numeric_limits<float>::max();
+        float f = static_cast<float>(r);
+        if (static_cast<double>(f) > r) f = std::nextafter(f, -HUGE_VALF);
+        return f;
+    }
+    static float up(double v, double o) { return -down(-v, -o); }
+
     Loose loose(const Bounds& b) const {
-        auto lo = [&](double v, double o) {
-            const double r = v - o;
-            return static_cast<float>(r - 0x1p-16 * (std::fabs(r) + cell_));
-        };
-        auto hi = [&](double v, double o) {
-            const double r = v - o;
-            return static_cast<float>(r + 0x1p-16 * (std::fabs(r) + cell_));
-        };
-        return Loose{lo(b.min.x, origin_.x), lo(b.min.y, origin_.y), hi(b.max.x, origin_.x), hi(b.max.y, origin_.y)};
+        return Loose{down(b.min.x, origin_.x), down(b.min.y, origin_.y), up(b.max.x, origin_.x), up(b.max.y, origin_.y)};
     }
 
     Range range_of(const Bounds& b) const {

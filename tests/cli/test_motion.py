@@ -144,6 +144,27 @@ def a_body_slides_flush_along_a_wall_and_grazes_a_corner():
 
 
 @test
+def moves_against_shapes_at_extreme_magnitudes_find_their_obstacle():
+    """The cells a move walks hold float boxes rounded outward: shapes beyond the float range
+    (1e300) or in its subnormals (1e-44) must not be lost."""
+    cases = [
+        ({"id": "huge", "type": "rect", "min": [1e300, 0], "max": [2e300, 1]}, {"from": [2, 0.5], "to": [1.5e300, 0.5]}),
+        ({"id": "huge", "type": "rect", "min": [-2e300, 0], "max": [-1e300, 1]}, {"from": [2, 0.5], "to": [-1.5e300, 0.5]}),
+        ({"id": "tiny", "type": "rect", "min": [2.1e-44, 0], "max": [3e-44, 1e-44]}, {"from": [2.1005e-44, 5e-45], "to": [2.1005e-44, 5e-45]}),
+        ({"id": "tiny", "type": "rect", "min": [2.1e-44, 0], "max": [3e-44, 1e-44]}, {"from": [1.5e-44, 5e-45], "to": [1e-43, 5e-45]}),
+    ]
+    for obstacle, path in cases:
+        scene = {"shapes": [{"id": "small", "type": "rect", "min": [0, 0], "max": [1e-44 if "tiny" == obstacle["id"] else 1] * 2},
+                            obstacle],
+                 "moves": [dict(path, id="all", against="*"), dict(path, id="alone", against=obstacle["id"])]}
+        with tempfile.TemporaryDirectory() as d:
+            m = moves_by_id(report(write(d, "far.json", scene)))
+        eq(m["all"]["allowed"], False, f"{obstacle} {path}: blocked")
+        eq({k: v for k, v in m["all"].items() if k != "id"}, {k: v for k, v in m["alone"].items() if k != "id"},
+           f"{obstacle} {path}: against * as against the obstacle alone")
+
+
+@test
 def moves_against_a_grid_report_hit_and_cell_as_grid_moves_do():
     grid = {"id": "maze", "tile_size": 20, "rows": ["#####", "#...#", "#.#.#", "#...#", "#####"], "groups": ["walls"]}
     on_grid = {"id": "on-grid", "grid": "maze", "from": [30, 50], "to": [70, 50], "body": {"type": "circle", "radius": 4}}
@@ -390,7 +411,7 @@ def a_clearance_that_is_not_positive_is_exit_2():
 
 @test
 def near_must_be_a_finite_distance():
-    for bad in ("-1", "abc", "inf", "nan", "", "1e999"):
+    for bad in ("-1", "abc", "inf", "nan", "", "1e999", "0x10", " 1", "1e-400", "+1"):
         r = collide("check", "--near", bad, "samples/crates.json")
         bad_input(r)
         eq(r.err, f"collide: error: --near: '{bad}' is not a finite distance >= 0\n", f"--near {bad!r}")

@@ -265,13 +265,14 @@ void SceneCheck::test_apart(std::size_t a, std::size_t b, bool reported, BlockOu
 
 int SceneCheck::compare_distance(std::size_t a, std::size_t b, double d) const {
     const Shape& s = scene_.shapes[a].shape;
-    return b < ns_ ? collide::compare_distance(s, scene_.shapes[b].shape, d)
+    return b < ns_ ? detail::compare_distance(s, scene_.shapes[b].shape, d, edges_.prepared(a), edges_.prepared(b))
                    : detail::compare_distance(s, scene_.grids[b - ns_], d);
 }
 
 double SceneCheck::distance(std::size_t a, std::size_t b) const {
     const Shape& s = scene_.shapes[a].shape;
-    return b < ns_ ? collide::distance(s, scene_.shapes[b].shape) : detail::distance(s, scene_.grids[b - ns_]);
+    return b < ns_ ? detail::distance(s, scene_.shapes[b].shape, edges_.prepared(a), edges_.prepared(b))
+                   : detail::distance(s, scene_.grids[b - ns_]);
 }
 
 bool SceneCheck::test_shapes(std::size_t a, std::size_t b, bool reported, BlockOut& out, BlockOut::Record& c) const {

@@ -384,7 +384,7 @@ public:
             csv_field(buf_, object_id(scene, n.a));
             buf_ += ',';
             csv_field(buf_, object_id(scene, n.b));
-            buf_ += ",,,,,,,";
+            buf_ += ",,,,,,,,";
             if (n.b >= scene.shapes.size()) buf_ += "false";  // a shape-grid row (SPEC §4)
             buf_ += ',';
             append_number(buf_, n.distance);

@@ -149,7 +149,7 @@ def moves_against_shapes_at_extreme_magnitudes_find_their_obstacle():
     (1e300) or in its subnormals (1e-44) must not be lost."""
     cases = [
         ({"id": "huge", "type": "rect", "min": [1e300, 0], "max": [2e300, 1]}, {"from": [2, 0.5], "to": [1.5e300, 0.5]}),
-        ({"id": "huge", "type": "rect", "min": [-2e300, 0], "max": [-1e300, 1]}, {"from": [2, 0.5], "to": [-1.5e300, 0.5]}),
+        ({"id": "huge", "type": "rect", "min": [-2e300, 0], "max": [-1e300, 1]}, {"from": [-2, 0.5], "to": [-1.5e300, 0.5]}),
         ({"id": "tiny", "type": "rect", "min": [2.1e-44, 0], "max": [3e-44, 1e-44]}, {"from": [2.1005e-44, 5e-45], "to": [2.1005e-44, 5e-45]}),
         ({"id": "tiny", "type": "rect", "min": [2.1e-44, 0], "max": [3e-44, 1e-44]}, {"from": [1.5e-44, 5e-45], "to": [1e-43, 5e-45]}),
     ]

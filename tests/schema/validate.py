@@ -471,7 +471,7 @@ def semantic_problems(scene, check_selectors):
         if mid in move_ids:
             problems.append("moves[%d]: duplicate move id %r (also %s)" % (i, mid, move_ids[mid]))
         move_ids.setdefault(mid, "moves[%d]" % i)
-        if m["grid"] not in grid_ids:
+        if "grid" in m and m["grid"] not in grid_ids:
             problems.append("moves[%d]: no grid %r" % (i, m["grid"]))
     names = {}
     for i, r in enumerate(scene.get("rules", [])):
@@ -481,6 +481,7 @@ def semantic_problems(scene, check_selectors):
     if check_selectors:
         specs = [("pairs[%d]" % i, p) for i, p in enumerate(scene.get("pairs", []))]
         specs += [("rules[%d].pairs" % i, r["pairs"]) for i, r in enumerate(scene.get("rules", []))]
+        specs += [("moves[%d].against" % i, m["against"]) for i, m in enumerate(scene.get("moves", [])) if "against" in m]
         for where, spec in specs:
             for sel in spec.split(":"):
                 if not selects(sel, members):

@@ -173,13 +173,15 @@ TEST_CASE("distance: big polygons are read by their edge index") {
     CHECK(dist(big, Polygon{up}) == 5);
     CHECK(compare_distance(big, Polygon{up}, 5) == 0);
     CHECK(compare_distance(big, Polygon{up}, 4.5) == 1);
-    // With the index check() prepares for a scene's big shapes, the same answers.
-    const std::unique_ptr<collide::detail::EdgeIndex> index = collide::detail::index_if_big(big);
+    // With the index check() prepares for a scene's big shapes, the same answers. The index
+    // points into the shape it was made for, which must outlive it (a scene's shape does).
+    const Shape big_shape = big;
+    const std::unique_ptr<collide::detail::EdgeIndex> index = collide::detail::index_if_big(big_shape);
     REQUIRE(index != nullptr);
     const collide::detail::Prepared prepared{index.get()};
-    CHECK(collide::detail::distance(big, Point{{500.5, -7}}, prepared, {}) == 7);
-    CHECK(collide::detail::distance(Polygon{up}, big, {}, prepared) == 5);
-    CHECK(collide::detail::compare_distance(big, Circle{{1003, 500}, 1}, 2, prepared, {}) == 0);
+    CHECK(collide::detail::distance(big_shape, Point{{500.5, -7}}, prepared, {}) == 7);
+    CHECK(collide::detail::distance(Polygon{up}, big_shape, {}, prepared) == 5);
+    CHECK(collide::detail::compare_distance(big_shape, Circle{{1003, 500}, 1}, 2, prepared, {}) == 0);
 }
 
 TEST_CASE("distance: clearance exactly equal to the distance") {

@@ -4,7 +4,7 @@
 # unit tests, CLI tests, the conformance corpus in ../shared/conformance, schema
 # validation and the find_package consumer; then replays every saved fuzz finding and runs
 # each libFuzzer target on a fixed number of inputs from a fixed seed (FUZZ_SEED, default 1;
-# about 30 s a target, capped at FUZZ_SECONDS, default 60), so that the same commit gives the
+# 20 to 40 s a target, capped at FUZZ_SECONDS, default 60), so that the same commit gives the
 # same verdict every time. `FUZZ_SEED= bash tests/run-all.sh` fuzzes new inputs instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -25,16 +25,16 @@ conformance=${COLLIDE_CONFORMANCE:-$root/../shared/conformance/cases}
 # The second corpus (capsules, boxes, ellipses, compounds), beside the first.
 conformance_v2=${COLLIDE_CONFORMANCE_V2:-$conformance-v2}
 
-# Inputs a reproducible run tries: about 30 s of each target on the CI machine (the first N
+# Inputs a reproducible run tries: about 20-40 s of each target on the CI machine (the first N
 # inputs of a longer run from the same seed), so that the whole CI stays under 25 minutes.
 fixed_runs() {
     case $1 in
-        fuzz_scene) echo 70000 ;;   # about 1,900 runs/s in CI (11-26): 135000 hit the 60 s cap
-        fuzz_pairs) echo 20000 ;;   # 25000 hit the 60 s cap in CI (11-26: rounding near 1e308 is Exact's)
-        fuzz_grid) echo 105000 ;;
-        fuzz_polygon) echo 75000 ;;
-        fuzz_map) echo 20000 ;;    # 20000 took 18.3 s of CPU here (load 6 on 2 cores)
-        fuzz_sweep) echo 22000 ;;  # from an empty corpus here (11-26): 10 s at load 2, 25000 took 17 s at load 4
+        fuzz_scene) echo 50000 ;;   # 70000 ran under the 60 s cap in CI (11-26), now with --near and --separation checks
+        fuzz_pairs) echo 15000 ;;   # 20000 took about 55 s in CI (11-26: rounding near 1e308 is Exact's; distance, separation)
+        fuzz_grid) echo 80000 ;;
+        fuzz_polygon) echo 55000 ;;
+        fuzz_map) echo 15000 ;;    # 20000 took 18.3 s of CPU here (load 6 on 2 cores)
+        fuzz_sweep) echo 16000 ;;  # from an empty corpus here (11-26): 22000 in 10 s at load 2, 25000 took 17 s at load 4
     esac
 }
 

@@ -29,12 +29,12 @@ conformance_v2=${COLLIDE_CONFORMANCE_V2:-$conformance-v2}
 # inputs of a longer run from the same seed), so that the whole CI stays under 25 minutes.
 fixed_runs() {
     case $1 in
-        fuzz_scene) echo 50000 ;;   # 70000 ran under the 60 s cap in CI (11-26), now with --near and --separation checks
-        fuzz_pairs) echo 15000 ;;   # 20000 took about 55 s in CI (11-26: rounding near 1e308 is Exact's; distance, separation)
-        fuzz_grid) echo 80000 ;;
-        fuzz_polygon) echo 55000 ;;
+        fuzz_scene) echo 40000 ;;   # 50000 in ~45 s in CI (11-26, with the --near and --separation checks)
+        fuzz_pairs) echo 12000 ;;   # 20000 took about 55 s in CI (11-26: rounding near 1e308 is Exact's; distance, separation)
+        fuzz_grid) echo 65000 ;;
+        fuzz_polygon) echo 45000 ;;
         fuzz_map) echo 15000 ;;    # 20000 took 18.3 s of CPU here (load 6 on 2 cores)
-        fuzz_sweep) echo 16000 ;;  # from an empty corpus here (11-26): 22000 in 10 s at load 2, 25000 took 17 s at load 4
+        fuzz_sweep) echo 14000 ;;  # from an empty corpus here (11-26): 22000 in 10 s at load 2, 25000 took 17 s at load 4
     esac
 }
 

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace {
 
@@ -85,9 +86,9 @@ ExitCode run_check() {
     collide::CheckOptions copt;
     if (!format || !to_check_options(opt, copt)) return ExitCode::BadInput;
     std::string current;  // the input being checked, which a failure is about
-    long long rewind_at = -1;  // >= 0: a failure cuts standard output back to here
+    std::optional<Destination> dest;
     const auto fail = [&](const std::string& message) {
-        if (rewind_at >= 0) rewind_stdout(rewind_at);
+        if (dest) dest->abandon();
         log_error(message);
         return ExitCode::BadInput;
     };
@@ -99,26 +100,10 @@ ExitCode run_check() {
         if (opt.verbose)
             for (const collide::Scene& s : scenes) log_converted(s);
 
-        // Where the report goes. A JSON document (and the text report) on standard output
-        // must not be left partial: into a regular file it is written straight and cut back
-        // out on a failure, anywhere else (a pipe) held until it is complete. JSON Lines and
-        // CSV stream whole records (README, "Guarantees").
-        StdOut stdout_;
-        std::unique_ptr<AtomicFile> file;
-        std::unique_ptr<HeldBuf> held;
-        if (!opt.output.empty()) {
-            install_signal_cleanup();
-            file = std::make_unique<AtomicFile>(opt.output);
-        } else if (*format == collide::Format::Json || *format == collide::Format::Text) {
-            rewind_at = stdout_rewind_point();
-            if (rewind_at < 0) held = std::make_unique<HeldBuf>();
-        }
-        std::unique_ptr<std::ostream> held_stream;
-        if (held) {
-            held_stream = std::make_unique<std::ostream>(held.get());
-            held_stream->exceptions(std::ios::badbit);
-        }
-        std::ostream& out = file ? file->stream() : held ? *held_stream : stdout_.stream();
+        // Where the report goes: a JSON document and the text report must not be left
+        // partial; JSON Lines and CSV stream whole records (README, "Guarantees").
+        dest.emplace(opt.output, *format == collide::Format::Json || *format == collide::Format::Text);
+        std::ostream& out = dest->stream();
         collide::ReportWriter writer(out, *format, copt.points);
         bool failed = false;
         double check_ms = 0;
@@ -137,18 +122,13 @@ ExitCode run_check() {
             if (oom) throw std::bad_alloc();
             writer.end_scene(scene, r);
             // A streamed report holds every finished scene whole, whatever happens next.
-            if (!file && !held) stdout_.buf().flush_out();
+            dest->flush_records();
             check_ms += ms_since(t1);
             failed = scene_failed(opt, copt, scene, r) || failed;
         }
         current.clear();
         writer.finish();
-        if (file) {
-            file->commit();
-        } else {
-            if (held) held->copy_to(stdout_.buf());
-            stdout_.finish();
-        }
+        dest->commit();
         log_verbose("check and write " + std::to_string(check_ms) + " ms");
         return failed ? ExitCode::Failed : ExitCode::Ok;
     } catch (const WriteError& e) {

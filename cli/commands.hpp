@@ -31,6 +31,8 @@ void setup_import(CLI::App& sub);
 ExitCode run_import();
 void setup_schema(CLI::App& sub);
 ExitCode run_schema();
+void setup_render(CLI::App& sub);
+ExitCode run_render();
 
 /// With -v (check and validate): one line on stderr for each box or ellipse of `scene`,
 /// saying what the reader made of it (a rect, a circle, or a polygon and its points).

@@ -481,3 +481,34 @@ void AtomicFile::commit() {
     done_ = true;
     if (!direct_) g_pending_tmp[0] = '\0';
 }
+
+Destination::Destination(const std::string& path, bool whole) {
+    if (!path.empty()) {
+        install_signal_cleanup();
+        file_ = std::make_unique<AtomicFile>(path);
+        out_ = &file_->stream();
+        return;
+    }
+    out_ = &stdout_.stream();
+    if (!whole) return;
+    rewind_at_ = stdout_rewind_point();
+    if (rewind_at_ >= 0) return;
+    held_ = std::make_unique<HeldBuf>();
+    held_stream_ = std::make_unique<std::ostream>(held_.get());
+    held_stream_->exceptions(std::ios::badbit);
+    out_ = held_stream_.get();
+}
+
+void Destination::flush_records() {
+    if (!file_ && !held_) stdout_.buf().flush_out();
+}
+
+void Destination::commit() {
+    if (file_) return file_->commit();
+    if (held_) held_->copy_to(stdout_.buf());
+    stdout_.finish();
+}
+
+void Destination::abandon() {
+    if (rewind_at_ >= 0) rewind_stdout(rewind_at_);
+}

@@ -80,6 +80,32 @@ private:
     bool direct_ = false;  // not a regular file: written in place
 };
 
+/// Where a report or a picture goes (README, "Guarantees"): the file of -o, written whole or
+/// not at all; or standard output, where a document that must not be left partial (`whole`:
+/// JSON, text, SVG) is written straight into a regular file and cut back out on a failure,
+/// and held until it is complete anywhere else (a pipe); other reports stream whole records.
+class Destination {
+public:
+    /// `path` empty: standard output. Throws collide::Error when -o's temporary cannot be made.
+    Destination(const std::string& path, bool whole);
+    std::ostream& stream() { return *out_; }
+    /// Pass on the records written so far, when they stream to standard output.
+    void flush_records();
+    /// The document is complete: rename the file into place, or write out what was held.
+    /// Throws WriteError.
+    void commit();
+    /// After a failure: cut standard output back to where the document began.
+    void abandon();
+
+private:
+    StdOut stdout_;
+    std::unique_ptr<AtomicFile> file_;
+    std::unique_ptr<HeldBuf> held_;
+    std::unique_ptr<std::ostream> held_stream_;
+    std::ostream* out_ = nullptr;
+    long long rewind_at_ = -1;  // >= 0: a failure cuts standard output back to here
+};
+
 /// Remove a pending temporary output (if any) when a signal ends the program: every signal
 /// whose default action ends it, except those the caller ignores (`nohup`, `trap '' INT`),
 /// which stay ignored. The signal then ends the program as it would have.

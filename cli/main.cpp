@@ -16,6 +16,7 @@ const Command kCommands[] = {
     {"validate", "Parse and validate scene files only", setup_validate, run_validate},
     {"import", "Print the scene a Tiled map or an LDtk level becomes", setup_import, run_import},
     {"schema", "Print the JSON Schema of the scene format", setup_schema, run_schema},
+    {"render", "Draw one scene and its results as an SVG picture", setup_render, run_render},
 };
 // Help goes to standard output, whose write errors count as for any other output.
 int print_help(CLI::App& app, const CLI::ParseError& e) {
@@ -64,7 +65,7 @@ int main(int argc, char** argv) {
         bool known = false;
         for (const Command& c : kCommands) known = known || std::string(argv[1]) == c.name;
         if (!known) {
-            log_error(std::string("unknown subcommand '") + argv[1] + "' (expected check, validate, import or schema)");
+            log_error(std::string("unknown subcommand '") + argv[1] + "' (expected check, validate, import, schema or render)");
             return static_cast<int>(ExitCode::BadInput);
         }
     }

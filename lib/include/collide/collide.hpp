@@ -11,5 +11,6 @@
 #include "collide/error.hpp"
 #include "collide/geometry.hpp"
 #include "collide/maps.hpp"
+#include "collide/render.hpp"
 #include "collide/report.hpp"
 #include "collide/scene.hpp"

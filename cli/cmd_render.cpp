@@ -1,0 +1,53 @@
+// `collide render`: check one scene as `check` would and draw it as an SVG picture.
+#include "check_args.hpp"
+#include "commands.hpp"
+#include "io.hpp"
+#include "log.hpp"
+#include "output.hpp"
+
+#include <collide/check.hpp>
+#include <collide/render.hpp>
+
+#include <optional>
+
+namespace {
+CheckArgs opt;
+}  // namespace
+
+void setup_render(CLI::App& sub) {
+    add_check_args(sub, opt, false,
+                   "One scene file or map: Tiled .tmx/.tmj/.json, LDtk FILE.ldtk#LEVEL ('-' reads standard input)");
+}
+
+ExitCode run_render() {
+    set_log_quiet(opt.quiet);
+    set_log_verbose(opt.verbose);
+    collide::CheckOptions copt;
+    if (!to_check_options(opt, copt)) return ExitCode::BadInput;
+    if (opt.files.size() != 1) {
+        log_error("render draws one scene: give one FILE (got " + std::to_string(opt.files.size()) + ")");
+        return ExitCode::BadInput;
+    }
+    std::optional<Destination> dest;
+    try {
+        const std::vector<collide::Scene> scenes = read_check_inputs(opt, copt.threads);
+        if (scenes.size() != 1) {
+            log_error(opt.files[0] + ": render draws one scene, and this file holds " + std::to_string(scenes.size()) +
+                      " (name one level: FILE.ldtk#LEVEL)");
+            return ExitCode::BadInput;
+        }
+        const collide::Scene& scene = scenes[0];
+        if (opt.verbose) log_converted(scene);
+        const collide::SceneResult r = collide::check(scene, copt);
+        dest.emplace(opt.output, true);
+        collide::write_svg(dest->stream(), scene, r);
+        dest->commit();
+        return scene_failed(opt, copt, scene, r) ? ExitCode::Failed : ExitCode::Ok;
+    } catch (const std::exception& e) {
+        if (dest) dest->abandon();
+        if (dynamic_cast<const WriteError*>(&e) || dynamic_cast<const collide::Error*>(&e)) log_error(e.what());
+        else if (dynamic_cast<const std::bad_alloc*>(&e)) log_error(opt.files[0] + ": out of memory");
+        else log_error(opt.files[0] + ": " + internal_error_message(e));
+        return ExitCode::BadInput;
+    }
+}

@@ -1,0 +1,32 @@
+// collide/render.hpp — an SVG picture of a scene and what check() found in it (SPEC §3
+// `render`).
+//
+// The picture is drawn in the scene's own coordinates, scaled to fit about 1000 px, with y
+// down or up as the scene says: every shape and grid (solid cells filled, the cell lines faint
+// where cells are 4 px or more), the colliding pairs in colours of their own (touch-only
+// pairs apart from overlaps), intersection points as dots, near pairs dashed, each move as an
+// arrow with its stop point and what it hit, a legend and a scale bar. Each shape, grid and
+// move carries its id as a <title>, which a browser shows on hover.
+//
+// Limits: lines and rays are drawn clipped to the picture; a scene of more than
+// kTitledObjects shapes draws the shapes that nothing reports about as one path per group
+// and style, without titles, so that a million shapes stay a picture a browser opens.
+// Positions are rounded to 0.01 px.
+#pragma once
+
+#include "collide/check.hpp"
+#include "collide/scene.hpp"
+
+#include <cstddef>
+#include <ostream>
+
+namespace collide {
+
+/// Above this many shapes (or moves), those without a result are drawn merged and untitled.
+inline constexpr std::size_t kTitledObjects = 20000;
+
+/// Write the SVG picture of `scene` and `result` (the check() of that scene) to `out`. The
+/// bytes depend only on the scene and the result. Throws what the stream throws.
+void write_svg(std::ostream& out, const Scene& scene, const SceneResult& result);
+
+}  // namespace collide

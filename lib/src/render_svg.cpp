@@ -39,6 +39,7 @@ text{font:13px sans-serif;fill:#1f2933}
 .overlap{fill:#d62728;stroke:#d62728;stroke-width:2}
 .line{fill:none;stroke-linecap:round}
 .solid{fill:#3e4c59}
+.runs{fill:none;stroke:#3e4c59;stroke-width:1}
 .cell-touch{fill:#e69f00}
 .cell-overlap{fill:#d62728}
 .cells{fill:none;stroke:#cbd2d9;stroke-width:.5}
@@ -227,13 +228,16 @@ void Picture::grids() {
     for (std::size_t k = 0; k < scene_.grids.size(); ++k) {
         const Grid& g = scene_.grids[k];
         const CellFrame f = frame(g);
-        // Drawn in cell units: "M12 3h5v1h-5Z" is a run of five solid cells in row 3.
         const std::string transform = "matrix(" + format_number(f.cell_w) + " 0 0 " + format_number(f.cell_h) + " " +
                                       px_number(f.left) + " " + px_number(f.top) + ")";
+        // Drawn in cell units. Each run of solid cells in a row is a line one cell thick along
+        // the middle of the row ("M12 3.5h5": five cells from column 12 in row 3), the next
+        // relative to where the last ended ("m2 0h1"): a million cells stay a few MB.
         out_ << "<g transform=\"" << transform << "\"><title>" << xml_text(g.id) << " (grid " << g.cols << "×" << g.rows
              << ", tile " << format_number(g.tile.x) << "×" << format_number(g.tile.y)
              << (g.outside_solid ? "; outside solid" : "; outside open") << ")</title>\n";
         std::string runs;
+        std::int64_t at_col = 0, at_row = 0;  // where the last run ended
         for (std::size_t r = 0; r < g.rows; ++r) {
             for (std::size_t c = 0; c < g.cols;) {
                 if (!g.solid(c, r)) {
@@ -242,12 +246,16 @@ void Picture::grids() {
                 }
                 std::size_t e = c;
                 while (e < g.cols && g.solid(e, r)) ++e;
-                runs += 'M' + std::to_string(c) + ' ' + std::to_string(r) + 'h' + std::to_string(e - c) + "v1h-" +
-                        std::to_string(e - c) + 'Z';
+                const auto col = static_cast<std::int64_t>(c), row = static_cast<std::int64_t>(r);
+                if (runs.empty()) runs += 'M' + std::to_string(c) + ' ' + std::to_string(r) + ".5";
+                else runs += 'm' + std::to_string(col - at_col) + ' ' + std::to_string(row - at_row);
+                runs += 'h' + std::to_string(e - c);
+                at_col = static_cast<std::int64_t>(e);
+                at_row = row;
                 c = e;
             }
         }
-        if (!runs.empty()) out_ << "<path class=\"solid\" d=\"" << runs << "\"/>\n";
+        if (!runs.empty()) out_ << "<path class=\"runs\" d=\"" << runs << "\"/>\n";
         if (std::min(f.cell_w, f.cell_h) >= 4 && g.cols + g.rows <= 4000) {
             std::string lines;
             for (std::size_t c = 0; c <= g.cols; ++c) lines += 'M' + std::to_string(c) + " 0v" + std::to_string(g.rows);
@@ -475,7 +483,9 @@ void Picture::write() {
     const std::string w = px_number(width), h = px_number(height);
     out_ << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
          << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w << "\" height=\"" << h << "\" viewBox=\"0 0 " << w
-         << ' ' << h << "\">\n<title>collide: " << xml_text(scene_.file) << "</title>\n<defs><style>" << kStyle
+         << ' ' << h << "\"\n     data-view=\"" << format_number(view_.centre().x) << ' ' << format_number(view_.centre().y) << ' '
+         << format_number(view_.units_per_px()) << ' ' << px_number(view_.width()) << ' ' << px_number(view_.height())
+         << "\">\n<title>collide: " << xml_text(scene_.file) << "</title>\n<defs><style>" << kStyle
          << "</style>\n";
     for (const char* cls : {"allowed", "blocked"})
         out_ << "<marker id=\"arrow-" << cls << "\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" "

@@ -3,6 +3,7 @@
 #include "collide/report.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -47,25 +48,92 @@ Px View::px(Vec2 p) const {
     return {width_ / 2 + x * half_px_, height_ / 2 + (y_up_ ? -y : y) * half_px_};
 }
 
-std::string px_number(double v) {
-    if (!(v > -1e7)) v = -1e7;  // NaN too: nothing we draw should produce one, but text must stay SVG
-    if (v > 1e7) v = 1e7;
-    char buf[32];
-    const int n = std::snprintf(buf, sizeof buf, "%.2f", v);
-    std::string s(buf, static_cast<std::size_t>(n));
-    while (s.back() == '0') s.pop_back();
-    if (s.back() == '.') s.pop_back();
-    return s == "-0" ? "0" : s;
+namespace {
+
+// v in tenths of a pixel, clamped to +-1e7 px (NaN, which nothing we draw should give, to 0).
+std::int64_t tenths(double v) {
+    if (!(v == v)) return 0;
+    return static_cast<std::int64_t>(std::llround(std::clamp(v, -1e7, 1e7) * 10));
 }
 
-void PathData::move(Px p) { d_ += 'M' + px_number(p.x) + ' ' + px_number(p.y); }
-void PathData::line(Px p) { d_ += 'L' + px_number(p.x) + ' ' + px_number(p.y); }
-void PathData::arc(double r, bool large, bool clockwise, Px p) {
-    const std::string rs = px_number(r);
-    d_ += 'A' + rs + ' ' + rs + " 0 " + (large ? '1' : '0') + ' ' + (clockwise ? '1' : '0') + ' ' + px_number(p.x) + ' ' +
-          px_number(p.y);
+// "12.5", "-3", ".5", "-.5": the shortest text of t / 10.
+void append_tenths(std::string& out, std::int64_t t) {
+    if (t < 0) out += '-';
+    const std::uint64_t u = t < 0 ? 0 - static_cast<std::uint64_t>(t) : static_cast<std::uint64_t>(t);
+    if (u >= 10) out += std::to_string(u / 10);
+    if (u % 10) out += '.', out += static_cast<char>('0' + u % 10);
+    else if (u < 10) out += '0';
 }
-void PathData::dot(Px p) { d_ += 'M' + px_number(p.x) + ' ' + px_number(p.y) + "h0"; }
+
+}  // namespace
+
+std::string px_number(double v) {
+    std::string s;
+    append_tenths(s, tenths(v));
+    return s;
+}
+
+void PathData::number(std::int64_t t) {
+    // A minus sign separates numbers by itself; anything else after a number needs a space.
+    if (!d_.empty() && t >= 0 && (std::isdigit(static_cast<unsigned char>(d_.back())) || d_.back() == '.')) d_ += ' ';
+    append_tenths(d_, t);
+}
+
+void PathData::move(Px p) {
+    const std::int64_t x = tenths(p.x), y = tenths(p.y);
+    if (d_.empty()) {
+        d_ += 'M';
+        number(x);
+        number(y);
+    } else {
+        d_ += 'm';
+        number(x - x_);
+        number(y - y_);
+    }
+    x_ = start_x_ = x;
+    y_ = start_y_ = y;
+}
+
+void PathData::line(Px p) {
+    const std::int64_t x = tenths(p.x), y = tenths(p.y);
+    if (y == y_) {
+        d_ += 'h';
+        number(x - x_);
+    } else if (x == x_) {
+        d_ += 'v';
+        number(y - y_);
+    } else {
+        d_ += 'l';
+        number(x - x_);
+        number(y - y_);
+    }
+    x_ = x;
+    y_ = y;
+}
+
+void PathData::arc(double r, bool large, bool clockwise, Px p) {
+    const std::int64_t x = tenths(p.x), y = tenths(p.y), rt = tenths(r);
+    d_ += 'a';
+    number(rt);
+    number(rt);
+    d_ += large ? " 0 1" : " 0 0";
+    d_ += clockwise ? " 1" : " 0";
+    number(x - x_);
+    number(y - y_);
+    x_ = x;
+    y_ = y;
+}
+
+void PathData::close() {
+    d_ += 'Z';
+    x_ = start_x_;
+    y_ = start_y_;
+}
+
+void PathData::dot(Px p) {
+    move(p);
+    d_ += "h0";
+}
 
 namespace {
 

@@ -4,6 +4,7 @@
 
 #include "collide/geometry.hpp"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -30,10 +31,11 @@ public:
     /// A length in scene units, in pixels.
     double length(double d) const { return d * 0.5 / (half_ * 0.5) * half_px_; }
     /// Scene units per pixel.
-    double units_per_px() const { return 2 * (half_ / half_px_); }
+    double units_per_px() const { return half_ / half_px_; }
     double width() const { return width_; }    ///< of the drawing, margins included
     double height() const { return height_; }
     bool y_up() const { return y_up_; }
+    Vec2 centre() const { return centre_; }  ///< the scene point at the drawing's centre
 
 private:
     Vec2 lo_{1.0, 1.0}, hi_{-1.0, -1.0};  // empty until the first include
@@ -44,28 +46,31 @@ private:
     bool y_up_ = false;
 };
 
-/// "12.5", "-3", "0.07": a pixel position to 0.01 px, clamped to +-1e7 (the same double gives
+/// "12.5", "-3", "0.1": a pixel position to 0.1 px, clamped to +-1e7 (the same double gives
 /// the same text on every machine).
 std::string px_number(double v);
 
-/// Path data ("M1 2L3 4Z") built command by command.
+/// Path data built command by command, to 0.1 px: the first move absolute, every later
+/// command relative to the point before ("M120 40.5h25v12.5h-25Z"), so that a path of a
+/// hundred thousand small shapes stays short. Positions are rounded before they are
+/// differenced, so that the relative steps never drift.
 class PathData {
 public:
     void move(Px p);
     void line(Px p);
     /// A circular arc of radius r to p, clockwise on screen when `clockwise`.
     void arc(double r, bool large, bool clockwise, Px p);
-    void close() { d_ += 'Z'; }
+    void close();
     /// A dot: a zero-length line that a round cap turns into a disc.
     void dot(Px p);
-    /// Raw text for callers that write their own commands.
-    void raw(std::string_view s) { d_ += s; }
     const std::string& str() const { return d_; }
     bool empty() const { return d_.empty(); }
-    void clear() { d_.clear(); }
 
 private:
+    void number(std::int64_t tenths);  // with a separator when one is needed
     std::string d_;
+    std::int64_t x_ = 0, y_ = 0;              // the current point, in tenths of a pixel
+    std::int64_t start_x_ = 0, start_y_ = 0;  // where the subpath began (Z returns there)
 };
 
 /// The outline of a shape in pixels, added to `area` (closed, clockwise on screen, so that one

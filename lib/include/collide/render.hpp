@@ -12,6 +12,11 @@
 // kTitledObjects shapes draws the shapes that nothing reports about as one path per group
 // and style, without titles, so that a million shapes stay a picture a browser opens.
 // Positions are rounded to 0.01 px.
+//
+// For tools (and tests) that look at the pixels: the root element's `data-view="cx cy u w h"`
+// says that scene point (x, y) is drawn at pixel (w/2 + (x - cx)/u, h/2 + (y - cy)/u) with y
+// down, (w/2 + (x - cx)/u, h/2 - (y - cy)/u) with y up; the drawing is w × h px at the top
+// left, the legend to its right.
 #pragma once
 
 #include "collide/check.hpp"

@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
 # Installs what building and testing collide needs, when it is missing (Debian; run as root).
-# With --fuzz, also clang, libFuzzer and ninja for the fuzz targets (tests/fuzz).
+# With --fuzz (the whole test suite), also clang, libFuzzer and ninja for the fuzz targets
+# (tests/fuzz), and xmllint and headless Chromium for the pictures of `collide render`
+# (tests/cli/test_render.py); Chromium without its recommended packages (printing, desktop
+# integration), which a headless screenshot does not use.
 set -euo pipefail
 need=(cmake g++ make python3 libcli11-dev nlohmann-json3-dev libspdlog-dev doctest-dev python3-jsonschema
       libpugixml-dev zlib1g-dev libzstd-dev)
-[ "${1:-}" = --fuzz ] && need+=(clang libclang-rt-14-dev ninja-build)
-missing=()
-for p in "${need[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "installing: ${missing[*]}" >&2
+lean=()
+if [ "${1:-}" = --fuzz ]; then
+  need+=(clang libclang-rt-14-dev ninja-build libxml2-utils)
+  lean+=(chromium)
+fi
+missing=() missing_lean=()
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+for p in "${need[@]}"; do installed "$p" || missing+=("$p"); done
+for p in "${lean[@]}"; do installed "$p" || missing_lean+=("$p"); done
+if ((${#missing[@]} + ${#missing_lean[@]})); then
+  echo "installing: ${missing[*]} ${missing_lean[*]}" >&2
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  if ((${#missing[@]})); then
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+  if ((${#missing_lean[@]})); then
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing_lean[@]}" >/dev/null
+  fi
 fi

@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+"""`collide render` through the real binary and a real browser (SPEC §3 `render`).
+
+    python3 tests/cli/test_render.py --bin build/cli/collide --out build/tests/render [--no-browser] [--no-big]
+
+Every sample scene and map is rendered to SVG; each SVG must be well-formed (`xmllint`), give
+every shape, grid and move a <title>, and exit as `collide check` does. Then headless
+Chromium draws each SVG to a PNG (kept in --out as an artefact of the run) and the pixels are
+checked against what `collide check` reports: every intersection point of an overlapping pair
+shows the overlap colour, every one of a touching pair the touch colour, and places where the
+scene has nothing (found by asking collide which probe circles meet nothing) stay background
+white. The pixel of a scene point comes from the `data-view` of the SVG and the scene's own
+y axis, so a picture drawn upside down fails. Last, a 1000×1000 grid with 100,000 shapes must
+stay a few MB and open in the browser.
+
+--no-browser --no-big (the sanitizer build) keeps the SVG checks of the samples only.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import random
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SVG = "{http://www.w3.org/2000/svg}"
+OVERLAP, TOUCH, WHITE = (0xD6, 0x27, 0x28), (0xE6, 0x9F, 0x00), (255, 255, 255)
+DOT_RADIUS_PX = 3.5  # lib/src/render_svg.cpp: .dot-* stroke-width 7, round caps
+FAILURES = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+        print(f"FAIL: {what}", file=sys.stderr)
+    return cond
+
+
+def run(*args, stdin=None):
+    return subprocess.run([str(a) for a in args], input=stdin, capture_output=True, text=True, timeout=300)
+
+
+def inputs():
+    """(name, argument, scene JSON) for every sample: scenes as they are, maps imported."""
+    out = []
+    for f in sorted((ROOT / "samples").glob("*.json")):
+        out.append((f.stem, str(f), json.loads(f.read_text())))
+    for arg in [ROOT / "samples/tiled/dungeon.tmx", ROOT / "samples/tiled/dungeon.tmj", str(ROOT / "samples/ldtk/platformer.ldtk") + "#Level_0"]:
+        r = run(BIN, "import", arg)
+        check(r.returncode == 0, f"collide import {arg}: exit {r.returncode}: {r.stderr[:300]}")
+        name = Path(str(arg).split("#")[0]).name.replace(".", "-")
+        out.append((name, str(arg), json.loads(r.stdout) if r.returncode == 0 else {}))
+    return out
+
+
+# --- SVG ------------------------------------------------------------------------------------
+
+def svg_checks(name, arg, scene, svg_path):
+    r = run("xmllint", "--noout", svg_path)
+    check(r.returncode == 0, f"{name}: xmllint: {r.stderr[:300]}")
+    root = ET.parse(svg_path).getroot()
+    titles = [t.text or "" for t in root.iter(SVG + "title")]
+    ids = [s["id"] for s in scene.get("shapes", [])] + [g["id"] for g in scene.get("grids", [])]
+    for i in ids:
+        check(any(t.startswith(i + " (") for t in titles), f"{name}: no <title> for {i!r}")
+    for m in scene.get("moves", []):
+        check(any(t.startswith(f"move {m['id']}: ") for t in titles), f"{name}: no <title> for move {m['id']!r}")
+    return [float(v) for v in root.get("data-view").split()]
+
+
+def to_px(view, y_up, p):
+    cx, cy, upp, w, h = view
+    x = w / 2 + (p[0] - cx) / upp
+    y = h / 2 + (p[1] - cy) / upp * (-1 if y_up else 1)
+    return x, y
+
+
+# --- PNG (8-bit RGB or RGBA, not interlaced: what Chromium writes) ---------------------------
+
+def read_png(path):
+    data = Path(path).read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and colour in (2, 6) and interlace == 0, (depth, colour, interlace)
+            bpp = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw, stride = zlib.decompress(idat), width * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, height, lambda x, y: tuple(rows[y][x * bpp:x * bpp + 3])
+
+
+def screenshot(svg_path, png_path):
+    root = ET.parse(svg_path).getroot()
+    w, h = int(float(root.get("width")) + 0.999), int(float(root.get("height")) + 0.999)
+    with tempfile.TemporaryDirectory() as profile:  # one profile each: runs go in parallel
+        r = run(BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+                f"--user-data-dir={profile}", f"--window-size={w},{h}", f"--screenshot={png_path}",
+                Path(svg_path).resolve().as_uri())
+    return r.returncode == 0 and Path(png_path).exists(), r.stderr[-500:]
+
+
+def near(colour, want, tolerance=24):
+    return all(abs(a - b) <= tolerance for a, b in zip(colour, want))
+
+
+def empty_probes(name, scene, view, y_up):
+    """Scene points at least 12 px from everything drawn: probe circles on a lattice, kept
+    when collide says they meet no shape, no solid cell and no move's path; each with whether
+    it lies in a grid (where faint cell lines may pass)."""
+    cx, cy, upp, w, h = view
+    r = 12 * upp
+    shapes = [dict(s, groups=["scene"]) for s in scene.get("shapes", [])]
+    extents = []
+    for g in scene.get("grids", []):
+        tw, th = (g["tile_size"], g["tile_size"]) if isinstance(g["tile_size"], (int, float)) else g["tile_size"]
+        cols, rows = max(len(row) for row in g["rows"]), len(g["rows"])
+        ox, oy = g.get("origin", [0, 0])
+        extents.append((ox, oy, ox + cols * tw, oy + rows * th))
+        x0, y0, x1, y1 = extents[-1]  # its border is drawn
+        shapes.append({"id": f"border-{g['id']}", "type": "polyline", "points": [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]], "groups": ["scene"]})
+    # the grids' solid cells, but not their outside: a probe in an open cell is empty too
+    grids = [dict(g, groups=["scene"], outside="empty") for g in scene.get("grids", [])]
+    for m in scene.get("moves", []):
+        body = m.get("body", {"type": "point"})
+        reach = body.get("radius", 0) + 0.5 * (sum(x * x for x in body.get("size", [0, 0])) ** 0.5)
+        shapes.append({"id": f"path-{m['id']}", "type": "capsule", "a": m["from"], "b": m["to"], "radius": reach + 4 * upp, "groups": ["scene"]})
+    probes = []
+    for py in range(40, int(h) - 40, 47):
+        for px in range(40, int(w) - 40, 47):
+            x = cx + (px - w / 2) * upp
+            y = cy + (py - h / 2) * upp * (-1 if y_up else 1)
+            probes.append((px, py, any(x0 <= x <= x1 and y0 <= y <= y1 for x0, y0, x1, y1 in extents)))
+            shapes.append({"id": f"probe-{px}-{py}", "type": "circle", "center": [x, y], "radius": r, "groups": ["probe"]})
+    probe_scene = {"settings": scene.get("settings", {}), "shapes": shapes, "grids": grids, "pairs": ["probe:scene"]}
+    res = run(BIN, "check", "--no-points", "-", stdin=json.dumps(probe_scene))
+    if not check(res.returncode == 0, f"{name}: probe scene: exit {res.returncode}: {res.stderr[:300]}"):
+        return []
+    hit = {c["a"] for c in json.loads(res.stdout)["scenes"][0]["collisions"]}
+    return [p for p in probes if f"probe-{p[0]}-{p[1]}" not in hit]
+
+
+def pixel_checks(name, scene, view, png_path, report):
+    y_up = scene.get("settings", {}).get("y_axis") == "up"
+    width, height, pixel = read_png(png_path)
+    points = {"overlap": [], "touch": []}
+    for c in report["collisions"]:
+        points["touch" if c["relation"] == "touch" else "overlap"] += [to_px(view, y_up, p) for p in c.get("points", [])]
+    for kind, want in (("overlap", OVERLAP), ("touch", TOUCH)):
+        for x, y in points[kind]:
+            if kind == "touch" and any(abs(x - a) < 3 * DOT_RADIUS_PX and abs(y - b) < 3 * DOT_RADIUS_PX for a, b in points["overlap"]):
+                continue  # an overlap dot is drawn over it
+            got = pixel(int(x), int(y))
+            check(near(got, want), f"{name}: {kind} point at pixel ({x:.1f}, {y:.1f}) is {got}, not {want}")
+    empty = empty_probes(name, scene, view, y_up)
+    check(len(empty) >= 3, f"{name}: only {len(empty)} empty places to look at")
+    for px, py, in_grid in empty:
+        got = pixel(px, py)
+        # an open cell of a grid is white, or the faint line between cells (#cbd2d9)
+        ok = min(got) >= 200 and max(got) - min(got) <= 24 if in_grid else near(got, WHITE, 3)
+        check(ok, f"{name}: nothing is at pixel ({px}, {py}), but it is {got}")
+    return len(points["overlap"]) + len(points["touch"]), len(empty)
+
+
+def big_scene(out):
+    rnd = random.Random(17)
+    rows = ["".join("#" if rnd.random() < 0.3 else "." for _ in range(1000)) for _ in range(1000)]
+    shapes = []
+    for i in range(100000):
+        x, y = round(rnd.uniform(0, 10000), 2), round(rnd.uniform(0, 10000), 2)
+        if i % 2:
+            shapes.append({"id": f"coin-{i}", "type": "circle", "center": [x, y], "radius": 3, "groups": ["coins"]})
+        else:
+            shapes.append({"id": f"crate-{i}", "type": "rect", "min": [x, y], "max": [round(x + 5, 2), round(y + 4, 2)], "groups": ["crates"]})
+    scene = {"shapes": shapes, "grids": [{"id": "world", "tile_size": 10, "solid": "#", "rows": rows}], "pairs": ["coins:crates"]}
+    src = out / "big-scene.json"
+    src.write_text(json.dumps(scene))
+    svg = out / "big-scene.svg"
+    r = run(BIN, "render", src, "-o", svg)
+    check(r.returncode == 0, f"big scene: exit {r.returncode}: {r.stderr[:300]}")
+    size = svg.stat().st_size
+    check(size < 8_000_000, f"big scene: the SVG is {size} bytes")
+    r = run("xmllint", "--noout", "--huge", svg)
+    check(r.returncode == 0, f"big scene: xmllint: {r.stderr[:300]}")
+    print(f"big scene: 1000x1000 grid and 100,000 shapes: {size / 1e6:.1f} MB")
+    return svg
+
+
+def command_line(out):
+    """What render does with its arguments: one scene, check's options, whole output or none."""
+    spec = ROOT / "samples/spec-example.json"
+    to_file = out / "cli-spec.svg"
+    r = run(BIN, "render", spec, "-o", to_file)
+    s = run(BIN, "render", spec)
+    check(r.returncode == 1 and s.returncode == 1, f"render of spec-example exits {r.returncode}/{s.returncode}, not 1 (its rule fails)")
+    check(to_file.read_text() == s.stdout, "render -o and render to stdout differ")
+    check("rule 'player starts clear' failed" in s.stderr, f"render says nothing of the failed rule: {s.stderr!r}")
+    # check's options: --near draws the near pairs' links, --pairs chooses what is tested
+    crates = ROOT / "samples/crates.json"
+    r = run(BIN, "render", "--near", "1000", crates)
+    check(r.returncode == 0 and '<path class="link"' in r.stdout, f"render --near: no near link: {r.returncode} {r.stderr[:200]}")
+    r = run(BIN, "render", "--pairs", "nothing:nothing", crates)
+    check(r.returncode == 0 and 'id="points"' not in r.stdout and 'id="points"' in run(BIN, "render", crates).stdout, "render --pairs nothing:nothing still draws intersection points")
+    errors = [
+        (["render", spec, spec], "collide: error: render draws one scene: give one FILE (got 2)\n"),
+        (["render", "-f", "json", spec], None),
+        (["render", ROOT / "samples/ldtk/platformer.ldtk"],
+         f"collide: error: {ROOT / 'samples/ldtk/platformer.ldtk'}: render draws one scene, and this file holds 2 (name one level: FILE.ldtk#LEVEL)\n"),
+        (["render", "--near", "-1", spec], "collide: error: --near: '-1' is not a finite distance >= 0\n"),
+    ]
+    for args, message in errors:
+        kept = out / "kept.svg"
+        kept.write_text("old")
+        r = run(BIN, *args, "-o", kept)
+        check(r.returncode == 2, f"collide {' '.join(map(str, args))}: exit {r.returncode}, not 2")
+        check(message is None or r.stderr == message, f"collide {' '.join(map(str, args))}: said {r.stderr!r}")
+        check(kept.read_text() == "old", f"collide {' '.join(map(str, args))}: wrote into -o")
+    bad = out / "bad.json"
+    bad.write_text('{"shapes": [{"id": "a", "type": "circle", "center": [0, 0], "raduis": 1}]}')
+    r = run(BIN, "render", bad)
+    check(r.returncode == 2 and r.stdout == "" and "raduis" in r.stderr, f"render of a bad scene: exit {r.returncode}, {r.stderr!r}")
+
+
+def main():
+    global BIN, BROWSER
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--out", required=True, help="where the SVGs and PNGs are kept")
+    ap.add_argument("--no-browser", action="store_true")
+    ap.add_argument("--no-big", action="store_true", help="leave out the 100,000-shape scene")
+    a = ap.parse_args()
+    BIN, out = Path(a.bin).resolve(), Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    BROWSER = None if a.no_browser else (shutil.which("chromium") or shutil.which("chromium-browser"))
+    if not a.no_browser and not BROWSER:
+        print("FAIL: chromium not found (tests/deps.sh installs it)", file=sys.stderr)
+        return 1
+    if not shutil.which("xmllint"):
+        print("FAIL: xmllint not found (tests/deps.sh installs libxml2-utils)", file=sys.stderr)
+        return 1
+    command_line(out)
+    jobs = []
+    for name, arg, scene in inputs():
+        svg = out / f"{name}.svg"
+        r = run(BIN, "render", arg, "-o", svg)
+        c = run(BIN, "check", arg)
+        check(r.returncode == c.returncode, f"{name}: render exits {r.returncode}, check {c.returncode}: {r.stderr[:300]}")
+        if not check(svg.exists(), f"{name}: no SVG"):
+            continue
+        view = svg_checks(name, arg, scene, svg)
+        jobs.append((name, scene, view, svg, json.loads(c.stdout)["scenes"][0]))
+    big = None if a.no_big else big_scene(out)
+    if BROWSER:
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            shots = {name: pool.submit(screenshot, svg, out / f"{name}.png") for name, _, _, svg, _ in jobs}
+            big_shot = big and pool.submit(screenshot, big, out / "big-scene.png")
+            for name, scene, view, svg, report in jobs:
+                ok, err = shots[name].result()
+                if check(ok, f"{name}: chromium drew no PNG: {err}"):
+                    n_points, n_empty = pixel_checks(name, scene, view, out / f"{name}.png", report)
+                    print(f"{name}: {n_points} intersection points and {n_empty} empty places checked")
+            if big_shot:
+                ok, err = big_shot.result()
+                check(ok, f"big scene: chromium drew no PNG: {err}")
+        print(f"PNGs in {out}")
+    print(f"{len(jobs)} pictures, {len(FAILURES)} failures")
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

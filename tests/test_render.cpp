@@ -1,0 +1,175 @@
+// write_svg (render.hpp) and the small SVG writer under it (svg_canvas.hpp): where things are
+// drawn, which way y points, what a big scene merges, and that any input gives valid text.
+// tests/cli/test_render.py looks at the pixels in a real browser.
+#include "collide/render.hpp"
+
+#include "collide/check.hpp"
+#include "collide/scene.hpp"
+#include "svg_canvas.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <regex>
+#include <sstream>
+#include <string>
+
+using collide::Scene;
+using collide::detail::PathData;
+using collide::detail::Px;
+using collide::detail::View;
+
+namespace {
+
+std::string render(const Scene& scene) {
+    std::ostringstream out;
+    collide::write_svg(out, scene, collide::check(scene, {}));
+    return out.str();
+}
+
+std::string render(const std::string& json) { return render(collide::read_scene(json, "scene.json")); }
+
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+// The data-view of the root element: centre, units per pixel, drawing width and height.
+struct ViewAttr {
+    double cx = 0, cy = 0, u = 1, w = 0, h = 0;
+};
+ViewAttr view_of(const std::string& svg) {
+    std::smatch m;
+    REQUIRE(std::regex_search(svg, m, std::regex(R"re(data-view="(\S+) (\S+) (\S+) (\S+) (\S+)")re")));
+    return {std::stod(m[1]), std::stod(m[2]), std::stod(m[3]), std::stod(m[4]), std::stod(m[5])};
+}
+
+// The pixel of scene point p, as the data-view says.
+Px pixel_of(const std::string& svg, collide::Vec2 p, bool y_up) {
+    const ViewAttr v = view_of(svg);
+    return {v.w / 2 + (p.x - v.cx) / v.u, v.h / 2 + (y_up ? -1 : 1) * (p.y - v.cy) / v.u};
+}
+
+}  // namespace
+
+TEST_CASE("path data is written to 0.1 px, relative after the first move") {
+    PathData d;
+    d.move({120, 40.54});
+    d.line({145, 40.54});   // same row: h
+    d.line({145, 53.04});   // same column: v
+    d.line({120.06, 40});   // 120.06 is 120.1: l
+    d.close();              // back to where the subpath began
+    d.move({119.96, 40.5});
+    d.dot({0.04, -2.5});
+    CHECK(d.str() == "M120 40.5h25v12.5l-24.9-13Zm0 0m-120-43h0");
+    CHECK(collide::detail::px_number(-0.04) == "0");
+    CHECK(collide::detail::px_number(1e300) == "10000000");
+}
+
+TEST_CASE("the view fits the scene in 1000 px and keeps the scale on both axes") {
+    View v;
+    v.include({0, 0});
+    v.include({200, 100});
+    v.finish(false, 1000, 16);
+    // 200 units across, padded by 4%: 1000 px for 208 units
+    CHECK(v.units_per_px() == doctest::Approx(0.208));
+    CHECK(v.width() == doctest::Approx(1032));
+    CHECK(v.height() == doctest::Approx(16 * 2 + 1000 * 104.0 / 208));
+    const Px a = v.px({0, 0}), b = v.px({200, 100});
+    CHECK(b.x - a.x == doctest::Approx(200 / 0.208));
+    CHECK(b.y - a.y == doctest::Approx(100 / 0.208));  // y down: greater y lower on the page
+
+    View up;
+    up.include({0, 0});
+    up.include({200, 100});
+    up.finish(true, 1000, 16);
+    CHECK(up.px({0, 100}).y < up.px({0, 0}).y);  // y up: greater y higher on the page
+}
+
+TEST_CASE("a view never divides by zero or overflows") {
+    SUBCASE("one point") {
+        View v;
+        v.include({5, 5});
+        v.finish(false, 1000, 16);
+        CHECK(std::isfinite(v.px({5, 5}).x));
+        CHECK(v.px({5, 5}).x == doctest::Approx(v.width() / 2));
+    }
+    SUBCASE("the whole double range") {
+        View v;
+        v.include({-1.7e308, -1.7e308});
+        v.include({1.7e308, 1.7e308});
+        v.finish(false, 1000, 16);
+        CHECK(v.px({1.7e308, 0}).x == doctest::Approx(v.width() / 2 + 500 / 1.04));
+    }
+    SUBCASE("subnormal coordinates") {
+        View v;
+        v.include({0, 0});
+        v.include({4e-320, 4e-320});
+        v.finish(false, 1000, 16);
+        CHECK(std::isfinite(v.px({4e-320, 0}).x));
+        CHECK(std::isfinite(v.units_per_px()));
+    }
+}
+
+TEST_CASE("shapes, grids and moves are drawn where the scene puts them") {
+    const std::string scene = R"({
+        "settings": {"y_axis": "up"},
+        "shapes": [
+            {"id": "crate", "type": "rect", "min": [0, 0], "max": [100, 50], "groups": ["props"]},
+            {"id": "coin", "type": "circle", "center": [100, 50], "radius": 10}
+        ],
+        "moves": [{"id": "hop", "against": "*", "from": [-20, 25], "to": [50, 25]}]
+    })";
+    const std::string svg = render(scene);
+    // The crate's top left corner on the page is (0, 50) in the scene: y up.
+    const Px top_left = pixel_of(svg, {0, 50}, true);
+    CHECK(svg.find("M" + collide::detail::px_number(top_left.x) + " " + collide::detail::px_number(top_left.y) + "h") !=
+          std::string::npos);
+    // The two shapes overlap at the crate's corner (100, 50): drawn in the overlap style, with
+    // titles that say so, and the move stops on the crate's left edge.
+    CHECK(std::regex_search(svg, std::regex(R"re(<path class="area overlap" d="[^"]*"><title>crate )re")));
+    CHECK(std::regex_search(svg, std::regex(R"re(<path class="area overlap" d="[^"]*"><title>coin )re")));
+    CHECK(svg.find("<title>crate (rect; groups props)&#10;overlaps coin</title>") != std::string::npos);
+    CHECK(svg.find("<title>move hop: blocked at t 0.2857142857142857, stop [0, 25], hit crate</title>") !=
+          std::string::npos);
+    CHECK(svg.find("class=\"dot-overlap\"") != std::string::npos);
+    CHECK(render(scene) == svg);  // the same bytes every time
+}
+
+TEST_CASE("ids are escaped, and a control character cannot break the XML") {
+    const std::string svg = render(R"({"shapes": [{"id": "<b>&\"x\"\u0001", "type": "point", "at": [1, 2]}]})");
+    CHECK(svg.find("<title>&lt;b&gt;&amp;&quot;x&quot;\\x01 (point)</title>") != std::string::npos);
+    CHECK(svg.find('\x01') == std::string::npos);
+}
+
+TEST_CASE("lines and rays are clipped to the picture") {
+    const std::string svg = render(R"({"shapes": [
+        {"id": "floor", "type": "line", "a": [0, 0], "b": [1e-300, 0]},
+        {"id": "beam", "type": "ray", "origin": [10, 10], "direction": [1e308, -1e308]},
+        {"id": "box", "type": "rect", "min": [0, 0], "max": [10, 10]}]})");
+    std::smatch m;
+    REQUIRE(std::regex_search(svg, m, std::regex(R"re(<path class="line \w+" d="([^"]*)"><title>floor)re")));
+    // from 10 px left of the picture to 10 px right of it, along y = 0
+    const Px y0 = pixel_of(svg, {0, 0}, false);
+    CHECK(m[1].str() == "M-10 " + collide::detail::px_number(y0.y) + "h" + collide::detail::px_number(view_of(svg).w + 20));
+    CHECK(svg.find("nan") == std::string::npos);
+    CHECK(svg.find("inf") == std::string::npos);
+}
+
+TEST_CASE("a big scene merges the shapes nothing reports about into one path per group") {
+    std::string shapes;
+    for (int i = 0; i < 20001; ++i) {
+        shapes += std::string(i ? "," : "") + R"({"id": "s)" + std::to_string(i) + R"(", "type": "rect", "min": [)" +
+                  std::to_string(i * 3) + ", 0], \"max\": [" + std::to_string(i * 3 + 1) + ", 1], \"groups\": [\"" +
+                  (i % 2 ? "odd" : "even") + "\"]}";
+    }
+    // s0 and s1 touch: they keep their own elements and titles
+    shapes += R"(,{"id": "bridge", "type": "segment", "a": [1, 0.5], "b": [3, 0.5]})";
+    const std::string svg = render("{\"shapes\": [" + shapes + "]}");
+    CHECK(count(svg, "data-group=\"odd\"") == 1);
+    CHECK(count(svg, "data-group=\"even\"") == 1);
+    CHECK(svg.find("<title>s0 (rect; groups even)&#10;touches bridge</title>") != std::string::npos);
+    CHECK(svg.find("<title>s2 (") == std::string::npos);
+    CHECK(svg.size() < 20001 * 40);
+}

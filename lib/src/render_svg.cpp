@@ -60,9 +60,8 @@ text{font:13px sans-serif;fill:#1f2933}
 enum class Style : std::uint8_t { Plain, Near, Touch, Overlap };
 constexpr const char* kStyleName[] = {"shape", "near", "touch", "overlap"};
 
-// What the result says about each shape: its style and the lines of its title.
+// What the result says about a shape, for its title.
 struct Notes {
-    Style style = Style::Plain;
     std::vector<std::string> lines;
     std::size_t more = 0;
     void add(std::string line) {
@@ -139,7 +138,9 @@ private:
     const Scene& scene_;
     const SceneResult& result_;
     View view_;
-    std::unordered_map<std::size_t, Notes> notes_;
+    std::vector<Style> styles_;  // of each shape: the strongest thing the result says of it
+    std::vector<bool> titled_;   // whether shape i has an element and a title of its own
+    std::unordered_map<std::size_t, Notes> notes_;  // of the titled shapes with a result
 };
 
 void Picture::fit_view() {
@@ -172,24 +173,40 @@ void Picture::fit_view() {
 
 void Picture::collect_notes() {
     const std::size_t n = scene_.shapes.size();
-    const auto raise = [&](std::size_t i, Style s) { notes_[i].style = std::max(notes_[i].style, s); };
+    styles_.assign(n, Style::Plain);
+    const auto raise = [&](std::size_t i, Style s) { styles_[i] = std::max(styles_[i], s); };
     for (const Collision& c : result_.collisions) {
         const Style s = c.relation == Relation::Touch ? Style::Touch : Style::Overlap;
         raise(c.a, s);
-        notes_[c.a].add(verb(c.relation) + object_id(scene_, c.b));
-        if (c.b < n) {
-            raise(c.b, s);
-            notes_[c.b].add(verb(mirrored(c.relation)) + object_id(scene_, c.a));
-        }
+        if (c.b < n) raise(c.b, s);
+    }
+    for (const NearPair& p : result_.near) {
+        raise(p.a, Style::Near);
+        if (p.b < n) raise(p.b, Style::Near);
+    }
+    // Which shapes get a title, in the order they are drawn; only theirs need notes (a
+    // million collisions would otherwise make two million strings nobody sees).
+    titled_.assign(n, n <= kTitledObjects);
+    if (n > kTitledObjects) {
+        std::size_t budget = kTitledObjects;
+        for (Style style : {Style::Near, Style::Touch, Style::Overlap})
+            for (std::size_t i = 0; i < n && budget > 0; ++i)
+                if (styles_[i] == style) {
+                    titled_[i] = true;
+                    --budget;
+                }
+    }
+    const auto note = [&](std::size_t i, std::string line) {
+        if (i < n && titled_[i] && styles_[i] != Style::Plain) notes_[i].add(std::move(line));
+    };
+    for (const Collision& c : result_.collisions) {
+        note(c.a, verb(c.relation) + object_id(scene_, c.b));
+        note(c.b, verb(mirrored(c.relation)) + object_id(scene_, c.a));
     }
     for (const NearPair& p : result_.near) {
         const std::string d = " (distance " + format_number(p.distance) + ")";
-        raise(p.a, Style::Near);
-        notes_[p.a].add("near " + object_id(scene_, p.b) + d);
-        if (p.b < n) {
-            raise(p.b, Style::Near);
-            notes_[p.b].add("near " + object_id(scene_, p.a) + d);
-        }
+        note(p.a, "near " + object_id(scene_, p.b) + d);
+        note(p.b, "near " + object_id(scene_, p.a) + d);
     }
 }
 
@@ -279,13 +296,11 @@ void Picture::grids() {
 void Picture::shapes() {
     out_ << "<g id=\"shapes\">\n";
     const std::size_t n = scene_.shapes.size();
-    std::size_t budget = kTitledObjects;  // titles for shapes with a result, in a big scene
     Layer layer(out_);
     for (Style style : {Style::Plain, Style::Near, Style::Touch, Style::Overlap}) {
         for (std::size_t i = 0; i < n; ++i) {
-            const auto it = notes_.find(i);
-            if ((it == notes_.end() ? Style::Plain : it->second.style) != style) continue;
-            const bool titled = n <= kTitledObjects || (style != Style::Plain && budget > 0 && budget--);
+            if (styles_[i] != style) continue;
+            const bool titled = titled_[i];
             PathData area, lines;
             detail::add_outline(area, lines, scene_.shapes[i].shape, view_);
             if (style == Style::Touch || style == Style::Overlap) ring_if_small(lines, i);
@@ -410,9 +425,18 @@ void Picture::points() {
     for (const Collision& c : result_.collisions)
         for (Vec2 p : c.points) dots[c.relation != Relation::Touch].dot(view_.px(p));
     if (dots[0].empty() && dots[1].empty()) return;
-    out_ << "<g id=\"points\">\n<path class=\"halo\" d=\"" << dots[0].str() << dots[1].str() << "\"/>\n";
-    if (!dots[0].empty()) out_ << "<path class=\"dot-touch\" d=\"" << dots[0].str() << "\"/>\n";
-    if (!dots[1].empty()) out_ << "<path class=\"dot-overlap\" d=\"" << dots[1].str() << "\"/>\n";
+    // Each set of dots is written once and drawn twice: a white rim under every dot, then the
+    // dots (a million collisions make megabytes of dots).
+    const char* names[2] = {"touch", "overlap"};
+    out_ << "<g id=\"points\">\n<defs>";
+    for (int k = 0; k < 2; ++k)
+        if (!dots[k].empty()) out_ << "<path id=\"points-" << names[k] << "\" d=\"" << dots[k].str() << "\"/>";
+    out_ << "</defs>\n";
+    for (const char* cls : {"halo", "dot"})
+        for (int k = 0; k < 2; ++k)
+            if (!dots[k].empty())
+                out_ << "<use xlink:href=\"#points-" << names[k] << "\" class=\""
+                     << (cls[0] == 'h' ? std::string("halo") : std::string("dot-") + names[k]) << "\"/>\n";
     out_ << "</g>\n";
 }
 
@@ -482,7 +506,7 @@ void Picture::write() {
     const double width = view_.width() + 8 + kLegendWidth, height = std::max(view_.height(), kLegendHeight);
     const std::string w = px_number(width), h = px_number(height);
     out_ << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-         << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w << "\" height=\"" << h << "\" viewBox=\"0 0 " << w
+         << "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"" << w << "\" height=\"" << h << "\" viewBox=\"0 0 " << w
          << ' ' << h << "\"\n     data-view=\"" << format_number(view_.centre().x) << ' ' << format_number(view_.centre().y) << ' '
          << format_number(view_.units_per_px()) << ' ' << px_number(view_.width()) << ' ' << px_number(view_.height())
          << "\">\n<title>collide: " << xml_text(scene_.file) << "</title>\n<defs><style>" << kStyle

@@ -13,7 +13,10 @@
 // - the four types of issue 13 read as SPEC §1.1 says: a compound holds 1 to 4096 parts, none
 //   a compound, and its collisions name sorted parts that exist; Scene::converted lists, in
 //   file order, shapes and parts that are now a rect, a circle or a polygon; a capsule has a
-//   radius > 0 and a != b (a == b is read as the circle).
+//   radius > 0 and a != b (a == b is read as the circle);
+// - the SVG picture (write_svg) is text an XML parser takes: path data holds only path
+//   commands and finite numbers (no "nan", "inf" or exponent), no control character, and
+//   every <title> is closed (an id cannot open an element).
 // Scenes with more than 2000 shapes or a grid of more than 10^6 cells are skipped, so one
 // input cannot run for seconds. The new types reach the fuzzer through the seeds (samples,
 // both conformance corpora) and the dictionary fuzz_scene.dict (their keys and type names).
@@ -261,6 +264,26 @@ void check_measures(const Scene& scene, const CheckOptions& opt, const SceneResu
     if (!same) fuzz::fail("near pairs differ between the brute force and the automatic broad phase");
 }
 
+void check_svg(const Scene& scene, const SceneResult& r) {
+    std::ostringstream out;
+    write_svg(out, scene, r);
+    const std::string svg = out.str();
+    for (char c : svg)
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n') fuzz::fail("a control character in the SVG");
+    for (std::size_t at = svg.find(" d=\""); at != std::string::npos; at = svg.find(" d=\"", at + 1)) {
+        const std::size_t end = svg.find('"', at + 4);
+        const std::string_view d(svg.data() + at + 4, end - at - 4);
+        if (d.find_first_not_of("MmLlHhVvAaZ0123456789 .-") != std::string_view::npos)
+            fuzz::fail("path data that is not path commands and plain numbers: " + std::string(d.substr(0, 200)));
+    }
+    std::size_t open = 0, close = 0;
+    for (std::size_t at = svg.find("<title>"); at != std::string::npos; at = svg.find("<title>", at + 1)) ++open;
+    for (std::size_t at = svg.find("</title>"); at != std::string::npos; at = svg.find("</title>", at + 1)) ++close;
+    if (open != close || open < scene.shapes.size() + scene.grids.size() + scene.moves.size())
+        fuzz::fail("the SVG's titles: " + std::to_string(open) + " opened, " + std::to_string(close) + " closed");
+    if (svg.size() < 7 || svg.compare(svg.size() - 7, 7, "</svg>\n") != 0) fuzz::fail("the SVG does not end with </svg>");
+}
+
 void run(const Scene& scene) {
     check_read(scene);
     CheckOptions opt;
@@ -285,6 +308,7 @@ void run(const Scene& scene) {
     }
     check_csv(r, report(scene, r, Format::Csv));
     (void)report(scene, r, Format::Text);
+    check_svg(scene, r);
 
     if (scene.shapes.size() > kMaxShapesForBroadphases) return;
     for (Broadphase bp : {Broadphase::Brute, Broadphase::Grid, Broadphase::Sweep}) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -128,6 +129,9 @@ private:
     std::string shape_title(std::size_t i) const;
     Px anchor(std::size_t i) const;  // where a near link meets shape i
     void ring_if_small(PathData& d, std::size_t i) const;
+    std::string move_title(const Move& m, const MoveResult& r) const;
+    std::optional<std::size_t> hit_of(const Move& m, const MoveResult& r) const;  // a shape, or shapes + grid
+    void blocked_marks(const Move& m, const MoveResult& r);
     // A grid's cell space in pixels: x = left + col * cell_w, y = top + row * cell_h.
     struct CellFrame {
         double left, top, cell_w, cell_h;
@@ -356,6 +360,49 @@ void Picture::near_links() {
     out_ << "</g>\n";
 }
 
+std::string Picture::move_title(const Move& m, const MoveResult& r) const {
+    std::string title = "move " + xml_text(m.id) + ": ";
+    if (r.allowed) return title + "allowed";
+    title += "blocked at t " + format_number(r.t) + ", stop " + position(r.stop);
+    if (const auto hit = hit_of(m, r)) {
+        title += ", hit " + xml_text(object_id(scene_, *hit));
+        if (*hit >= scene_.shapes.size()) title += " cell [" + std::to_string(r.cell.col) + ", " + std::to_string(r.cell.row) + "]";
+    }
+    return title;
+}
+
+std::optional<std::size_t> Picture::hit_of(const Move& m, const MoveResult& r) const {
+    if (r.allowed) return std::nullopt;
+    if (m.against) return r.hit;
+    return scene_.shapes.size() + m.grid;
+}
+
+// Where a blocked move ended: the rest of its path, its body at the stop, and what it hit.
+void Picture::blocked_marks(const Move& m, const MoveResult& r) {
+    PathData rest, body, hit, none;
+    rest.move(view_.px(r.stop));
+    rest.line(view_.px(m.to));
+    if (m.body.kind == Body::Kind::Circle) {
+        detail::add_outline(body, none, Circle{r.stop, m.body.radius}, view_);
+    } else if (m.body.kind == Body::Kind::Rect) {
+        const Vec2 half{m.body.size.x / 2, m.body.size.y / 2};
+        detail::add_outline(body, none, Rect{{r.stop.x - half.x, r.stop.y - half.y}, {r.stop.x + half.x, r.stop.y + half.y}},
+                            view_);
+    }
+    if (const auto target = hit_of(m, r); target && *target < scene_.shapes.size()) {
+        detail::add_outline(hit, hit, scene_.shapes[*target].shape, view_);
+    } else if (target) {
+        const Grid& g = scene_.grids[*target - scene_.shapes.size()];
+        const double row = scene_.y_up ? static_cast<double>(g.rows - 1) - static_cast<double>(r.cell.row)
+                                       : static_cast<double>(r.cell.row);
+        const Vec2 lo{g.origin.x + static_cast<double>(r.cell.col) * g.tile.x, g.origin.y + row * g.tile.y};
+        detail::add_outline(hit, none, Rect{lo, {lo.x + g.tile.x, lo.y + g.tile.y}}, view_);
+    }
+    out_ << "<path class=\"rest\" d=\"" << rest.str() << "\"/>\n";
+    if (!body.empty()) out_ << "<path class=\"body\" d=\"" << body.str() << "\"/>\n";
+    if (!hit.empty()) out_ << "<path class=\"hit\" d=\"" << hit.str() << "\"/>\n";
+}
+
 void Picture::moves() {
     out_ << "<g id=\"moves\">\n";
     Layer layer(out_);
@@ -363,57 +410,17 @@ void Picture::moves() {
     for (std::size_t k = 0; k < scene_.moves.size(); ++k) {
         const Move& m = scene_.moves[k];
         const MoveResult& r = result_.moves[k];
-        std::string title = "move " + xml_text(m.id) + ": ";
-        if (r.allowed) {
-            title += "allowed";
-        } else {
-            title += "blocked at t " + format_number(r.t) + ", stop " + position(r.stop);
-            if (r.hit || !m.against) {
-                const std::size_t hit = r.hit ? *r.hit : scene_.shapes.size() + m.grid;
-                title += ", hit " + xml_text(object_id(scene_, hit));
-                if (hit >= scene_.shapes.size())
-                    title += " cell [" + std::to_string(r.cell.col) + ", " + std::to_string(r.cell.row) + "]";
-            }
-        }
-        const Vec2 end = r.allowed ? m.to : r.stop;
+        const char* cls = r.allowed ? "allowed" : "blocked";
         PathData path;
         path.move(view_.px(m.from));
-        path.line(view_.px(end));
-        if (!titled) {
-            layer.add(r.allowed ? "allowed" : "blocked", path, "", false);
+        path.line(view_.px(r.allowed ? m.to : r.stop));
+        if (!titled) {  // a hundred thousand bullets: their paths only
+            layer.add(cls, path, "", false);
             continue;
         }
-        const char* cls = r.allowed ? "allowed" : "blocked";
-        out_ << "<g><title>" << title << "</title>\n<path class=\"" << cls << "\" marker-end=\"url(#arrow-" << cls
-             << ")\" d=\"" << path.str() << "\"/>\n";
-        if (!r.allowed) {
-            PathData rest, body, hit;
-            rest.move(view_.px(r.stop));
-            rest.line(view_.px(m.to));
-            PathData none;
-            if (m.body.kind == Body::Kind::Circle)
-                detail::add_outline(body, none, Circle{r.stop, m.body.radius}, view_);
-            else if (m.body.kind == Body::Kind::Rect)
-                detail::add_outline(body, none, Rect{{r.stop.x - m.body.size.x / 2, r.stop.y - m.body.size.y / 2},
-                                                     {r.stop.x + m.body.size.x / 2, r.stop.y + m.body.size.y / 2}},
-                                    view_);
-            const std::size_t target = r.hit ? *r.hit : scene_.shapes.size() + m.grid;
-            if (target < scene_.shapes.size()) {
-                detail::add_outline(hit, hit, scene_.shapes[target].shape, view_);
-            } else if (r.hit || !m.against) {
-                const CellFrame f = frame(scene_.grids[target - scene_.shapes.size()]);
-                const double x = f.left + static_cast<double>(r.cell.col) * f.cell_w;
-                const double y = f.top + static_cast<double>(r.cell.row) * f.cell_h;
-                hit.move({x, y});
-                hit.line({x + f.cell_w, y});
-                hit.line({x + f.cell_w, y + f.cell_h});
-                hit.line({x, y + f.cell_h});
-                hit.close();
-            }
-            out_ << "<path class=\"rest\" d=\"" << rest.str() << "\"/>\n";
-            if (!body.empty()) out_ << "<path class=\"body\" d=\"" << body.str() << "\"/>\n";
-            if (!hit.empty()) out_ << "<path class=\"hit\" d=\"" << hit.str() << "\"/>\n";
-        }
+        out_ << "<g><title>" << move_title(m, r) << "</title>\n<path class=\"" << cls << "\" marker-end=\"url(#arrow-"
+             << cls << ")\" d=\"" << path.str() << "\"/>\n";
+        if (!r.allowed) blocked_marks(m, r);
         out_ << "</g>\n";
     }
     layer.flush();

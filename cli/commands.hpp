@@ -33,6 +33,13 @@ void setup_schema(CLI::App& sub);
 ExitCode run_schema();
 void setup_render(CLI::App& sub);
 ExitCode run_render();
+void setup_help(CLI::App& sub);
+ExitCode run_help();
+
+/// The subcommand of `root` called `name`, or null.
+const CLI::App* find_subcommand(const CLI::App& root, const std::string& name);
+/// "unknown subcommand 'x' (expected check, validate, ... or help)", from `root`'s subcommands.
+std::string unknown_subcommand(const CLI::App& root, const std::string& name);
 
 /// With -v (check and validate): one line on stderr for each box or ellipse of `scene`,
 /// saying what the reader made of it (a rect, a circle, or a polygon and its points).

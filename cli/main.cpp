@@ -17,8 +17,9 @@ const Command kCommands[] = {
     {"import", "Print the scene a Tiled map or an LDtk level becomes", setup_import, run_import},
     {"schema", "Print the JSON Schema of the scene format", setup_schema, run_schema},
     {"render", "Draw one scene and its results as an SVG picture", setup_render, run_render},
+    {"help", "Print this help, or the help of one subcommand", setup_help, run_help},
 };
-// Help goes to standard output, whose write errors count as for any other output.
+// Help and --version go to standard output, whose write errors count as for any other output.
 int print_help(CLI::App& app, const CLI::ParseError& e) {
     try {
         StdOut out;
@@ -52,27 +53,26 @@ int main(int argc, char** argv) {
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
     init_log();
-    CLI::App app{"collide: exact batch collision checks for 2D game data"};
+    // Named, so that usage lines say "collide" and not the path the program was started by
+    // (the man page is made from them).
+    CLI::App app{"collide: exact batch collision checks for 2D game data", "collide"};
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Show help for every subcommand");
+    app.set_version_flag("--version", "collide " COLLIDE_VERSION, "Print the version and exit");
     std::vector<std::pair<CLI::App*, const Command*>> subs;
     for (const Command& c : kCommands) {
         CLI::App* sub = app.add_subcommand(c.name, c.help);
         c.setup(*sub);
         subs.emplace_back(sub, &c);
     }
-    if (argc > 1 && argv[1][0] != '-') {
-        bool known = false;
-        for (const Command& c : kCommands) known = known || std::string(argv[1]) == c.name;
-        if (!known) {
-            log_error(std::string("unknown subcommand '") + argv[1] + "' (expected check, validate, import, schema or render)");
-            return static_cast<int>(ExitCode::BadInput);
-        }
+    if (argc > 1 && argv[1][0] != '-' && !find_subcommand(app, argv[1])) {
+        log_error(unknown_subcommand(app, argv[1]));
+        return static_cast<int>(ExitCode::BadInput);
     }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        // --help, --help-all and a subcommand's --help arrive here with exit code 0.
+        // --help, --help-all, --version and a subcommand's --help arrive here with exit code 0.
         if (e.get_exit_code() == 0) return print_help(app, e);
         log_error(std::string(e.what()) + " (run 'collide --help' for usage)");
         return static_cast<int>(ExitCode::BadInput);

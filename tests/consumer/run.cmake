@@ -1,13 +1,17 @@
-# Installs the built project into a scratch prefix, then configures, builds and runs the
-# consumer against it. Variables: BUILD_DIR, SOURCE_DIR, WORK_DIR, GENERATOR.
+# Configures, builds and runs the consumer against an installed collide: the one in PREFIX
+# when given (the install test put it there), else the built project installed into a
+# scratch prefix first. Variables: BUILD_DIR, SOURCE_DIR, WORK_DIR, GENERATOR, PREFIX.
 file(REMOVE_RECURSE ${WORK_DIR})
-execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix
-                RESULT_VARIABLE rc OUTPUT_QUIET)
-if(rc)
-  message(FATAL_ERROR "install failed")
+if(NOT PREFIX)
+  set(PREFIX ${WORK_DIR}/prefix)
+  execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX}
+                  RESULT_VARIABLE rc OUTPUT_QUIET)
+  if(rc)
+    message(FATAL_ERROR "install failed")
+  endif()
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -G ${GENERATOR}
-                        -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release
+                        -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_BUILD_TYPE=Release
                 RESULT_VARIABLE rc OUTPUT_QUIET)
 if(rc)
   message(FATAL_ERROR "configuring the consumer failed")

@@ -98,11 +98,11 @@ bool to_check_options(const CheckArgs& opt, collide::CheckOptions& copt) {
     return true;
 }
 
-std::vector<collide::Scene> read_check_inputs(const CheckArgs& opt, unsigned threads) {
+std::vector<collide::Scene> read_check_inputs(const CheckArgs& opt, unsigned threads, ReadProgress* progress) {
     std::optional<collide::RuleSet> rules;
     if (!opt.rules.empty()) rules = collide::read_rule_set(read_input(opt.rules), opt.rules);
     std::vector<std::string> warnings;
-    std::vector<collide::Scene> scenes = read_scenes(opt.files, threads, &warnings);
+    std::vector<collide::Scene> scenes = read_scenes(opt.files, threads, &warnings, progress);
     for (const std::string& w : warnings) log_warning(w);
     if (rules)
         for (collide::Scene& s : scenes) collide::add_rules(s, *rules);

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+struct ReadProgress;  // io.hpp
+
 /// The shared options as the command line gave them; add_check_args fills it in.
 struct CheckArgs {
     std::vector<std::string> files;
@@ -42,9 +44,9 @@ void add_check_args(CLI::App& sub, CheckArgs& args, bool with_format, const char
 /// false after a usage error, which has been logged.
 bool to_check_options(const CheckArgs& args, collide::CheckOptions& copt);
 
-/// Read every input and apply the --rules file; logs the maps' warnings. Throws
-/// collide::Error.
-std::vector<collide::Scene> read_check_inputs(const CheckArgs& args, unsigned threads);
+/// Read every input and apply the --rules file; logs the maps' warnings. Counts the files
+/// read into `progress` when given (ProgressLine::read()). Throws collide::Error.
+std::vector<collide::Scene> read_check_inputs(const CheckArgs& args, unsigned threads, ReadProgress* progress = nullptr);
 
 /// Whether a checked scene fails the run (exit 1): a failed rule or expectation, a collision
 /// under --fail-on-collision, or a report cut by --max-collisions. Says on stderr what failed

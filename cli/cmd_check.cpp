@@ -3,6 +3,7 @@
 #include "io.hpp"
 #include "log.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 
 #include <collide/check.hpp>
 #include <collide/report.hpp>
@@ -14,6 +15,8 @@
 #include <map>
 #include <memory>
 #include <optional>
+
+#include <unistd.h>
 
 namespace {
 
@@ -93,9 +96,15 @@ ExitCode run_check() {
         return ExitCode::BadInput;
     };
     try {
+        // A report streaming to the terminal shows its own progress, and a line drawn between
+        // its records would garble them.
+        const bool streams_to_terminal = opt.output.empty() && isatty(STDOUT_FILENO) == 1 &&
+                                         (*format == collide::Format::Jsonl || *format == collide::Format::Csv);
+        ProgressLine progress(!opt.quiet && !streams_to_terminal, opt.files.size());
+        copt.progress = progress.check();
         // Read everything first: a bad input anywhere leaves stdout and --output untouched.
         auto t0 = Clock::now();
-        std::vector<collide::Scene> scenes = read_check_inputs(opt, copt.threads);
+        std::vector<collide::Scene> scenes = read_check_inputs(opt, copt.threads, progress.read());
         log_verbose("parse " + std::to_string(ms_since(t0)) + " ms (" + std::to_string(scenes.size()) + " files)");
         if (opt.verbose)
             for (const collide::Scene& s : scenes) log_converted(s);
@@ -127,6 +136,7 @@ ExitCode run_check() {
             failed = scene_failed(opt, copt, scene, r) || failed;
         }
         current.clear();
+        progress.stop();  // the report may go to the same terminal
         writer.finish();
         dest->commit();
         log_verbose("check and write " + std::to_string(check_ms) + " ms");

@@ -360,7 +360,7 @@ std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned t
 }
 
 std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, unsigned threads,
-                                        std::vector<std::string>* warnings) {
+                                        std::vector<std::string>* warnings, ReadProgress* progress) {
     // One file: its reader may use two threads; several: one thread a file.
     const unsigned each = files.size() == 1 ? std::min(threads, 2u) : 1u;
     if (std::find(files.begin(), files.end(), "-") != files.end()) threads = 1;
@@ -375,6 +375,12 @@ std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, u
             try {
                 try {
                     scenes[k] = read_input_scenes(files[k], each, file_warnings[k]);
+                    if (progress) {
+                        std::uint64_t shapes = 0;
+                        for (const collide::Scene& s : scenes[k]) shapes += s.shapes.size();
+                        progress->shapes.fetch_add(shapes, std::memory_order_relaxed);
+                        progress->files.fetch_add(1, std::memory_order_relaxed);
+                    }
                 } catch (const collide::Error&) {
                     throw;
                 } catch (const std::bad_alloc&) {

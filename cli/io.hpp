@@ -2,7 +2,9 @@
 // at all.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <ostream>
@@ -46,12 +48,19 @@ collide::Scene read_scene_file(const std::string& path, unsigned threads);
 /// the scenes it imports to, whose warnings are appended to `warnings`. Throws collide::Error.
 std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned threads, std::vector<std::string>& warnings);
 
+/// What read_scenes has read so far, for a progress line to watch from another thread.
+struct ReadProgress {
+    std::atomic<std::size_t> files{0};     ///< input arguments read and parsed
+    std::atomic<std::uint64_t> shapes{0};  ///< the shapes of their scenes
+};
+
 /// Read and parse the inputs (scene files and maps), on up to `threads` threads (one file
 /// each at a time; standard input, if named, makes it one thread). Returns their scenes in
 /// argument order, with the maps' warnings in `warnings` when given, or throws the error of
-/// the first bad file in argument order.
+/// the first bad file in argument order. Counts each file into `progress` when given.
 std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, unsigned threads,
-                                        std::vector<std::string>* warnings = nullptr);
+                                        std::vector<std::string>* warnings = nullptr,
+                                        ReadProgress* progress = nullptr);
 
 /// An output file written to a temporary beside it and renamed into place by commit();
 /// destroyed without commit(), it leaves nothing behind. An existing target that is not a

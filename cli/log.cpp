@@ -8,7 +8,23 @@
 namespace {
 std::shared_ptr<spdlog::logger> g_log;
 bool g_quiet = false;
+std::mutex g_stderr;
+std::function<void()> g_erase;
+
+// Writes one diagnostic at `level` (when the level is shown), first clearing the progress line.
+void write(spdlog::level::level_enum level, const std::string& line) {
+    if (!g_log->should_log(level)) return;
+    std::lock_guard<std::mutex> lock(g_stderr);
+    if (g_erase) g_erase();
+    g_log->log(level, "{}", line);
+}
 }  // namespace
+
+std::mutex& stderr_lock() { return g_stderr; }
+void set_log_erase(std::function<void()> erase) {
+    std::lock_guard<std::mutex> lock(g_stderr);
+    g_erase = std::move(erase);
+}
 
 void init_log() {
     g_log = spdlog::stderr_logger_st("collide");
@@ -23,14 +39,14 @@ void set_log_verbose(bool verbose) { g_log->set_level(verbose ? spdlog::level::d
 // Every line is escaped whole (collide::printable): ids, rule names, file names and keys
 // quoted in messages come from the input, and a newline or ESC in one must not start a line
 // that looks like a diagnostic of its own ("collide: error: forged") or drive the terminal.
-void log_error(const std::string& msg) { g_log->error("error: {}", collide::printable(msg)); }
+void log_error(const std::string& msg) { write(spdlog::level::err, "error: " + collide::printable(msg)); }
 void log_warning(const std::string& msg) {
-    if (!g_quiet) g_log->warn("warning: {}", collide::printable(msg));
+    if (!g_quiet) write(spdlog::level::warn, "warning: " + collide::printable(msg));
 }
 void log_failure(const std::string& msg) {
-    if (!g_quiet) g_log->info("{}", collide::printable(msg));
+    if (!g_quiet) write(spdlog::level::info, collide::printable(msg));
 }
-void log_verbose(const std::string& msg) { g_log->debug("{}", collide::printable(msg)); }
+void log_verbose(const std::string& msg) { write(spdlog::level::debug, collide::printable(msg)); }
 
 std::string internal_error_message(const std::exception& e) {
     return std::string("internal error: ") + e.what() + " (a bug in collide; please report it with the input)";

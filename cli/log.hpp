@@ -2,6 +2,8 @@
 #pragma once
 
 #include <exception>
+#include <functional>
+#include <mutex>
 #include <string>
 
 void init_log();
@@ -15,5 +17,11 @@ void log_warning(const std::string& msg);
 void log_failure(const std::string& msg);
 /// "collide: ..." — shown with -v only.
 void log_verbose(const std::string& msg);
+/// Standard error is shared with the progress line (progress.hpp): each diagnostic is
+/// written holding this lock, after `erase` (set by set_log_erase) has cleared whatever the
+/// line drew, so that a diagnostic never lands inside it. Whoever draws holds the lock too.
+std::mutex& stderr_lock();
+/// Called (under stderr_lock) before each diagnostic; an empty function for none.
+void set_log_erase(std::function<void()> erase);
 /// The message for an exception the library should not have thrown (a bug in collide).
 std::string internal_error_message(const std::exception& e);

@@ -689,3 +689,57 @@ TEST_CASE("check: a streaming sink is handed, record by record, what check() col
         }
     }
 }
+
+TEST_CASE("check: CheckProgress counts the pairs given the exact test and the collisions reported") {
+    // Five nested square outlines (polylines, so none meets another) and a segment from the
+    // centre out through all five: every bounding box overlaps every other, so each of the
+    // 6 * 5 / 2 = 15 pairs goes to the exact test, and 5 collide (the segment with each square).
+    Scene s;
+    for (int k = 1; k <= 5; ++k) {
+        collide::SceneShape sq;
+        sq.id = "square" + std::to_string(k);
+        sq.groups = {"squares"};
+        const double d = k;
+        sq.shape = collide::Polyline{{{-d, -d}, {d, -d}, {d, d}, {-d, d}, {-d, -d}}};
+        s.shapes.push_back(std::move(sq));
+    }
+    collide::SceneShape cut;
+    cut.id = "cut";
+    cut.shape = collide::Segment{{0, 0}, {6, 0}};
+    s.shapes.push_back(std::move(cut));
+
+    collide::CheckProgress progress;
+    CheckOptions o;
+    o.progress = &progress;
+    SUBCASE("every pair, whatever the broad phase and threads") {
+        for (Broadphase m : {Broadphase::Brute, Broadphase::Grid, Broadphase::Sweep}) {
+            CAPTURE(static_cast<int>(m));
+            progress.pairs_tested = 0;
+            progress.collisions = 0;
+            o.broadphase = m;
+            o.threads = m == Broadphase::Grid ? 4 : 1;
+            const SceneResult r = check(s, o);
+            CHECK(r.summary.collisions == 5);
+            CHECK(progress.pairs_tested == 15);
+            CHECK(progress.collisions == 5);
+        }
+    }
+    SUBCASE("only the pairs a spec asks for") {
+        o.pairs = std::vector<PairSpec>{{"cut", "squares"}};
+        check(s, o);
+        CHECK(progress.pairs_tested == 5);
+        CHECK(progress.collisions == 5);
+    }
+    SUBCASE("added to, never reset, by each check") {
+        check(s, o);
+        check(s, o);
+        CHECK(progress.pairs_tested == 30);
+        CHECK(progress.collisions == 10);
+    }
+    SUBCASE("collisions as reported: --max-collisions cuts them") {
+        o.max_collisions = 2;
+        const SceneResult r = check(s, o);
+        CHECK(r.truncated);
+        CHECK(progress.collisions == 2);
+    }
+}

@@ -313,6 +313,17 @@ bool SceneCheck::run_block(std::size_t first, std::size_t last, BlockOut& out,
     const std::vector<std::uint32_t>& items = candidates_.shapes();
     const std::vector<std::uint32_t>& solid = candidates_.solid_grids();
     std::vector<std::uint32_t> partners;
+    // Pairs tested since the count was last published: one shared atomic add per chunk or
+    // block, not one per pair (CheckOptions::progress).
+    std::uint64_t tested = 0;
+    auto publish = [&] {
+        if (options_.progress) options_.progress->pairs_tested.fetch_add(tested, std::memory_order_relaxed);
+        tested = 0;
+    };
+    auto hand_over = [&] {
+        publish();
+        return flush(out);
+    };
     auto next = buffered_.cbegin();
     if (use_buffer_ && first < last)
         next = std::lower_bound(buffered_.cbegin(), buffered_.cend(), std::uint64_t{items[first]} << 32);
@@ -336,11 +347,17 @@ bool SceneCheck::run_block(std::size_t first, std::size_t last, BlockOut& out,
         auto visit = [&](std::size_t b) {
             std::pair<std::size_t, std::size_t> ab;
             if (sel_.reported(a, b, ab)) {
-                if (ab.first == a) test_pair(a, b, true, out);
+                if (ab.first == a) {
+                    test_pair(a, b, true, out);
+                    ++tested;
+                }
                 return;
             }
             if (b < a) return;
-            if (sel_.any_rule(a, b)) test_pair(a, b, false, out);
+            if (sel_.any_rule(a, b)) {
+                test_pair(a, b, false, out);
+                ++tested;
+            }
         };
         auto full = [&] { return out.size() >= kChunk; };
         // Partners come ascending (shapes, then grids whose outside is empty); the grids
@@ -349,16 +366,17 @@ bool SceneCheck::run_block(std::size_t first, std::size_t last, BlockOut& out,
         for (std::uint32_t b : partners) {
             for (; s != solid.cend() && *s < b; ++s) {
                 visit(*s);
-                if (full() && !flush(out)) return false;
+                if (full() && !hand_over()) return false;
             }
             visit(b);
-            if (full() && !flush(out)) return false;
+            if (full() && !hand_over()) return false;
         }
         for (; s != solid.cend(); ++s) {
             visit(*s);
-            if (full() && !flush(out)) return false;
+            if (full() && !hand_over()) return false;
         }
     }
+    publish();
     return true;
 }
 
@@ -390,12 +408,18 @@ bool SceneCheck::consume(BlockOut& out, const std::function<void(Collision&&)>& 
     // The sink (a report writer) reads both shapes' ids; b is anywhere in the scene, a cache
     // miss that took 7% of a million-shape check: fetch some records ahead.
     const std::vector<BlockOut::Record>& recs = out.records;
+    const std::size_t emitted_before = emitted_;
+    auto publish = [&] {
+        if (options_.progress)
+            options_.progress->collisions.fetch_add(emitted_ - emitted_before, std::memory_order_relaxed);
+    };
     for (std::size_t k = 0; k < std::min(kPrefetch, recs.size()); ++k) prefetch_shape(scene_, recs[k].b);
     for (std::size_t k = 0; k < recs.size(); ++k) {
         const BlockOut::Record& r = recs[k];
         if (k + kPrefetch < recs.size()) prefetch_shape(scene_, recs[k + kPrefetch].b);
         if (options_.max_collisions && emitted_ == options_.max_collisions) {
             res_.truncated = true;
+            publish();
             return false;
         }
         ++emitted_;
@@ -418,6 +442,7 @@ bool SceneCheck::consume(BlockOut& out, const std::function<void(Collision&&)>& 
         if (r.separation != BlockOut::kNone) given_.separation = out.separations[r.separation];
         sink(std::move(given_));
     }
+    publish();
     out.clear();
     return true;
 }

@@ -9,6 +9,7 @@
 #include "collide/geometry.hpp"
 #include "collide/scene.hpp"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -33,6 +34,18 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> candidate_pairs(const std::
                                                                      const std::vector<std::uint32_t>& items,
                                                                      Broadphase method);
 
+/// Counters a caller may watch from another thread while check() runs (a progress line):
+/// check() adds to them, relaxed, once per block of shapes or chunk of results rather than
+/// per pair, and never resets them, so one CheckProgress can follow several checks. Nothing
+/// else is promised about when they move; they are final when check() returns.
+struct CheckProgress {
+    /// Candidate pairs given the exact test: the pairs the broad phase lets through that a
+    /// pair spec or a rule asks about (shape-shape and shape-grid), each once.
+    std::atomic<std::uint64_t> pairs_tested{0};
+    /// Collisions reported (Summary::collisions: after --no-touch, up to max_collisions).
+    std::atomic<std::uint64_t> collisions{0};
+};
+
 /// Options of a check.
 struct CheckOptions {
     Broadphase broadphase = Broadphase::Auto;
@@ -52,6 +65,9 @@ struct CheckOptions {
     /// `--separation`: give each colliding pair of convex shapes its minimum translation
     /// vector (Collision::separation, SPEC §2.7).
     bool separation = false;
+    /// When set, check() counts its progress into it (see CheckProgress); the caller keeps it
+    /// alive for the check.
+    CheckProgress* progress = nullptr;
 };
 
 /// A grid cell as [col, row], indexing rows[row][col] as written; may lie outside the grid.

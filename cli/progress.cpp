@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <system_error>
 
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -86,7 +87,14 @@ ProgressLine::ProgressLine(bool wanted, std::size_t files)
         draw();
         delay = kPeriod;
     }
-    thread_ = std::thread([this, delay] { run(delay); });
+    try {
+        thread_ = std::thread([this, delay] { run(delay); });
+    } catch (const std::system_error&) {
+        // No thread to spare: the run goes on without the line (stop() cannot see it drawn).
+        set_log_erase({});
+        std::lock_guard<std::mutex> lock(stderr_lock());
+        erase();
+    }
 }
 
 void ProgressLine::run(milliseconds delay) {

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import termios
+import threading
 from pathlib import Path
 
 import test_cli as t
@@ -49,7 +50,7 @@ ERASE = "\r\x1b[K"
 class Run:
     def __init__(self, code, out, tty):
         self.code = code
-        self.out = out    # stdout bytes (a pipe)
+        self.out = out or b""  # stdout bytes (a pipe)
         self.tty = tty    # what reached the terminal, decoded
 
     def frames(self):
@@ -71,22 +72,26 @@ def run(*args, env=None, stderr_tty=True, stdout_tty=False, columns=0):
     proc = subprocess.Popen([t.BIN, *map(str, args)], cwd=t.ROOT, env=environ, stdin=subprocess.DEVNULL,
                             stdout=stdout, stderr=stderr)
     os.close(slave)
-    out = proc.stdout.read() if proc.stdout else b""
-    err = proc.stderr.read() if proc.stderr else b""
-    proc.wait(timeout=120)
     tty = bytearray()
-    while True:  # the terminal's bytes until the child's end closes it (EIO on Linux)
-        try:
-            chunk = os.read(master, 65536)
-        except OSError as e:
-            if e.errno != errno.EIO:
-                raise
-            break
-        if not chunk:
-            break
-        tty += chunk
+
+    def drain():  # the terminal's bytes, read as they come, until the child's end closes it
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError as e:  # EIO on Linux once no process holds the terminal
+                if e.errno != errno.EIO:
+                    raise
+                return
+            if not chunk:
+                return
+            tty.extend(chunk)
+
+    reader = threading.Thread(target=drain)
+    reader.start()
+    out, err = proc.communicate(timeout=120)
+    reader.join(timeout=120)
     os.close(master)
-    text = (bytes(tty) if stderr_tty or stdout_tty else err).decode("utf-8")
+    text = (bytes(tty) if stderr_tty or stdout_tty else err or b"").decode("utf-8")
     check("Sanitizer" not in text and "runtime error:" not in text, f"sanitizer report: {text[:300]!r}")
     return Run(proc.returncode, out, text)
 
@@ -118,6 +123,7 @@ def singular_counts_and_thousands_separators():
              + [t.circle("a", 0.5, 5, 1), t.circle("b", 1.5, 5, 1)]}
     with tempfile.TemporaryDirectory() as tmp:
         r = run("check", write(tmp, "s.json", scene), env=HOOK)
+        check(len(r.frames()) >= 2, f"expected the first and the final frame, got {r.tty!r}")
         check(re.fullmatch(r"collide: 1/1 files read · 1,235 shapes · 1 pair tested · 1 collision · \d+\.\d s",
                            r.frames()[-1]), f"final frame: {r.frames()[-1]!r}")
 

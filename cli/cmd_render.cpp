@@ -4,6 +4,7 @@
 #include "io.hpp"
 #include "log.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 
 #include <collide/check.hpp>
 #include <collide/render.hpp>
@@ -30,7 +31,10 @@ ExitCode run_render() {
     }
     std::optional<Destination> dest;
     try {
-        const std::vector<collide::Scene> scenes = read_check_inputs(opt, copt.threads);
+        // The picture is held until it is complete, so the line can show however it is written.
+        ProgressLine progress(!opt.quiet, opt.files.size());
+        copt.progress = progress.check();
+        const std::vector<collide::Scene> scenes = read_check_inputs(opt, copt.threads, progress.read());
         if (scenes.size() != 1) {
             log_error(opt.files[0] + ": render draws one scene, and this file holds " + std::to_string(scenes.size()) +
                       " (name one level: FILE.ldtk#LEVEL)");
@@ -39,6 +43,7 @@ ExitCode run_render() {
         const collide::Scene& scene = scenes[0];
         if (opt.verbose) log_converted(scene);
         const collide::SceneResult r = collide::check(scene, copt);
+        progress.stop();
         dest.emplace(opt.output, true);
         collide::write_svg(dest->stream(), scene, r);
         dest->commit();

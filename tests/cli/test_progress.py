@@ -118,6 +118,22 @@ def the_line_counts_files_shapes_pairs_and_collisions_and_is_erased_at_the_end()
 
 
 @test
+def render_shows_the_line_too_and_draws_the_same_picture():
+    with tempfile.TemporaryDirectory() as tmp:
+        f = squares(tmp)[0]
+        plain = t.collide("render", f)
+        r = run("render", f, env=HOOK)
+        eq(r.code, 0, "exit status")
+        check(len(r.frames()) >= 2, f"expected the first and the final frame, got {r.tty!r}")
+        check(re.fullmatch(r"collide: 1/1 files read · 6 shapes · 15 pairs tested · 5 collisions · \d+\.\d s",
+                           r.frames()[-1]), f"final frame: {r.frames()[-1]!r}")
+        eq(FRAME.sub("", r.tty), ERASE, "what the terminal got besides the frames")
+        eq(r.out, plain.out, "the SVG on stdout")
+        q = run("render", "-q", f, env=HOOK)
+        eq(q.tty, "", "render -q on a terminal")
+
+
+@test
 def singular_counts_and_thousands_separators():
     scene = {"shapes": [{"id": f"p{k}", "type": "point", "at": [k * 10, 0]} for k in range(1233)]
              + [t.circle("a", 0.5, 5, 1), t.circle("b", 1.5, 5, 1)]}

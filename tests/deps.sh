@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing collide needs, when it is missing (Debian; run as root).
 # With --fuzz (the whole test suite), also clang, libFuzzer and ninja for the fuzz targets
-# (tests/fuzz), and xmllint and headless Chromium for the pictures of `collide render`
+# (tests/fuzz), and xmllint, headless Chromium and Pillow for the pictures of `collide render`
 # (tests/cli/test_render.py); Chromium without its recommended packages (printing, desktop
 # integration), which a headless screenshot does not use.
 set -euo pipefail
@@ -9,7 +9,7 @@ need=(cmake g++ make python3 libcli11-dev nlohmann-json3-dev libspdlog-dev docte
       libpugixml-dev zlib1g-dev libzstd-dev help2man groff-base)  # the last two: the man page and its test
 lean=()
 if [ "${1:-}" = --fuzz ]; then
-  need+=(clang libclang-rt-14-dev ninja-build libxml2-utils)
+  need+=(clang libclang-rt-14-dev ninja-build libxml2-utils python3-pil)
   lean+=(chromium)
 fi
 missing=() missing_lean=()

@@ -5,8 +5,8 @@
 
 Every sample scene and map is rendered to SVG; each SVG must be well-formed (`xmllint`), give
 every shape, grid and move a <title>, and exit as `collide check` does. Then headless
-Chromium draws each SVG to a PNG (kept in --out as an artefact of the run) and the pixels are
-checked against what `collide check` reports: every intersection point of an overlapping pair
+Chromium draws the SVGs (one page of them all, one browser run) and each picture's PNG is kept
+in --out as an artefact of the run; Pillow (Debian's python3-pil) reads the pixels, checked against what `collide check` reports: every intersection point of an overlapping pair
 shows the overlap colour, every one of a touching pair the touch colour, and places where the
 scene has nothing (found by asking collide which probe circles meet nothing) stay background
 white. The pixel of a scene point comes from the `data-view` of the SVG and the scene's own
@@ -21,13 +21,16 @@ import json
 import os
 import random
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
-import zlib
 from pathlib import Path
+
+try:
+    from PIL import Image  # Debian's python3-pil; run with /usr/bin/python3
+except ImportError:
+    Image = None
 
 ROOT = Path(__file__).resolve().parents[2]
 SVG = "{http://www.w3.org/2000/svg}"
@@ -82,52 +85,44 @@ def to_px(view, y_up, p):
     return x, y
 
 
-# --- PNG (8-bit RGB or RGBA, not interlaced: what Chromium writes) ---------------------------
+# --- the browser --------------------------------------------------------------------------
 
-def read_png(path):
-    data = Path(path).read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
-    pos, idat, width = 8, b"", 0
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
-            assert depth == 8 and colour in (2, 6) and interlace == 0, (depth, colour, interlace)
-            bpp = 3 if colour == 2 else 4
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    raw, stride = zlib.decompress(idat), width * bpp
-    rows, prev = [], bytearray(stride)
-    for y in range(height):
-        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
-            if f == 1:
-                line[i] = (line[i] + a) & 255
-            elif f == 2:
-                line[i] = (line[i] + b) & 255
-            elif f == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(bytes(line))
-        prev = line
-    return width, height, lambda x, y: tuple(rows[y][x * bpp:x * bpp + 3])
-
-
-def screenshot(svg_path, png_path):
+def svg_size(svg_path):
     root = ET.parse(svg_path).getroot()
-    w, h = int(float(root.get("width")) + 0.999), int(float(root.get("height")) + 0.999)
-    with tempfile.TemporaryDirectory() as profile:  # one profile each: runs go in parallel
+    return int(float(root.get("width")) + 0.999), int(float(root.get("height")) + 0.999)
+
+
+def screenshot(page, png_path, width, height):
+    """Headless Chromium draws `page` in a window of width × height px into png_path."""
+    with tempfile.TemporaryDirectory() as profile:  # a profile of its own: runs may overlap
         r = run(BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-                f"--user-data-dir={profile}", f"--window-size={w},{h}", f"--screenshot={png_path}",
-                Path(svg_path).resolve().as_uri())
+                f"--user-data-dir={profile}", f"--window-size={width},{height}", f"--screenshot={png_path}",
+                Path(page).resolve().as_uri())
     return r.returncode == 0 and Path(png_path).exists(), r.stderr[-500:]
+
+
+def screenshot_all(out, svgs):
+    """All the pictures in one browser run (starting Chromium costs more than drawing): a page
+    that stacks them as images, one screenshot, cut back into one PNG a picture. Returns
+    {name: PIL image} (empty when the browser failed)."""
+    top, places, items = 0, {}, []
+    for name, svg in svgs:
+        w, h = svg_size(svg)
+        items.append(f'<img src="{svg.name}" style="position:absolute;left:0;top:{top}px;width:{w}px;height:{h}px">')
+        places[name] = (top, w, h)
+        top += h
+    page = out / "all-samples.html"
+    page.write_text('<!DOCTYPE html><html><body style="margin:0;background:#fff">' + "".join(items) + "</body></html>\n")
+    width = max(w for _, w, _ in places.values())
+    ok, err = screenshot(page, out / "all-samples.png", width, top)
+    if not check(ok, f"chromium drew no PNG of the samples: {err}"):
+        return {}
+    whole = Image.open(out / "all-samples.png").convert("RGB")
+    shots = {}
+    for name, (y, w, h) in places.items():
+        shots[name] = whole.crop((0, y, w, y + h))
+        shots[name].save(out / f"{name}.png")  # the artefacts
+    return shots
 
 
 def near(colour, want, tolerance=24):
@@ -170,9 +165,9 @@ def empty_probes(name, scene, view, y_up):
     return [p for p in probes if f"probe-{p[0]}-{p[1]}" not in hit]
 
 
-def pixel_checks(name, scene, view, png_path, report):
+def pixel_checks(name, scene, view, image, report):
     y_up = scene.get("settings", {}).get("y_axis") == "up"
-    width, height, pixel = read_png(png_path)
+    pixel = lambda x, y: image.getpixel((x, y))
     points = {"overlap": [], "touch": []}
     for c in report["collisions"]:
         points["touch" if c["relation"] == "touch" else "overlap"] += [to_px(view, y_up, p) for p in c.get("points", [])]
@@ -265,6 +260,9 @@ def main():
     if not a.no_browser and not BROWSER:
         print("FAIL: chromium not found (tests/deps.sh installs it)", file=sys.stderr)
         return 1
+    if BROWSER and Image is None:
+        print("FAIL: PIL not found (tests/deps.sh installs python3-pil; run with /usr/bin/python3)", file=sys.stderr)
+        return 1
     if not shutil.which("xmllint"):
         print("FAIL: xmllint not found (tests/deps.sh installs libxml2-utils)", file=sys.stderr)
         return 1
@@ -281,13 +279,12 @@ def main():
         jobs.append((name, scene, view, svg, json.loads(c.stdout)["scenes"][0]))
     big = None if a.no_big else big_scene(out)
     if BROWSER:
-        with concurrent.futures.ThreadPoolExecutor(4) as pool:
-            shots = {name: pool.submit(screenshot, svg, out / f"{name}.png") for name, _, _, svg, _ in jobs}
-            big_shot = big and pool.submit(screenshot, big, out / "big-scene.png")
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            big_shot = big and pool.submit(screenshot, big, out / "big-scene.png", *svg_size(big))
+            shots = screenshot_all(out, [(name, svg) for name, _, _, svg, _ in jobs])
             for name, scene, view, svg, report in jobs:
-                ok, err = shots[name].result()
-                if check(ok, f"{name}: chromium drew no PNG: {err}"):
-                    n_points, n_empty = pixel_checks(name, scene, view, out / f"{name}.png", report)
+                if check(name in shots, f"{name}: no picture from the browser"):
+                    n_points, n_empty = pixel_checks(name, scene, view, shots[name], report)
                     print(f"{name}: {n_points} intersection points and {n_empty} empty places checked")
             if big_shot:
                 ok, err = big_shot.result()

@@ -6,7 +6,7 @@
 # Builds collide (Release, CLI only) in DIR (default ${TMPDIR:-/tmp}/collide-render) unless
 # --bin names a binary; generates s1m.json (gen_scene.py --shapes 1000000 --seed 1, the scale
 # benchmark's scene) and grid.json (a 1000x1000 grid, 30% solid, with 100,000 shapes: the
-# issue's "big scene", as tests/cli/test_render.py makes it); then RUNS rounds, each timing
+# issue's "big scene", made by tests/cli/test_render.py's big_scene_json); then RUNS rounds, each timing
 # (under /usr/bin/time) on both scenes:
 #   check:  collide check -f json SCENE > /dev/null
 #   render: collide render SCENE -o DIR/SCENE.svg
@@ -43,20 +43,8 @@ if [ ! -s "$DIR/s1m.json" ] || [ "$HERE/gen_scene.py" -nt "$DIR/s1m.json" ]; the
 fi
 if [ ! -s "$DIR/grid.json" ]; then
   echo "== generating grid.json"
-  python3 - "$DIR/grid.json" <<'PY'
-import json, random, sys
-rnd = random.Random(17)
-rows = ["".join("#" if rnd.random() < 0.3 else "." for _ in range(1000)) for _ in range(1000)]
-shapes = []
-for i in range(100000):
-    x, y = round(rnd.uniform(0, 10000), 2), round(rnd.uniform(0, 10000), 2)
-    if i % 2:
-        shapes.append({"id": f"coin-{i}", "type": "circle", "center": [x, y], "radius": 3, "groups": ["coins"]})
-    else:
-        shapes.append({"id": f"crate-{i}", "type": "rect", "min": [x, y], "max": [round(x + 5, 2), round(y + 4, 2)], "groups": ["crates"]})
-json.dump({"shapes": shapes, "grids": [{"id": "world", "tile_size": 10, "solid": "#", "rows": rows}],
-           "pairs": ["coins:crates"]}, open(sys.argv[1], "w"))
-PY
+  python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import test_render; open(sys.argv[2], "w").write(test_render.big_scene_json())' \
+    "$ROOT/tests/cli" "$DIR/grid.json"
 fi
 
 RES=$DIR/results.tsv

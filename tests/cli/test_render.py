@@ -187,7 +187,9 @@ def pixel_checks(name, scene, view, image, report):
     return len(points["overlap"]) + len(points["touch"]), len(empty)
 
 
-def big_scene(out):
+def big_scene_json():
+    """The issue's big scene: a 1000x1000 grid, 30% solid, with 100,000 shapes (fixed seed;
+    tests/bench/render_bench.sh times the same one)."""
     rnd = random.Random(17)
     rows = ["".join("#" if rnd.random() < 0.3 else "." for _ in range(1000)) for _ in range(1000)]
     shapes = []
@@ -198,8 +200,12 @@ def big_scene(out):
         else:
             shapes.append({"id": f"crate-{i}", "type": "rect", "min": [x, y], "max": [round(x + 5, 2), round(y + 4, 2)], "groups": ["crates"]})
     scene = {"shapes": shapes, "grids": [{"id": "world", "tile_size": 10, "solid": "#", "rows": rows}], "pairs": ["coins:crates"]}
+    return json.dumps(scene)
+
+
+def big_scene(out):
     src = out / "big-scene.json"
-    src.write_text(json.dumps(scene))
+    src.write_text(big_scene_json())
     svg = out / "big-scene.svg"
     r = run(BIN, "render", src, "-o", svg)
     check(r.returncode == 0, f"big scene: exit {r.returncode}: {r.stderr[:300]}")

@@ -94,6 +94,30 @@ TEST_CASE("a box at 45 degrees whose top corner touches an axis-aligned rect") {
     CHECK_FALSE(collide::collide(box, Rect{{top.x - 1, std::nextafter(top.y, 20.0)}, {top.x + 1, top.y + 1}}));
 }
 
+TEST_CASE("angles are taken mod 360 into [0, 360): a negative angle is the same box, bit for bit") {
+    // fmod(-315, 360) = -315, plus 360 is 45; fmod(-45, 360) + 360 is 315.
+    CHECK(collide::box_corners({3, 7}, {4, 2}, -315) == collide::box_corners({3, 7}, {4, 2}, 45));
+    CHECK(collide::box_corners({3, 7}, {4, 2}, -45) == collide::box_corners({3, 7}, {4, 2}, 315));
+    CHECK(collide::box_corners({3, 7}, {4, 2}, 405) == collide::box_corners({3, 7}, {4, 2}, 45));
+    CHECK(collide::box_corners({3, 7}, {4, 2}, -90) == collide::box_corners({3, 7}, {4, 2}, 270));
+    CHECK(collide::box_corners({3, 7}, {4, 2}, -90) == Points{{2, 9}, {2, 5}, {4, 5}, {4, 9}});
+    CHECK(collide::ellipse_points({0, 0}, {5, 3}, -30, 16) == collide::ellipse_points({0, 0}, {5, 3}, 330, 16));
+}
+
+TEST_CASE("an ellipse's quarter-turn vertices are exactly center +- rx and center +- ry") {
+    // theta_k = 2 pi k / n: cos and sin are exactly 0 and +-1 where 4k is a multiple of n.
+    const Points p = collide::ellipse_points({-27, 0.1}, {3, 0.7}, 0, 32);
+    REQUIRE(p.size() == 32);
+    CHECK(p[0] == Vec2{-24, 0.1});
+    CHECK(p[8] == Vec2{-27, 0.1 + 0.7});
+    CHECK(p[16] == Vec2{-30, 0.1});
+    CHECK(p[24] == Vec2{-27, 0.1 - 0.7});
+    // With 6 vertices only k = 0 and k = 3 are quarter turns; the others come from cos and sin.
+    const Points six = collide::ellipse_points({0, 0}, {2, 2}, 0, 6);
+    CHECK(six[3] == Vec2{-2, 0});
+    CHECK(six[1] == Vec2{2 * std::cos(2 * 3.14159265358979323846 / 6), 2 * std::sin(2 * 3.14159265358979323846 / 6)});
+}
+
 TEST_CASE("check: a compound's colliding parts in every report format") {
     const collide::Scene scene = collide::read_scene(R"({"shapes": [
   {"id": "blocks", "type": "compound", "parts": [

@@ -184,6 +184,18 @@ TEST_CASE("sweep: every body against every shape type") {
         CHECK(along(kFlat, Polygon{{{0, 0}, {16, 0}, {8, -4}}}) == "allowed");
         CHECK(along(kPoint, Polygon{{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}}) == "t=0 stop=(0,0)");
     }
+    SUBCASE("a point body ending on a polygon's boundary is allowed: only the interior blocks it") {
+        const Polygon square{{{10, 0}, {12, 0}, {12, 2}, {10, 2}}};
+        CHECK(sweep(move({8, 1}, {10, 1}), square) == "allowed");   // on its left edge
+        CHECK(sweep(move({8, -2}, {10, 0}), square) == "allowed");  // on its corner
+        CHECK(sweep(move({8, 1}, {10, 1}), Compound{{square}}) == "allowed");
+        CHECK(sweep(move({8, 1}, {10, 1}, kUpright), square) == "allowed");  // flush along the edge
+        // One step further it is inside; starting on the edge and moving in, at once.
+        CHECK(sweep(move({8, 1}, {10.5, 1}), square) == "t=0.8 stop=(10,1)");
+        CHECK(sweep(move({10, 1}, {11, 1}), square) == "t=0 stop=(10,1)");
+        // Through the corner and out past it, never inside.
+        CHECK(sweep(move({9, -1}, {11, 1}), Polygon{{{10, 0}, {10, -2}, {12, -2}, {12, 0}}}) == "allowed");
+    }
     SUBCASE("polyline: pieces, an interior vertex, and its open ends") {
         CHECK(along(kPoint, Polyline{{{8, -4}, {8, 4}, {12, 4}}}) == "t=0.5 stop=(8,0)");
         CHECK(along(kPoint, Polyline{{{4, 4}, {8, 0}, {12, 4}}}) == "t=0.5 stop=(8,0)");  // the vertex

@@ -5,23 +5,29 @@
 #include "angles.hpp"
 
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 
 namespace collide {
 
 namespace {
 constexpr double kPi = 3.14159265358979323846;
+// cos and sin at 0, 90, 180 and 270 degrees, exactly.
+constexpr double kQuarterCos[4] = {1.0, 0.0, -1.0, 0.0};
+constexpr double kQuarterSin[4] = {0.0, 1.0, 0.0, -1.0};
 }  // namespace
 
 namespace detail {
 
 void cos_sin(double degrees, double& c, double& s) {
-    const double turn = std::fmod(degrees, 360.0);  // exact; the sign of `degrees`
+    // angle mod 360 in [0, 360]: fmod is exact; adding 360 to a negative remainder rounds
+    // (to 360 itself for a tiny one), so -45 and 315 give the same doubles.
+    double turn = std::fmod(degrees, 360.0);
+    if (turn < 0) turn += 360.0;
     if (std::fmod(turn, 90.0) == 0.0) {
-        const int quarter = static_cast<int>(turn / 90.0) & 3;  // -3..3, two's complement: -1 -> 3
-        constexpr double kCos[4] = {1.0, 0.0, -1.0, 0.0};
-        constexpr double kSin[4] = {0.0, 1.0, 0.0, -1.0};
-        c = kCos[quarter];
-        s = kSin[quarter];
+        const int quarter = static_cast<int>(turn / 90.0) & 3;  // 0..4; 360 is a whole turn
+        c = kQuarterCos[quarter];
+        s = kQuarterSin[quarter];
         return;
     }
     const double radians = turn * kPi / 180.0;
@@ -59,8 +65,20 @@ std::vector<Vec2> ellipse_points(Vec2 center, Vec2 radii, double angle_degrees, 
     std::vector<Vec2> out;
     out.reserve(vertices);
     for (std::uint32_t k = 0; k < vertices; ++k) {
-        const double theta = 2.0 * kPi * static_cast<double>(k) / static_cast<double>(vertices);
-        out.push_back(turned(center, radii.x * std::cos(theta), radii.y * std::sin(theta), c, s));
+        double ck = 0.0;
+        double sk = 0.0;
+        // At a quarter turn (4k a multiple of n) exactly 0 and +-1, so the extreme points are
+        // center +- rx, center +- ry before the turn.
+        if (std::uint64_t{4} * k % vertices == 0) {
+            const auto quarter = static_cast<std::size_t>(std::uint64_t{4} * k / vertices);
+            ck = kQuarterCos[quarter];
+            sk = kQuarterSin[quarter];
+        } else {
+            const double theta = 2.0 * kPi * static_cast<double>(k) / static_cast<double>(vertices);
+            ck = std::cos(theta);
+            sk = std::sin(theta);
+        }
+        out.push_back(turned(center, radii.x * ck, radii.y * sk, c, s));
     }
     return out;
 }

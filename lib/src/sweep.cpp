@@ -11,7 +11,8 @@
 // - a polygon: its interior (t = 0 when the body starts there) and its edges, where a 2D
 //   body meets the interior as soon as it meets an edge. A point body only counts where it
 //   enters the interior: through an edge against its inward side, or through a vertex into
-//   the open interior cone; a zero-width rect body (a segment) where its centre does, through
+//   the open interior cone, before the path's end (ending on the boundary is allowed, SPEC
+//   §2.5); a zero-width rect body (a segment) where its centre does, through
 //   an edge it is not parallel to, or through a vertex whose open interior cone holds its
 //   direction.
 #include "sweep.hpp"
@@ -154,10 +155,16 @@ struct Sweeper {
     bool circle() const { return r > 0; }
     bool point() const { return r == 0 && w == 0 && h == 0; }
     bool flat() const { return r == 0 && (w == 0) != (h == 0); }  // a zero-width rect body
+    // Entries through a set of no area (a point body crossing a polygon's edge or vertex)
+    // reach the interior only after their time: one at the path's end (t = 1) is no entry.
+    bool before_end = false;
+
     bool done() const { return best && best->hi <= 0.0; }
 
     void take(const std::optional<SweepTime>& t) {
-        if (t && (!best || compare(*t, *best) < 0)) best = t;
+        if (!t || (best && compare(*t, *best) >= 0)) return;
+        if (before_end && compare(*t, SweepTime::constant(1.0)) >= 0) return;
+        best = t;
     }
 
     SweepForm base(Vec2 a) const {
@@ -330,6 +337,7 @@ struct Sweeper {
             // The centre entering the interior: a segment body holds its centre.
             Sweeper centre = *this;
             centre.w = centre.h = 0.0;
+            centre.before_end = true;
             centre.centre_entries(v, orient);
             best = centre.best;
         }

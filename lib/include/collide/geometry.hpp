@@ -196,12 +196,14 @@ Bounds bounds_of(const Shape& s);
 /// (sx, sy) = (-w/2, -h/2), (w/2, -h/2), (w/2, h/2), (-w/2, h/2), each product rounded and
 /// the sums taken left to right, where c and s are the cosine and sine of `angle_degrees`
 /// (from +x toward +y): exactly 0 or +-1 at multiples of 90, else the double results of
-/// std::cos and std::sin of (angle mod 360) * pi / 180.
+/// std::cos and std::sin of (angle mod 360) * pi / 180, angle mod 360 being fmod(angle, 360)
+/// plus 360 when negative (-45 and 315 give the same corners).
 std::vector<Vec2> box_corners(Vec2 center, Vec2 size, double angle_degrees);
 
 /// The `vertices` points of an ellipse with radii (rx, ry) turned by `angle_degrees`
-/// (SPEC §2.5): point k is center + R(angle) (rx cos(2 pi k / n), ry sin(2 pi k / n)),
-/// evaluated as box_corners evaluates a corner.
+/// (SPEC §2.5): point k is center + R(angle) (rx cos θk, ry sin θk), θk = ((2 pi) k) / n in
+/// doubles, cos and sin exactly 0 or +-1 where 4k is a multiple of n; evaluated as box_corners
+/// evaluates a corner.
 std::vector<Vec2> ellipse_points(Vec2 center, Vec2 radii, double angle_degrees, std::uint32_t vertices);
 
 }  // namespace collide

@@ -39,7 +39,9 @@ void add_check_args(CLI::App& sub, CheckArgs& opt, bool with_format, const char*
     opt.output_option = sub.add_option("-o,--output", opt.output,
                                        with_format ? "Write the report to this file (whole or not at all)"
                                                    : "Write the picture to this file (whole or not at all)");
-    sub.add_option("--pairs", opt.pairs, "Pair spec A:B (repeatable); replaces the scenes' own pairs");
+    // One spec each time (SPEC §3): `--pairs a:b level.tmx` checks level.tmx.
+    sub.add_option("--pairs", opt.pairs, "Pair spec A:B (repeatable, one each time); replaces the scenes' own pairs")
+        ->allow_extra_args(false);
     sub.add_option("--rules", opt.rules, "A rules file (pairs and rules) applied to every input, after its own");
     sub.add_option("--broadphase", opt.broadphase, "auto, grid, sweep or brute (same results)")->default_str("auto");
     sub.add_flag("--no-touch", opt.no_touch, "Ignore pairs that only touch");
@@ -50,7 +52,7 @@ void add_check_args(CLI::App& sub, CheckArgs& opt, bool with_format, const char*
     opt.max_collisions_option = sub.add_option("--max-collisions", opt.max_collisions, "Stop after N collisions (exit 1); 0 means no limit");
     opt.near_option = sub.add_option("--near", opt.near, "Also report pairs that do not collide but lie within distance D");
     sub.add_flag("--separation", opt.separation, "Give colliding convex pairs the shortest push that separates them");
-    sub.add_flag("-q,--quiet", opt.quiet, "No warnings or rule failure lines on stderr");
+    sub.add_flag("-q,--quiet", opt.quiet, "No warnings or progress line on stderr (failed rules and moves are still said)");
     sub.add_flag("-v,--verbose", opt.verbose, "Phase timings, and what each box and ellipse is read as, on stderr");
 }
 

@@ -43,9 +43,8 @@ void log_error(const std::string& msg) { write(spdlog::level::err, "error: " + c
 void log_warning(const std::string& msg) {
     if (!g_quiet) write(spdlog::level::warn, "warning: " + collide::printable(msg));
 }
-void log_failure(const std::string& msg) {
-    if (!g_quiet) write(spdlog::level::info, collide::printable(msg));
-}
+// Never hidden by -q: these lines say why the exit status is 1 (SPEC §3).
+void log_failure(const std::string& msg) { write(spdlog::level::info, collide::printable(msg)); }
 void log_verbose(const std::string& msg) { write(spdlog::level::debug, collide::printable(msg)); }
 
 std::string internal_error_message(const std::exception& e) {

@@ -150,6 +150,10 @@ Scene read_map_scene(const MapImport& map, const ReadOptions& options) {
 namespace detail::tiled {
 
 bool json_tileset(std::string_view file) { return ends_with_ci(file, ".tsj") || ends_with_ci(file, ".json"); }
+bool json_template(std::string_view file, bool map_json) {
+    if (ends_with_ci(file, ".tj") || ends_with_ci(file, ".json")) return true;
+    return ends_with_ci(file, ".tx") ? false : map_json;
+}
 
 std::string resolve_path(const std::string& from, const std::string& path) {
     if (!path.empty() && path[0] == '/') return path;

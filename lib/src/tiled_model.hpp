@@ -138,6 +138,15 @@ Tileset read_tsj_tileset(const std::string& file, std::string_view text, const F
 /// Whether a tileset file is JSON (`.tsj`, `.json`) rather than XML, by its name.
 bool json_tileset(std::string_view file);
 
+/// A template file on its own, for a map of either format: `.tx` (XML) and `.tj`/`.json`
+/// (JSON). Its object's gid is resolved against the template's own tilesets.
+Object read_tx_template(const std::string& file, std::string_view text, const FileLoader& load);
+Object read_tj_template(const std::string& file, std::string_view text, const FileLoader& load);
+
+/// Whether a template file is JSON by its name: `.tj` and `.json` are, `.tx` is not; any
+/// other name is in the format of the map naming it (`map_json`).
+bool json_template(std::string_view file, bool map_json);
+
 /// The scene a map becomes (SPEC §1.5). Throws Error naming the object or layer at fault.
 MapImport tiled_scene(const Map& map, const std::string& file);
 

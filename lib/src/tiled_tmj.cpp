@@ -408,4 +408,13 @@ Tileset read_tsj_tileset(const std::string& file, std::string_view text, const F
     return tmj::Reader(load).tileset_file(doc, "tileset '" + file + "'");
 }
 
+Object read_tj_template(const std::string& file, std::string_view text, const FileLoader& load) {
+    tmj::Doc doc;
+    doc.file = file;
+    doc.text = text;
+    const std::string name = "template '" + file + "'";
+    tmj::parse(doc, name + ": ");
+    return tmj::Reader(load).template_object(doc, name);
+}
+
 }  // namespace collide::detail::tiled

@@ -91,6 +91,9 @@ public:
     std::shared_ptr<const Tileset> read_tileset_ref(const At& at, const Json& j);
     /// A tileset file's tileset (firstgid 0); `what` starts its errors.
     Tileset tileset_file(const Doc& doc, const std::string& what);
+    /// A template file's object, its gid resolved against the template's own tileset;
+    /// `name` ("template 'x.tj'") starts its errors.
+    Object template_object(const Doc& doc, const std::string& name);
 
     // tiled_tmj_objects.cpp
     /// An object of a layer, of a tile's collision shapes (sets == nullptr: no tile objects

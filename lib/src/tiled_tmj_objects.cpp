@@ -118,7 +118,22 @@ std::shared_ptr<const Object> Reader::read_template(const At& ref, const std::st
     const std::string path = resolve_path(ref.doc->file, source);
     if (const auto it = templates_.find(path); it != templates_.end()) return it->second;
     const std::string name = "template '" + source + "'";
+    if (!json_template(path, true)) {  // a .tx: read as XML, whatever the map's format (SPEC §1.5)
+        std::string text;
+        try {
+            text = load_(path);
+        } catch (const Error& e) {
+            At{ref.doc, ref.ptr, name}.fail("template", e.message());
+        }
+        auto o = std::make_shared<const Object>(read_tx_template(path, text, load_));
+        return templates_.emplace(path, std::move(o)).first->second;
+    }
     const Doc& doc = load_doc(ref, "template", path, name);
+    auto o = std::make_shared<const Object>(template_object(doc, name));
+    return templates_.emplace(path, std::move(o)).first->second;
+}
+
+Object Reader::template_object(const Doc& doc, const std::string& name) {
     const At at{&doc, "", name};
     expect_object(at, doc.root, "a template");
     if (const auto type = string(at, doc.root, "type"); type && *type != "template")
@@ -131,8 +146,7 @@ std::shared_ptr<const Object> Reader::read_template(const At& ref, const std::st
     if (const Json* nested = member(*object, "template"))
         At{&doc, "/object", ""}.fail("template", name + " refers to another template ('" +
                                                      (nested->is_string() ? nested->get<std::string>() : "?") + "')");
-    auto o = std::make_shared<const Object>(read_object(At{&doc, "/object", name}, *object, &sets));
-    return templates_.emplace(path, std::move(o)).first->second;
+    return read_object(At{&doc, "/object", name}, *object, &sets);
 }
 
 void Reader::read_properties(const At& at, const Json& list, Properties& out) {

@@ -332,4 +332,8 @@ Tileset read_tsx_tileset(const std::string& file, std::string_view text, const F
     return tmx::Reader(load).tileset_file(file, text);
 }
 
+Object read_tx_template(const std::string& file, std::string_view text, const FileLoader& load) {
+    return tmx::Reader(load).template_file(file, text, file);
+}
+
 }  // namespace collide::detail::tiled

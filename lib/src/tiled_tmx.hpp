@@ -57,6 +57,9 @@ public:
     /// A `.tsx` file's tileset (firstgid 0).
     Tileset tileset_file(const std::string& path, std::string_view text);
 
+    /// A `.tx` file's object, its gid resolved against the template's own tilesets.
+    Object template_file(const std::string& resolved, std::string_view text, const std::string& source);
+
     /// An `<object>` (with its template, if any); `in` says where it is (" in layer 'L'").
     Object read_object(const XmlFile& f, pugi::xml_node n, const Tilesets& sets, const std::string& in);
 

@@ -134,13 +134,21 @@ const Object& Reader::template_object(const XmlFile& f, pugi::xml_node n, const 
     const std::string resolved = resolve_path(f.path, source);
     if (const auto hit = templates_.find(resolved); hit != templates_.end()) return hit->second;
     const std::string text = load(f, n, "template", source, resolved);
+    // A .tj is JSON, whatever the map's format (SPEC §1.5).
+    if (json_template(resolved, false)) return templates_.emplace(resolved, read_tj_template(resolved, text, load_)).first->second;
+    loading_.insert(resolved);
+    Object o = template_file(resolved, text, source);
+    loading_.erase(resolved);
+    return templates_.emplace(resolved, std::move(o)).first->second;
+}
+
+Object Reader::template_file(const std::string& resolved, std::string_view text, const std::string& source) {
     XmlFile tx{resolved, text, {}, {}};
     parse_xml(tx);
     const pugi::xml_node root = tx.doc.document_element();
     if (std::strcmp(root.name(), "template") != 0)
         fail(where_of(tx, root), "the root element is <" + std::string(root.name()) + ">, not <template>");
     const std::string what = "template " + quoted(source);
-    loading_.insert(resolved);
     Tilesets sets;
     for (const pugi::xml_node ts : root.children("tileset")) sets.push_back(tileset_ref(tx, ts));
     std::stable_sort(sets.begin(), sets.end(), [](const auto& a, const auto& b) { return a->firstgid < b->firstgid; });
@@ -151,8 +159,7 @@ const Object& Reader::template_object(const XmlFile& f, pugi::xml_node n, const 
     Object o;
     apply_object(tx, obj, o, sets, " in " + what);
     o.where = where_of(tx, obj);
-    loading_.erase(resolved);
-    return templates_.emplace(resolved, std::move(o)).first->second;
+    return o;
 }
 
 }  // namespace collide::detail::tiled::tmx

@@ -237,14 +237,25 @@ def chain(points, closed):
 
 
 def turn(angle):
-    """cos and sin of an angle in degrees as SPEC §2.5 says: exact at multiples of 90, else
-    the double cos and sin of (angle mod 360)*pi/180. "mod" is read as C's fmod, which keeps
-    the sign of the angle (-45, not 315: their cosines differ in the last bit); the SPEC
-    does not say, the conformance corpus has no negative angle, and the binary reads it so."""
-    if angle % 90 == 0:
-        return [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)][int(angle % 360) // 90]
-    radians = math.fmod(angle, 360) * math.pi / 180
+    """cos and sin of an angle in degrees as SPEC §2.5 says: angle mod 360 is C's fmod plus
+    360 when negative (so -45 and 315 give the same doubles); exact at multiples of 90, else
+    the double cos and sin of (angle mod 360)*pi/180, evaluated left to right."""
+    a = math.fmod(angle, 360.0)
+    if a < 0:
+        a += 360.0
+    if math.fmod(a, 90.0) == 0:
+        return [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)][int(a) // 90 % 4]
+    radians = a * math.pi / 180
     return math.cos(radians), math.sin(radians)
+
+
+def quarter_cos_sin(k, n):
+    """cos and sin of theta_k = ((2 pi) k) / n in doubles, exactly 0 and +-1 when 4k is a
+    multiple of n (SPEC §2.5)."""
+    if 4 * k % n == 0:
+        return [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)][4 * k // n]
+    theta = 2 * math.pi * k / n
+    return math.cos(theta), math.sin(theta)
 
 
 def box_corners(shape):
@@ -263,7 +274,8 @@ def ellipse_vertices(shape):
     n = int(shape.get("vertices", 32))
     out = []
     for k in range(n):
-        ex, ey = rx * math.cos(2 * math.pi * k / n), ry * math.sin(2 * math.pi * k / n)
+        ck, sk = quarter_cos_sin(k, n)
+        ex, ey = rx * ck, ry * sk
         out.append((cx + ex * c - ey * s, cy + ex * s + ey * c))
     return out
 

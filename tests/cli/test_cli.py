@@ -675,6 +675,27 @@ def pairs_option_repeats_and_its_left_side_is_a():
 
 
 @test
+def every_option_takes_one_value_each_time_and_the_files_after_it_are_files():
+    # `--pairs a:b level.tmx` checks level.tmx (SPEC §3): no option swallows the files after it.
+    files = ["samples/spec-example.json", "samples/crates.json"]
+    with tempfile.TemporaryDirectory() as d:
+        rules = write(d, "rules.json", {"rules": [{"name": "r", "pairs": "*:*", "expect": "some"}]})
+        report = Path(d) / "report.json"
+        for option, value in [("--pairs", "player:props"), ("--rules", rules), ("-f", "json"),
+                              ("--format", "json"), ("-o", report), ("--output", report),
+                              ("--broadphase", "grid"), ("--threads", "2"), ("--max-collisions", "0"),
+                              ("--near", "1")]:
+            for args in ([option, value, *files], [files[0], option, value, files[1]]):
+                r = collide("check", *args)
+                check(r.code in (0, 1), f"collide check {' '.join(map(str, args))}: exit {r.code}: {r.err}")
+                out = report.read_bytes() if option in ("-o", "--output") else r.out
+                eq([s["file"] for s in json.loads(out)["scenes"]], files, f"scenes of check {' '.join(map(str, args))}")
+        r = collide("check", "--pairs", "player:props", "--pairs", "player:walls", *files)
+        eq([(c["a"], c["b"]) for c in json.loads(r.out)["scenes"][0]["collisions"]],
+           [("player", "crate"), ("player", "maze")], "two --pairs")
+
+
+@test
 def no_points_drops_the_points_key_and_empties_the_csv_column():
     sample = "samples/platformer-lasers.json"
     check(any("points" in rec for rec in jsonl(collide("check", "-f", "jsonl", sample))), "points by default")
@@ -721,6 +742,23 @@ def quiet_suppresses_the_warning():
 
 
 @test
+def quiet_keeps_the_lines_that_say_why_the_exit_status_is_1():
+    # -q hides warnings and the progress line, never a failed rule or move (SPEC §3): a CI log
+    # must say why the job failed.
+    r = collide("check", "-q", "-o", "/dev/null", "--pairs", "ghosts:player", "--pairs", "player:*",
+                "samples/spec-example.json")
+    status(r, 1)
+    eq(r.err, "collide: rule 'player starts clear' failed: player × crate, player × maze "
+              "(samples/spec-example.json)\n", "stderr with -q (no warning about 'ghosts')")
+    with tempfile.TemporaryDirectory() as d:
+        room = {"grids": [{"id": "room", "tile_size": 10, "rows": ["###", "#.#", "###"]}],
+                "moves": [{"id": "m", "grid": "room", "from": [15, 15], "to": [25, 15], "expect": "allowed"}]}
+        r = collide("check", "-q", write(d, "room.json", room).name, cwd=d)
+    status(r, 1)
+    eq(r.err, "collide: move 'm' expected allowed, was blocked (room.json)\n", "stderr with -q")
+
+
+@test
 def verbose_writes_to_stderr_only():
     r = collide("check", "-v", "samples/concave-terrain.json")
     status(r, 0)
@@ -743,8 +781,8 @@ CONVERTED_LINES = [
     "collide: lv.json: shape 'door' (box) is read as rect min [9, 18] max [11, 22]",
     "collide: lv.json: shape 'coin' (ellipse) is read as circle center [0, 0] radius 2",
     "collide: lv.json: part 1 of 'boss' (ellipse) is read as polygon of 8 points [[3, 0], [2.121320343559643, 1.414213562373095], "
-    "[1.8369701987210297e-16, 2], [-2.1213203435596424, 1.4142135623730951], [-3, 2.4492935982947064e-16], "
-    "[-2.121320343559643, -1.414213562373095], [-5.51091059616309e-16, -2], [2.121320343559642, -1.4142135623730954]]",
+    "[0, 2], [-2.1213203435596424, 1.4142135623730951], [-3, 0], "
+    "[-2.121320343559643, -1.414213562373095], [0, -2], [2.121320343559642, -1.4142135623730954]]",
 ]
 
 

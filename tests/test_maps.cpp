@@ -337,6 +337,85 @@ TEST_CASE("a map of one format may name a tileset of the other") {
     CHECK(import_map("maps/a.tmj", tmj("walls.tsj"), MapFormat::TiledJson, load).at(0).text == expected);
 }
 
+TEST_CASE("a template is read by its extension (.tx XML, .tj JSON), whatever the map's format") {
+    // The same template twice: a rotated crate with a class, a property and a tile of its own
+    // tileset (firstgid 1 there; the map's tileset starts at 5). Each instance lays its own
+    // keys over it. Every map below imports to the scene of the map with the objects inlined.
+    const std::map<std::string, std::string> files = {
+        {"maps/objs/crate.tx",
+         "<?xml version=\"1.0\"?>\n<template>\n <tileset firstgid=\"1\" source=\"../props.tsx\"/>\n"
+         " <object name=\"crate\" type=\"prop\" gid=\"2\" width=\"16\" height=\"8\" rotation=\"-45\">\n"
+         "  <properties><property name=\"collide_groups\" value=\"heavy\"/></properties>\n </object>\n</template>\n"},
+        {"maps/objs/crate.tj",
+         R"({"type": "template", "tileset": {"firstgid": 1, "source": "../props.tsx"},
+             "object": {"name": "crate", "type": "prop", "gid": 2, "width": 16, "height": 8, "rotation": -45,
+                        "properties": [{"name": "collide_groups", "type": "string", "value": "heavy"}]}})"},
+        {"maps/props.tsx", "<tileset name=\"props\" tilewidth=\"16\" tileheight=\"16\" tilecount=\"4\"/>"},
+        {"maps/objs/../props.tsx", "<tileset name=\"props\" tilewidth=\"16\" tileheight=\"16\" tilecount=\"4\"/>"},
+    };
+    const FileLoader load = [&](const std::string& path) {
+        const auto it = files.find(path);
+        if (it == files.end()) throw Error(path, "", "cannot open: No such file or directory");
+        return it->second;
+    };
+    // Inlined: gid 6 is the map's tileset's tile 1, as gid 2 is the template's.
+    const std::string tmx_inline =
+        "<map orientation=\"orthogonal\" width=\"1\" height=\"1\" tilewidth=\"16\" tileheight=\"16\">"
+        "<tileset firstgid=\"5\" source=\"props.tsx\"/><objectgroup id=\"2\" name=\"Props\">"
+        "<object id=\"3\" name=\"crate\" type=\"prop\" gid=\"6\" x=\"10\" y=\"20\" width=\"16\" height=\"8\" rotation=\"-45\">"
+        "<properties><property name=\"collide_groups\" value=\"heavy\"/></properties></object>"
+        "<object id=\"4\" name=\"lid\" type=\"prop\" x=\"40\" y=\"20\" width=\"32\" height=\"8\" rotation=\"-45\">"
+        "<polygon points=\"0,0 32,0 32,8\"/><properties><property name=\"collide_groups\" value=\"heavy\"/></properties></object>"
+        "</objectgroup></map>";
+    const auto tmx = [](const char* source) {
+        return std::string("<map orientation=\"orthogonal\" width=\"1\" height=\"1\" tilewidth=\"16\" tileheight=\"16\">"
+                           "<tileset firstgid=\"5\" source=\"props.tsx\"/><objectgroup id=\"2\" name=\"Props\">"
+                           "<object id=\"3\" template=\"") + source + "\" x=\"10\" y=\"20\"/>"
+               "<object id=\"4\" template=\"" + source + "\" name=\"lid\" x=\"40\" y=\"20\" width=\"32\"><polygon points=\"0,0 32,0 32,8\"/></object>"
+               "</objectgroup></map>";
+    };
+    const std::string tmj_inline = R"({"type": "map", "orientation": "orthogonal", "tilewidth": 16, "tileheight": 16,
+        "width": 1, "height": 1, "tilesets": [{"firstgid": 5, "source": "props.tsx"}],
+        "layers": [{"type": "objectgroup", "id": 2, "name": "Props", "objects": [
+          {"id": 3, "name": "crate", "type": "prop", "gid": 6, "x": 10, "y": 20, "width": 16, "height": 8, "rotation": -45,
+           "properties": [{"name": "collide_groups", "type": "string", "value": "heavy"}]},
+          {"id": 4, "name": "lid", "type": "prop", "x": 40, "y": 20, "width": 32, "height": 8, "rotation": -45,
+           "polygon": [{"x": 0, "y": 0}, {"x": 32, "y": 0}, {"x": 32, "y": 8}],
+           "properties": [{"name": "collide_groups", "type": "string", "value": "heavy"}]}]}]})";
+    const auto tmj = [](const char* source) {
+        return std::string(R"({"type": "map", "orientation": "orthogonal", "tilewidth": 16, "tileheight": 16,
+            "width": 1, "height": 1, "tilesets": [{"firstgid": 5, "source": "props.tsx"}],
+            "layers": [{"type": "objectgroup", "id": 2, "name": "Props", "objects": [
+              {"id": 3, "template": ")") + source + R"(", "x": 10, "y": 20},
+              {"id": 4, "template": ")" + source + R"(", "name": "lid", "x": 40, "y": 20, "width": 32,
+               "polygon": [{"x": 0, "y": 0}, {"x": 32, "y": 0}, {"x": 32, "y": 8}]}]}]})";
+    };
+    const auto text = [&](const char* file, const std::string& map, MapFormat f) { return import_map(file, map, f, load).at(0).text; };
+    const std::string expected = text("maps/a.tmx", tmx_inline, MapFormat::TiledXml);
+    CHECK(expected.find("\"groups\": [\"Props\", \"prop\", \"heavy\"]") != std::string::npos);
+    CHECK(expected.find("\"id\": \"lid\", \"type\": \"polygon\"") != std::string::npos);
+    CHECK(text("maps/a.tmj", tmj_inline, MapFormat::TiledJson) == expected);
+    CHECK(text("maps/a.tmx", tmx("objs/crate.tx"), MapFormat::TiledXml) == expected);
+    CHECK(text("maps/a.tmx", tmx("objs/crate.tj"), MapFormat::TiledXml) == expected);
+    CHECK(text("maps/a.tmj", tmj("objs/crate.tx"), MapFormat::TiledJson) == expected);
+    CHECK(text("maps/a.tmj", tmj("objs/crate.tj"), MapFormat::TiledJson) == expected);
+    // A broken template names itself in its own format: line:column in the .tx, a JSON pointer in the .tj.
+    std::map<std::string, std::string> broken = files;
+    broken["maps/objs/crate.tx"] = "<template>\n <object width=\"x\"/>\n</template>";
+    broken["maps/objs/crate.tj"] = R"({"type": "template", "object": {"width": "x"}})";
+    const FileLoader load_broken = [&](const std::string& path) { return broken.at(path); };
+    const auto error = [&](const char* file, const std::string& map, MapFormat f) {
+        try {
+            import_map(file, map, f, load_broken);
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK(error("maps/a.tmj", tmj("objs/crate.tx"), MapFormat::TiledJson).rfind("maps/objs/crate.tx:2:2: ", 0) == 0);
+    CHECK(error("maps/a.tmx", tmx("objs/crate.tj"), MapFormat::TiledXml).rfind("maps/objs/crate.tj:1:", 0) == 0);
+}
+
 TEST_CASE("scene ids stay unique: unnamed layers by their id, repeated ones with ~N") {
     Map m = orthogonal_map();
     m.tilesets.push_back(strip_tileset());

@@ -4,6 +4,7 @@
 #include "layer_data.hpp"
 #include "tiled_model.hpp"
 
+#include <collide/check.hpp>
 #include <collide/maps.hpp>
 #include <collide/scene.hpp>
 
@@ -149,6 +150,70 @@ TEST_CASE("tiles with collision shapes become compounds, flipped as Tiled draws 
     CHECK(shape_named(s, "Walls@0,0").groups == std::vector<std::string>{"Walls", "tile-collision", "wall"});
 }
 
+TEST_CASE("a tile with collision shapes is its shapes, not a solid cell: a coin on a ledge meets the ledge") {
+    // Tile 0 is a 4 px ledge along the top of its cell (y 0..4); tile 1 has no shapes. Layer
+    // Walls holds the ledge at cell (0, 0) and a plain tile at (1, 0).
+    Map m = orthogonal_map();
+    auto set = strip_tileset();
+    set->tiles[0].shapes[0].width = 16;
+    set->tiles[0].shapes[0].height = 4;
+    m.tilesets.push_back(set);
+    m.layers.push_back(tile_layer("Walls", 2, 1, {1, 2}));
+    // A coin resting on the ledge (its bottom at y = 0), one in the ledge's cell under the
+    // ledge, one inside the plain tile.
+    m.layers.push_back(object_layer("Pickups", {object(1, "on-ledge", ObjectKind::Ellipse, 5, -6, 6, 6),
+                                                object(2, "under-ledge", ObjectKind::Ellipse, 5, 6, 6, 6),
+                                                object(3, "in-wall", ObjectKind::Ellipse, 21, 5, 6, 6)}));
+    const Scene s = scene_of(m);
+    REQUIRE(s.grids.size() == 1);
+    CHECK_FALSE(s.grids[0].solid(0, 0));  // the ledge's cell: its compound stands for it
+    CHECK(s.grids[0].solid(1, 0));
+    CheckOptions o;
+    o.pairs = std::vector<PairSpec>{parse_pair_spec("Pickups:Walls")};
+    const SceneResult r = collide::check(s, o);
+    std::vector<std::string> got;
+    for (const Collision& c : r.collisions)
+        got.push_back(object_id(s, c.a) + " x " + object_id(s, c.b) + " " + std::string(relation_name(c.relation)));
+    // The coin on the ledge touches the ledge once (not the whole cell, not twice); the one
+    // under it meets nothing; the one in the plain tile meets the grid.
+    CHECK(got == std::vector<std::string>{"on-ledge x Walls@0,0 touch", "in-wall x Walls overlap"});
+}
+
+TEST_CASE("a gid that names no tile is a solid cell, or as a tile object its rectangle, with a warning") {
+    // What Tiled opens, collide reads (SPEC §1.5). The tileset holds gids 1 to 4.
+    Map m = orthogonal_map();
+    const auto set = strip_tileset();
+    m.tilesets.push_back(set);
+    m.layers.push_back(tile_layer("Ground", 3, 1, {2, 9, 7}));
+    Object lost = object(5, "lost", ObjectKind::Tile, 40, 60, 16, 8);
+    lost.tile = tile_of(m.tilesets, 9 | kFlipH);
+    CHECK_FALSE(lost.tile.defined);
+    m.layers.push_back(object_layer("Props", {lost}));
+    const MapImport imported = tiled_scene(m, "level.tmx");
+    CHECK(imported.warnings ==
+          std::vector<std::string>{"level.tmx: layer 'Ground': 2 tiles, the first (1, 0), gid 9, name no tile of its tileset: read as solid",
+                                   "level.tmx: object 'lost#5' in layer 'Props': gid 9 names no tile of its tileset: read as its rectangle"});
+    const Scene s = read_map_scene(imported);
+    CHECK(s.grids[0].solid(0, 0));
+    CHECK(s.grids[0].solid(1, 0));
+    CHECK(s.grids[0].solid(2, 0));
+    const Rect rect = std::get<Rect>(shape_named(s, "lost").shape);
+    CHECK(rect.min == Vec2{40, 52});  // anchored bottom-left, as every tile object
+    CHECK(rect.max == Vec2{56, 60});
+    // Below every firstgid there is no tileset at all; an image collection defines its listed tiles.
+    CHECK_FALSE(tile_of(m.tilesets, 0x80000000u).defined);
+    auto images = std::make_shared<Tileset>();
+    images->firstgid = 10;
+    images->tilecount = 2;
+    images->tiles.resize(2);
+    images->tiles[0].id = 0;
+    images->tiles[1].id = 5;  // tiles 1 to 4 were removed
+    m.tilesets.push_back(images);
+    CHECK(tile_of(m.tilesets, 15).defined);
+    CHECK_FALSE(tile_of(m.tilesets, 16).defined);
+    CHECK(tile_of(m.tilesets, 16).tileset.get() == images.get());
+}
+
 TEST_CASE("a collision tile at the highest gid takes memory for itself, not for every gid below") {
     // fuzz_map collision-tile-at-highest-gid-allocates-4gib: a table indexed by gid took 16
     // bytes for each of the 2^28 gids below it.
@@ -268,11 +333,6 @@ TEST_CASE("errors name the map and the object or layer") {
         m.orientation = "isometric";
         CHECK_THROWS_WITH(tiled_scene(m, "level.tmx"),
                           "level.tmx: the map is isometric: only orthogonal maps have a plain x/y geometry");
-    }
-    SUBCASE("a gid beyond every tileset") {
-        m.tilesets.push_back(strip_tileset());
-        m.layers.push_back(tile_layer("Ground", 2, 1, {1, 9}));
-        CHECK_THROWS_WITH(tiled_scene(m, "level.tmx"), "level.tmx: layer 'Ground': tile (1, 0) has gid 9, beyond every tileset");
     }
     SUBCASE("a polygon that is not simple, found by the scene reader, is the object's") {
         Object bow = object(17, "rock", ObjectKind::Polygon, 0, 0, 0, 0);

@@ -474,10 +474,13 @@ TEST_CASE("tmx: errors") {
     SUBCASE("a gid beyond every tileset") {
         const std::string head = "<map>\n <tileset firstgid=\"5\" name=\"t\" tilecount=\"4\"/>\n"
                                  " <objectgroup name=\"Collisions\">\n";
-        CHECK(error_of(head + "  <object id=\"17\" name=\"rock\" gid=\"9\"/></objectgroup></map>") ==
-              "maps/level.tmx:4:3: object 'rock#17' in layer 'Collisions': gid 9 is beyond every tileset");
-        CHECK(error_of(head + "  <object id=\"3\" gid=\"2147483652\"/></objectgroup></map>") ==
-              "maps/level.tmx:4:3: object '#3' in layer 'Collisions': gid 4 is beyond every tileset");
+        // Not an error: Tiled opens such a map (tiled_scene warns and reads the rectangle).
+        const Map beyond = read(head + "  <object id=\"17\" name=\"rock\" gid=\"9\"/></objectgroup></map>");
+        CHECK_FALSE(beyond.layers.at(0).objects.at(0).tile.defined);
+        CHECK(beyond.layers.at(0).objects.at(0).tile.gid == 9);
+        const Map below = read(head + "  <object id=\"3\" gid=\"2147483652\"/></objectgroup></map>");
+        CHECK_FALSE(below.layers.at(0).objects.at(0).tile.defined);
+        CHECK(below.layers.at(0).objects.at(0).tile.flips == tiled::kFlipH);
         CHECK(error_of(head + "  <object id=\"3\" gid=\"4294967296\"/></objectgroup></map>") ==
               "maps/level.tmx:4:3: object '#3' in layer 'Collisions': gid is '4294967296', not a whole number from 0 "
               "to 4294967295");

@@ -149,6 +149,30 @@ Scene read_map_scene(const MapImport& map, const ReadOptions& options) {
 
 namespace detail::tiled {
 
+bool defines(const Tileset& set, std::uint32_t id) {
+    if (set.tilecount == 0 || id < set.tilecount) return true;
+    const auto tile = std::lower_bound(set.tiles.begin(), set.tiles.end(), id,
+                                       [](const Tile& a, std::uint32_t v) { return a.id < v; });
+    return tile != set.tiles.end() && tile->id == id;
+}
+
+TileRef tile_of(const std::vector<std::shared_ptr<const Tileset>>& sets, std::uint32_t gid) {
+    TileRef ref;
+    ref.gid = gid & kGidMask;
+    ref.flips = gid & (kFlipH | kFlipV | kFlipD);
+    const auto after = std::upper_bound(sets.begin(), sets.end(), ref.gid,
+                                        [](std::uint32_t v, const auto& t) { return v < t->firstgid; });
+    if (after == sets.begin()) {
+        ref.id = ref.gid;
+        ref.defined = false;
+        return ref;
+    }
+    ref.tileset = *(after - 1);
+    ref.id = ref.gid - ref.tileset->firstgid;
+    ref.defined = defines(*ref.tileset, ref.id);
+    return ref;
+}
+
 bool json_tileset(std::string_view file) { return ends_with_ci(file, ".tsj") || ends_with_ci(file, ".json"); }
 bool json_template(std::string_view file, bool map_json) {
     if (ends_with_ci(file, ".tj") || ends_with_ci(file, ".json")) return true;

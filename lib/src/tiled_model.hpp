@@ -45,9 +45,11 @@ struct Tileset;
 /// The tile a gid names, resolved by the reader (objects, and templates whose gids are
 /// relative to the template's own tilesets).
 struct TileRef {
-    std::shared_ptr<const Tileset> tileset;
-    std::uint32_t id = 0;     ///< the tile's local id in its tileset
+    std::shared_ptr<const Tileset> tileset;  ///< null when the gid is below every firstgid
+    std::uint32_t id = 0;     ///< the tile's local id in its tileset (the gid when no tileset)
     std::uint32_t flips = 0;  ///< kFlipH | kFlipV | kFlipD bits of the gid
+    std::uint32_t gid = 0;    ///< the gid without its flip flags, for messages
+    bool defined = true;      ///< false: the gid names no tile its tileset defines
 };
 
 enum class ObjectKind : std::uint8_t { Rect, Ellipse, Point, Polygon, Polyline, Capsule, Text, Tile };
@@ -134,6 +136,16 @@ Map read_tmj(const std::string& file, std::string_view text, const FileLoader& l
 /// with a `.tsx` tileset is common): `.tsx` (XML) and `.tsj`/`.json` (JSON). firstgid is 0.
 Tileset read_tsx_tileset(const std::string& file, std::string_view text, const FileLoader& load);
 Tileset read_tsj_tileset(const std::string& file, std::string_view text, const FileLoader& load);
+
+/// Whether `set` defines its tile `id`: below its tilecount (any, when it declares none), or
+/// listed (an image collection may number tiles past tilecount once some were removed).
+bool defines(const Tileset& set, std::uint32_t id);
+
+/// The tile a gid (flip flags kept) names among `sets` (sorted by firstgid): in the tileset
+/// with the greatest firstgid <= gid (Tiled's "Mapping a GID to a local tile ID"). A gid that
+/// names no tile its tileset defines is a TileRef with `defined` false, not an error: Tiled
+/// opens such maps (SPEC §1.5).
+TileRef tile_of(const std::vector<std::shared_ptr<const Tileset>>& sets, std::uint32_t gid);
 
 /// Whether a tileset file is JSON (`.tsj`, `.json`) rather than XML, by its name.
 bool json_tileset(std::string_view file);

@@ -170,15 +170,6 @@ private:
                 last_collision_ = std::max(last_collision_, static_cast<std::uint32_t>(gid));
             }
         }
-        if (!map_.tilesets.empty()) {
-            lowest_gid_ = map_.tilesets.front()->firstgid;
-            // Within the last tileset's tilecount, or one of its listed tiles (image collections
-            // may number tiles past tilecount).
-            const Tileset& last = *map_.tilesets.back();
-            highest_gid_ = last.tilecount > 0 ? std::uint64_t{last.firstgid} + last.tilecount - 1 : kGidMask;
-            if (last.tilecount > 0 && !last.tiles.empty())
-                highest_gid_ = std::max<std::uint64_t>(highest_gid_, std::uint64_t{last.firstgid} + last.tiles.back().id);
-        }
     }
 
     // `id`, or when a shape or grid has it already (a map with repeated object ids, or an
@@ -231,7 +222,7 @@ private:
         if (cols > kMaxMapCells / rows)
             fail(l.where, "layer '" + path + "': its chunks span " + std::to_string(cols) + " x " + std::to_string(rows) +
                               " tiles, more than the " + std::to_string(kMaxMapCells) + " collide reads");
-        check_gids(l, path);
+        warn_undefined_gids(l, path);
 
         std::string id = path;
         if (ids_.count(id) != 0) id = path + "#" + std::to_string(l.id);
@@ -244,16 +235,16 @@ private:
         if (l.blocks.size() == 1) {
             const TileBlock& b = l.blocks[0];
             out_.grid(id, groups, origin, tile, static_cast<std::size_t>(cols), static_cast<std::size_t>(rows), false,
-                      [&](std::size_t c, std::size_t r) { return (b.gids[r * b.width + c] & kGidMask) != 0; });
+                      [&](std::size_t c, std::size_t r) { return solid(b.gids[r * b.width + c]); });
         } else {
-            std::vector<bool> solid(static_cast<std::size_t>(cols * rows));
+            std::vector<bool> cells(static_cast<std::size_t>(cols * rows));
             for (const TileBlock& b : l.blocks)
                 for (std::uint32_t r = 0; r < b.height; ++r)
                     for (std::uint32_t c = 0; c < b.width; ++c)
-                        if (b.gids[std::size_t{r} * b.width + c] & kGidMask)
-                            solid[static_cast<std::size_t>((b.y - y0 + r) * static_cast<std::int64_t>(cols) + (b.x - x0 + c))] = true;
+                        if (solid(b.gids[std::size_t{r} * b.width + c]))
+                            cells[static_cast<std::size_t>((b.y - y0 + r) * static_cast<std::int64_t>(cols) + (b.x - x0 + c))] = true;
             out_.grid(id, groups, origin, tile, static_cast<std::size_t>(cols), static_cast<std::size_t>(rows), false,
-                      [&](std::size_t c, std::size_t r) { return static_cast<bool>(solid[r * cols + c]); });
+                      [&](std::size_t c, std::size_t r) { return static_cast<bool>(cells[r * cols + c]); });
         }
         MapSource src;
         src.what = "layer '" + path + "'";
@@ -264,17 +255,42 @@ private:
         if (!collision_.empty()) tile_shapes(l, at, path);
     }
 
-    // A gid names a tile of some tileset, or the map is broken.
-    void check_gids(const Layer& l, const std::string& path) const {
+    // A tile whose tile has collision shapes is those shapes (a compound of its own), not a
+    // solid cell; every other tile is (SPEC §1.5), one naming no tile as well.
+    bool solid(std::uint32_t raw) const {
+        const std::uint32_t gid = raw & kGidMask;
+        if (gid == 0) return false;
+        if (gid < first_collision_ || gid > last_collision_) return true;  // most cells: no lookup
+        return collision_.count(gid) == 0;
+    }
+
+    // Whether a gid names a tile its tileset defines; the last tileset's range answers most.
+    bool defined_gid(std::uint32_t gid) {
+        if (gid >= defined_lo_ && gid <= defined_hi_) return true;
+        const TileRef ref = tile_of(map_.tilesets, gid);
+        if (ref.defined && ref.tileset && ref.tileset->tilecount > 0) {
+            defined_lo_ = ref.tileset->firstgid;
+            defined_hi_ = ref.tileset->firstgid + (ref.tileset->tilecount - 1);
+        }
+        return ref.defined;
+    }
+
+    // What Tiled opens, collide reads: a gid naming no tile is a solid cell, said once a layer.
+    void warn_undefined_gids(const Layer& l, const std::string& path) {
+        std::uint64_t count = 0;
+        std::string first;
         for (const TileBlock& b : l.blocks)
             for (std::size_t k = 0; k < b.gids.size(); ++k) {
                 const std::uint32_t gid = b.gids[k] & kGidMask;
-                if (gid == 0 || (gid >= lowest_gid_ && gid <= highest_gid_)) continue;
-                const std::int64_t col = b.x + static_cast<std::int64_t>(k % b.width);
-                const std::int64_t row = b.y + static_cast<std::int64_t>(k / b.width);
-                fail(l.where, "layer '" + path + "': tile (" + std::to_string(col) + ", " + std::to_string(row) +
-                                  ") has gid " + std::to_string(gid) + ", beyond every tileset");
+                if (gid == 0 || defined_gid(gid)) continue;
+                if (count++ == 0)
+                    first = "(" + std::to_string(b.x + static_cast<std::int64_t>(k % b.width)) + ", " +
+                            std::to_string(b.y + static_cast<std::int64_t>(k / b.width)) + "), gid " + std::to_string(gid);
             }
+        if (count == 0) return;
+        result_.warnings.push_back(file_ + ": layer '" + path + "': " +
+                                   (count == 1 ? "tile " + first + " names" : std::to_string(count) + " tiles, the first " + first + ", name") +
+                                   " no tile of its tileset: read as solid");
     }
 
     // One compound per placed tile whose tile has collision shapes.
@@ -334,10 +350,11 @@ private:
             }
             std::vector<std::string> groups = layer_groups;
             const Tile* tile = nullptr;
-            if (o.kind == ObjectKind::Tile) {
-                if (!o.tile.tileset) fail(o.where, what + ": its tile is in no tileset");
+            if (o.kind == ObjectKind::Tile && !o.tile.defined)
+                result_.warnings.push_back(file_ + ": " + what + ": gid " + std::to_string(o.tile.gid) +
+                                           " names no tile of its tileset: read as its rectangle");
+            else if (o.kind == ObjectKind::Tile)
                 tile = find_tile(*o.tile.tileset, o.tile.id);
-            }
             add_group(groups, !o.cls.empty() || !tile ? o.cls : tile->cls);
             add_listed_groups(groups, l.properties);
             add_listed_groups(groups, o.properties);
@@ -360,9 +377,12 @@ private:
     }
 
     // A tile object: its tile's collision shapes, or else its rectangle.
+    // A tile object whose gid names no tile is the rectangle of its own size, anchored as its
+    // tileset says (bottom-left without one).
     void tile_object(const Object& o, const Tile* tile, Vec2 at, const std::string& id, const std::vector<std::string>& groups,
                      MapSource src) {
-        const Tileset& set = *o.tile.tileset;
+        static const Tileset kNoTileset;
+        const Tileset& set = o.tile.tileset ? *o.tile.tileset : kNoTileset;
         const Vec2 size = tile_size(set, tile);
         const double w = o.width > 0 ? o.width : size.x, h = o.height > 0 ? o.height : size.y;
         const Vec2 a = anchor(set.alignment);
@@ -523,7 +543,7 @@ private:
     std::unordered_set<std::string> ids_;  ///< of every shape and grid written so far
     /// By gid; a map, not a vector indexed by gid: a gid may be up to 2^28 (4 GiB of entries).
     std::unordered_map<std::uint32_t, CollisionTile> collision_;
-    std::uint64_t lowest_gid_ = 1, highest_gid_ = 0;  ///< no tileset: every gid is beyond
+    std::uint64_t defined_lo_ = 1, defined_hi_ = 0;  ///< gids known to name a tile (empty at first)
 };
 
 }  // namespace

@@ -96,22 +96,8 @@ void Reader::apply_object(const At& at, const Json& j, const Tilesets* sets, Obj
 
 TileRef Reader::resolve(const At& at, const Tilesets* sets, std::int64_t gid) {
     if (!sets) at.fail("gid", "a tile's collision shapes cannot be tile objects");
-    const auto raw = static_cast<std::uint32_t>(gid);
-    const std::uint32_t g = raw & kGidMask;
-    // The tileset with the greatest firstgid <= g (Tiled's "Mapping a GID to a local tile ID").
-    const auto after = std::upper_bound(sets->begin(), sets->end(), g,
-                                        [](std::uint32_t v, const auto& t) { return v < t->firstgid; });
-    const std::string beyond = "gid " + std::to_string(g) + " is beyond every tileset";
-    if (g == 0) at.fail("gid", "gid 0 names no tile");
-    if (after == sets->begin()) at.fail("gid", beyond);
-    const std::shared_ptr<const Tileset>& t = *(after - 1);
-    const std::uint32_t id = g - t->firstgid;
-    // Image collections may number their tiles past tilecount (after tiles were removed).
-    const auto tile = std::lower_bound(t->tiles.begin(), t->tiles.end(), id,
-                                       [](const Tile& a, std::uint32_t v) { return a.id < v; });
-    const bool listed = tile != t->tiles.end() && tile->id == id;
-    if (t->tilecount > 0 && id >= t->tilecount && !listed) at.fail("gid", beyond);
-    return {t, id, raw & (kFlipH | kFlipV | kFlipD)};
+    if ((static_cast<std::uint32_t>(gid) & kGidMask) == 0) at.fail("gid", "gid 0 names no tile");
+    return tile_of(*sets, static_cast<std::uint32_t>(gid));
 }
 
 std::shared_ptr<const Object> Reader::read_template(const At& ref, const std::string& source) {

@@ -54,24 +54,6 @@ std::vector<Vec2> read_points(const XmlFile& f, pugi::xml_node n, const std::str
     return points;
 }
 
-// The tile a gid names: in the tileset with the greatest firstgid <= gid, within its tilecount
-// or one of its listed tiles (an image collection may number tiles past tilecount once some
-// were removed).
-TileRef tile_ref(const Tilesets& sets, std::uint32_t gid, const Where& where, const std::string& what) {
-    const std::uint32_t g = gid & kGidMask;
-    const auto it = std::upper_bound(sets.begin(), sets.end(), g,
-                                     [](std::uint32_t v, const auto& ts) { return v < ts->firstgid; });
-    const std::string beyond = what + ": gid " + std::to_string(g) + " is beyond every tileset";
-    if (it == sets.begin()) fail(where, beyond);
-    const Tileset& t = **(it - 1);
-    const std::uint32_t id = g - t.firstgid;
-    const auto tile = std::lower_bound(t.tiles.begin(), t.tiles.end(), id,
-                                       [](const Tile& a, std::uint32_t v) { return a.id < v; });
-    const bool listed = tile != t.tiles.end() && tile->id == id;
-    if (t.tilecount > 0 && id >= t.tilecount && !listed) fail(where, beyond);
-    return {*(it - 1), id, gid & (kFlipH | kFlipV | kFlipD)};
-}
-
 }  // namespace
 
 void read_properties(pugi::xml_node n, Properties& props) {
@@ -113,7 +95,7 @@ void Reader::apply_object(const XmlFile& f, pugi::xml_node n, Object& o, const T
         const auto gid = static_cast<std::uint32_t>(whole_attr(f, n, "gid", 0, 0, kU32, what));
         o.kind = ObjectKind::Tile;
         o.points.clear();
-        o.tile = tile_ref(sets, gid, where_of(f, n), what);
+        o.tile = tile_of(sets, gid);
     }
     for (const pugi::xml_node c : n.children()) {
         static constexpr std::pair<const char*, ObjectKind> kShapes[] = {

@@ -3,7 +3,7 @@
  <image source="dungeon-tiles.png" width="64" height="16"/>
  <tile id="1" type="ledge">
   <objectgroup draworder="index" id="2">
-   <object id="1" x="0" y="0" width="4" height="16"/>
+   <object id="1" x="0" y="12" width="12" height="4"/>
   </objectgroup>
  </tile>
  <tile id="3" type="spikes">

@@ -114,6 +114,27 @@ def the_rules_file_fails_the_tiled_sample_for_the_coin_in_the_wall():
 
 
 @test
+def a_coin_on_a_ledge_tile_touches_the_ledge_not_its_cell_and_once():
+    # SPEC §1.5: a tile with collision shapes is its shapes; its cell is not solid. coin#12 is
+    # the circle (22, 56) r 4 resting on the ledge of cell (1, 3), the strip x 16..28, y 60..64.
+    r = collide("check", "--rules", RULES, "--near", "10", "samples/tiled/dungeon.tmx")
+    scene = scenes_of(r)[0]
+    eq([c for c in scene["collisions"] if "coin#12" in (c["a"], c["b"])],
+       [{"a": "coin#12", "b": "Ledges@1,3", "relation": "touch", "points": [[22, 60]], "parts_b": [0]}],
+       "coin#12's collisions: the ledge, once; not the grid Ledges")
+    rules = {rule["name"]: rule["passed"] for rule in scene["rules"]}
+    eq(rules["pickups rest on ledges, never inside them"], True, "the ledge rule")
+    # Clearance is measured to the spike triangles, not to their cells: the slime's lowest
+    # point (107, 94) is 2 above the cells, more than 4 from the triangles.
+    eq(rules["enemies keep 4 px clear of the spikes"], True, "the clearance rule")
+    slime = [n for n in scene["near"] if n["a"] == "slime"]
+    eq([n["b"] for n in slime], ["Hazards@6,6"], "the slime's near pairs")
+    check(4 < slime[0]["distance"] < 7, f"slime to the spikes: {slime[0]['distance']}")
+    grids = {g["id"]: g["rows"] for g in json.loads(collide("import", "samples/tiled/dungeon.tmx").out)["grids"]}
+    eq(grids["Ledges"], ["." * 12] * 8, "the Ledges grid: every cell's tile has shapes")
+
+
+@test
 def a_text_object_is_skipped_with_a_warning_that_quiet_hides():
     warning = ("collide: warning: samples/tiled/dungeon.tmx: object 'hint#11' in layer 'Objects' is a text "
                "object: skipped\n")

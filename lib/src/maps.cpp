@@ -143,7 +143,18 @@ Scene read_map_scene(const MapImport& map, const ReadOptions& options) {
             index = index * 10 + static_cast<std::size_t>(path[k] - '0');
         if (k == first || index >= sources.size()) throw;
         const MapSource& s = sources[index];
-        throw Error(map.name, s.json_path, s.what + ": " + e.message(), s.line, s.column);
+        // A tile's collision shape: the error is in the tileset, at the shape ("/parts/K").
+        const std::string parts = "/parts/";
+        if (shape && path.compare(k, parts.size(), parts) == 0) {
+            std::size_t part = 0, p = k + parts.size();
+            for (; p < path.size() && std::isdigit(static_cast<unsigned char>(path[p])) && part <= s.parts.size(); ++p)
+                part = part * 10 + static_cast<std::size_t>(path[p] - '0');
+            if (p > k + parts.size() && part < s.parts.size()) {
+                const MapSource& q = s.parts[part];
+                throw Error(q.file.empty() ? map.name : q.file, q.json_path, q.what + ": " + e.message(), q.line, q.column);
+            }
+        }
+        throw Error(s.file.empty() ? map.name : s.file, s.json_path, s.what + ": " + e.message(), s.line, s.column);
     }
 }
 

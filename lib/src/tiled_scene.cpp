@@ -318,20 +318,38 @@ private:
                 add_group(groups, "tile-collision");
                 add_group(groups, tile->cls);
                 MapSource src;
-                src.what = "tile '" + id + "' (tile " + std::to_string(tile->id) + " of tileset '" + set->name + "')";
+                src.what = "tile '" + id + "' in layer '" + path + "'";
                 src.json_path = l.where.json_path;
                 src.line = l.where.line;
                 src.column = l.where.column;
-                compound(id, *tile, p, groups, std::move(src));
+                compound(id, *tile, *set, p, groups, std::move(src));
             }
     }
 
-    void compound(const std::string& id, const Tile& tile, const Placement& p, const std::vector<std::string>& groups,
-                  MapSource src) {
+    // The tile's collision shapes as one compound. An error in a part is the tileset's, at
+    // the shape; `src` says where the tile is placed, and follows in its message.
+    void compound(const std::string& id, const Tile& tile, const Tileset& set, const Placement& p,
+                  const std::vector<std::string>& groups, MapSource src) {
         out_.begin_shape(id, "compound");
         out_.begin_parts();
-        for (const Object& o : tile.shapes)
-            if (can_be_part(o)) shape(o, p, true);
+        // "tile 3 of tileset 'tiles', collision shape 0, placed as tile 'Spikes@7,10' in layer
+        // 'Spikes' (level.tmx:20:2)"
+        const std::string placed = ", placed as " + src.what + " (" + (src.file.empty() ? file_ : src.file) +
+                                   (src.line > 0 ? ":" + std::to_string(src.line) + ":" + std::to_string(src.column)
+                                                 : src.json_path.empty() ? std::string() : " " + src.json_path) + ")";
+        for (std::size_t k = 0; k < tile.shapes.size(); ++k) {
+            const Object& o = tile.shapes[k];
+            if (!can_be_part(o)) continue;
+            shape(o, p, true);
+            MapSource part;
+            part.what = "tile " + std::to_string(tile.id) + " of tileset '" + set.name + "', collision shape " +
+                        std::to_string(k) + placed;
+            part.file = o.where.file;
+            part.json_path = o.where.json_path;
+            part.line = o.where.line;
+            part.column = o.where.column;
+            src.parts.push_back(std::move(part));
+        }
         out_.end_parts();
         out_.end_shape(groups);
         result_.shape_sources.push_back(std::move(src));
@@ -398,7 +416,7 @@ private:
         p.box = (p.flips & kFlipD) ? Vec2{size.y, size.x} : size;
         if (tile && std::any_of(tile->shapes.begin(), tile->shapes.end(), can_be_part)) {
             p.scale = Vec2{p.box.x > 0 ? w / p.box.x : 1, p.box.y > 0 ? h / p.box.y : 1};
-            compound(id, *tile, p, groups, std::move(src));
+            compound(id, *tile, set, p, groups, std::move(src));
             return;
         }
         Object rect;

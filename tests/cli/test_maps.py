@@ -134,6 +134,49 @@ def a_coin_on_a_ledge_tile_touches_the_ledge_not_its_cell_and_once():
     eq(grids["Ledges"], ["." * 12] * 8, "the Ledges grid: every cell's tile has shapes")
 
 
+BAD_TILES_TSX = """<?xml version="1.0" encoding="UTF-8"?>
+<tileset name="tiles" tilewidth="16" tileheight="16" tilecount="4" columns="4">
+ <tile id="1">
+  <objectgroup>
+   <object id="1" x="0" y="0">
+    <polygon points="0,0 16,16 16,0 0,16"/>
+   </object>
+  </objectgroup>
+ </tile>
+</tileset>
+"""
+
+
+@test
+def an_error_in_a_tileset_names_the_tileset_line_first_then_the_map_and_layer():
+    # The bow-tie polygon is tile 1's collision shape in tiles.tsx, line 5; the map places it
+    # in layer 'Spikes' (its <layer> on line 4) and as object 'spiky#3' (line 8).
+    bow_tie = ("the polygon intersects itself: the edge from point 0 to point 1 and the edge from "
+               "point 2 to point 3 meet")
+    with tempfile.TemporaryDirectory() as d:
+        Path(d, "tiles.tsx").write_text(BAD_TILES_TSX)
+        Path(d, "level.tmx").write_text(
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<map orientation="orthogonal" width="2" height="1" tilewidth="16" tileheight="16">\n'
+            ' <tileset firstgid="1" source="tiles.tsx"/>\n'
+            ' <layer id="1" name="Spikes" width="2" height="1">\n'
+            '  <data encoding="csv">0,2</data>\n'
+            ' </layer>\n'
+            ' <objectgroup id="2" name="Props">\n'
+            '  <object id="3" name="spiky" gid="2" x="0" y="32" width="16" height="16"/>\n'
+            ' </objectgroup>\n'
+            '</map>\n')
+        r = collide("check", "level.tmx", cwd=d)
+        bad_input(r)
+        eq(r.err, "collide: error: tiles.tsx:5:4: tile 1 of tileset 'tiles', collision shape 0, placed as tile "
+                  f"'Spikes@1,0' in layer 'Spikes' (level.tmx:4:2): {bow_tie}\n", "stderr")
+        Path(d, "level.tmx").write_text(Path(d, "level.tmx").read_text().replace("0,2", "0,0"))
+        r = collide("check", "level.tmx", cwd=d)
+        bad_input(r)
+        eq(r.err, "collide: error: tiles.tsx:5:4: tile 1 of tileset 'tiles', collision shape 0, placed as object "
+                  f"'spiky#3' in layer 'Props' (level.tmx:8:3): {bow_tie}\n", "stderr for a tile object")
+
+
 @test
 def a_text_object_is_skipped_with_a_warning_that_quiet_hides():
     warning = ("collide: warning: samples/tiled/dungeon.tmx: object 'hint#11' in layer 'Objects' is a text "

@@ -55,6 +55,10 @@ struct MapSource {
     std::string json_path;  ///< TMJ and LDtk: the JSON pointer in the map; empty for TMX
     int line = 0;           ///< 1-based line:column in the map file, 0 when unknown
     int column = 0;
+    std::string file;       ///< the file it is in when not the map (a tileset's `.tsx`/`.tsj`)
+    /// A compound made of a tile's collision shapes: where each part is written (in the
+    /// tileset), its `what` saying where the tile is placed; empty for other shapes.
+    std::vector<MapSource> parts;
 };
 
 /// One scene a map becomes.

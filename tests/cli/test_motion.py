@@ -327,6 +327,37 @@ def distance_to_a_grid_is_to_its_nearest_solid_cell_or_its_solid_outside():
 
 
 @test
+def a_shape_flush_against_a_solid_cell_is_near_at_distance_0_and_a_touch_is_never_near():
+    # SPEC §2.6: flush is no collision with a grid (§2.4) but distance 0; under --no-touch a
+    # touching pair is in neither collisions nor near.
+    scene = {"shapes": [{"id": "flush", "type": "rect", "min": [10, 0], "max": [14, 4]},
+                        {"id": "a", "type": "rect", "min": [30, 0], "max": [32, 2]},
+                        {"id": "b", "type": "rect", "min": [32, 0], "max": [34, 2]}],
+             "grids": [{"id": "g", "tile_size": 10, "rows": ["#...."], "outside": "empty"}],
+             "pairs": ["flush:g", "a:b"]}
+    with tempfile.TemporaryDirectory() as d:
+        path = write(d, "flush.json", scene)
+        for extra in ([], ["--no-touch"]):
+            r = report("--near", "1", *extra, path)
+            eq(r["near"], [{"a": "flush", "b": "g", "distance": 0}], f"near {extra}")
+            eq([(c["a"], c["b"], c["relation"]) for c in r["collisions"]], [] if extra else [("a", "b", "touch")],
+               f"collisions {extra}")
+
+
+@test
+def a_shared_arc_gives_its_two_end_points():
+    # SPEC §2.3: the circle is the capsule's left cap; they share the half circle x <= 0,
+    # whose ends are (0, -1) and (0, 1). Two identical circles share a whole circle: no points.
+    scene = {"shapes": [circle("disk", 0, 0, 1), {"id": "pill", "type": "capsule", "a": [0, 0], "b": [5, 0], "radius": 1},
+                        circle("twin", 0, 0, 1)],
+             "pairs": ["disk:pill", "disk:twin"]}
+    with tempfile.TemporaryDirectory() as d:
+        r = report(write(d, "arc.json", scene))
+    eq(r["collisions"], [{"a": "disk", "b": "pill", "relation": "within", "points": [[0, -1], [0, 1]]},
+                         {"a": "disk", "b": "twin", "relation": "equal", "points": []}], "collisions")
+
+
+@test
 def near_pairs_are_the_same_for_every_broadphase_and_thread_count():
     with tempfile.TemporaryDirectory() as d:
         scene = write(d, "random.json", t.random_scene(3000, 7))

@@ -49,11 +49,14 @@ def num(v, default=0.0):
 
 
 def cos_sin(angle):
-    """SPEC §2.5: exact 0/±1 at multiples of 90, else cos/sin of (angle mod 360)·π/180."""
-    if angle % 90 == 0:
-        k = int(angle // 90) % 4
-        return [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)][k]
-    r = math.fmod(angle, 360.0) * math.pi / 180.0
+    """SPEC §2.5: angle mod 360 = fmod(angle, 360), plus 360 when negative; exact 0/±1 at
+    multiples of 90, else cos/sin of (angle mod 360)·π/180."""
+    a = math.fmod(angle, 360.0)
+    if a < 0:
+        a += 360.0
+    if math.fmod(a, 90.0) == 0:
+        return [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)][int(a) // 90 % 4]
+    r = a * math.pi / 180.0
     return math.cos(r), math.sin(r)
 
 
@@ -238,8 +241,8 @@ class Importer:
         for ts in tilesets:
             if ts.firstgid <= gid and (best is None or ts.firstgid > best.firstgid):
                 best = ts
-        if best is None:
-            raise MapError(f"gid {gid} is in no tileset")
+        if best is None:  # SPEC §1.5: Tiled opens it; a tileset that defines nothing
+            return Tileset(gid + 1)
         return best
 
     # ---------------------------------------------------------------- tile layers
@@ -252,9 +255,16 @@ class Importer:
         # is read for objects, as the README says.
         groups = dedupe([name, layer_class])
         ox, oy = origin_cell
+        # SPEC §1.5: a tile with collision shapes is its compound, not a solid cell
+        def solid(raw):
+            gid = raw & GID_MASK
+            if not gid:
+                return False
+            ts = self.find_tileset(gid)
+            return not ts.tile(gid - ts.firstgid).get("shapes")
         rows = []
         for r in range(height):
-            rows.append("".join("#" if cells_by_pos.get((ox + c, oy + r), 0) & GID_MASK else "."
+            rows.append("".join("#" if solid(cells_by_pos.get((ox + c, oy + r), 0)) else "."
                                 for c in range(width)))
         tw, th = self.tilewidth, self.tileheight
         grid = {"id": gid_id, "groups": groups, "tile_size": [tw, th],

@@ -205,11 +205,14 @@ TEST_CASE("a gid that names no tile is a solid cell, or as a tile object its rec
     auto images = std::make_shared<Tileset>();
     images->firstgid = 10;
     images->tilecount = 2;
+    images->image_collection = true;
     images->tiles.resize(2);
     images->tiles[0].id = 0;
     images->tiles[1].id = 5;  // tiles 1 to 4 were removed
     m.tilesets.push_back(images);
-    CHECK(tile_of(m.tilesets, 15).defined);
+    CHECK(tile_of(m.tilesets, 10).defined);
+    CHECK_FALSE(tile_of(m.tilesets, 11).defined);  // below tilecount, but removed
+    CHECK(tile_of(m.tilesets, 15).defined);        // past tilecount, but listed
     CHECK_FALSE(tile_of(m.tilesets, 16).defined);
     CHECK(tile_of(m.tilesets, 16).tileset.get() == images.get());
 }

@@ -413,3 +413,18 @@ TEST_CASE("read_tmj: errors name the file, place, and the layer, object or tiles
         CHECK(error_of(map_text(nested)).find("layer 'g': group layers nest deeper than 64 levels") != std::string::npos);
     }
 }
+
+TEST_CASE("read_tmj: an image collection (columns 0, no image of its own) defines only the tiles it lists") {
+    const std::string tilesets = R"({"firstgid": 1, "name": "props", "tilecount": 2, "columns": 0, "tilewidth": 32,
+        "tileheight": 32, "tiles": [{"id": 0, "image": "a.png", "imagewidth": 16, "imageheight": 16},
+                                    {"id": 5, "image": "b.png", "imagewidth": 32, "imageheight": 24}]},
+        {"firstgid": 20, "name": "atlas", "tilecount": 4, "columns": 2, "image": "t.png", "tilewidth": 16, "tileheight": 16})";
+    const Map map = read_tmj("m.tmj", map_text("", tilesets), no_files);
+    REQUIRE(map.tilesets.size() == 2);
+    CHECK(map.tilesets[0]->image_collection);
+    CHECK_FALSE(map.tilesets[1]->image_collection);
+    CHECK(tile_of(map.tilesets, 6).defined);
+    CHECK_FALSE(tile_of(map.tilesets, 2).defined);
+    CHECK(tile_of(map.tilesets, 23).defined);
+    CHECK_FALSE(tile_of(map.tilesets, 24).defined);
+}

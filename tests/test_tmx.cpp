@@ -513,3 +513,21 @@ TEST_CASE("tmx: errors") {
               "maps/level.tmx:3:1: template 'c.tx': cannot open: No such file or directory");
     }
 }
+
+TEST_CASE("tmx: an image collection (columns 0, no image of its own) defines only the tiles it lists") {
+    const Map map = read(
+        "<map>\n"
+        " <tileset firstgid=\"1\" name=\"props\" tilecount=\"2\" columns=\"0\">\n"
+        "  <tile id=\"0\"><image width=\"16\" height=\"16\" source=\"a.png\"/></tile>\n"
+        "  <tile id=\"5\"><image width=\"32\" height=\"24\" source=\"b.png\"/></tile>\n"
+        " </tileset>\n"
+        " <tileset firstgid=\"20\" name=\"atlas\" tilecount=\"4\" columns=\"2\"><image source=\"t.png\"/></tileset>\n"
+        "</map>");
+    REQUIRE(map.tilesets.size() == 2);
+    CHECK(map.tilesets[0]->image_collection);
+    CHECK_FALSE(map.tilesets[1]->image_collection);
+    CHECK(tiled::tile_of(map.tilesets, 6).defined);         // tile 5, past tilecount
+    CHECK_FALSE(tiled::tile_of(map.tilesets, 2).defined);   // tile 1, removed
+    CHECK(tiled::tile_of(map.tilesets, 23).defined);        // atlas tile 3
+    CHECK_FALSE(tiled::tile_of(map.tilesets, 24).defined);  // atlas tile 4: past its tilecount
+}

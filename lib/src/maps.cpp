@@ -161,7 +161,7 @@ Scene read_map_scene(const MapImport& map, const ReadOptions& options) {
 namespace detail::tiled {
 
 bool defines(const Tileset& set, std::uint32_t id) {
-    if (set.tilecount == 0 || id < set.tilecount) return true;
+    if (!set.image_collection && (set.tilecount == 0 || id < set.tilecount)) return true;
     const auto tile = std::lower_bound(set.tiles.begin(), set.tiles.end(), id,
                                        [](const Tile& a, std::uint32_t v) { return a.id < v; });
     return tile != set.tiles.end() && tile->id == id;

@@ -86,6 +86,7 @@ struct Tileset {
     std::string name;
     std::uint32_t firstgid = 0;  ///< in the map (or template) that refers to it
     std::uint32_t tilecount = 0;
+    bool image_collection = false;  ///< one image per tile (`columns` 0): only listed tiles exist
     double tilewidth = 0, tileheight = 0;
     Vec2 tileoffset;
     Alignment alignment = Alignment::Unspecified;
@@ -137,8 +138,9 @@ Map read_tmj(const std::string& file, std::string_view text, const FileLoader& l
 Tileset read_tsx_tileset(const std::string& file, std::string_view text, const FileLoader& load);
 Tileset read_tsj_tileset(const std::string& file, std::string_view text, const FileLoader& load);
 
-/// Whether `set` defines its tile `id`: below its tilecount (any, when it declares none), or
-/// listed (an image collection may number tiles past tilecount once some were removed).
+/// Whether `set` defines its tile `id`: an image collection the tiles it lists (it may number
+/// them past tilecount once some were removed); a tileset of one image the ids below its
+/// tilecount (any, when it declares none) and those it lists.
 bool defines(const Tileset& set, std::uint32_t id);
 
 /// The tile a gid (flip flags kept) names among `sets` (sorted by firstgid): in the tileset

@@ -196,6 +196,8 @@ Tileset Reader::read_tileset(const XmlFile& f, pugi::xml_node ts) {
     t.tilewidth = static_cast<double>(whole_attr(f, ts, "tilewidth", 0, 0, kU32, what));
     t.tileheight = static_cast<double>(whole_attr(f, ts, "tileheight", 0, 0, kU32, what));
     t.tilecount = static_cast<std::uint32_t>(whole_attr(f, ts, "tilecount", 0, 0, kU32, what));
+    // Tiled writes columns="0" and no <image> of its own for an image collection.
+    t.image_collection = !ts.child("image") && ts.attribute("columns") && whole_attr(f, ts, "columns", 0, 0, kU32, what) == 0;
     t.alignment = alignment(f, ts, what);
     if (const pugi::xml_node off = ts.child("tileoffset"))
         t.tileoffset = {real_attr(f, off, "x", 0, what), real_attr(f, off, "y", 0, what)};

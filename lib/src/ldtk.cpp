@@ -268,7 +268,7 @@ private:
         const auto w = static_cast<std::size_t>(cols);
         scene_.grid(id, {id}, origin, Vec2{size, size}, w, static_cast<std::size_t>(rows), false,
                     [&](std::size_t c, std::size_t r) { return solid[r * w + c]; });
-        out_.grid_sources.push_back(MapSource{"layer '" + id + "'", l.path(), 0, 0, {}, {}});
+        out_.grid_sources.push_back(MapSource{"layer '" + id + "'", l.path(), 0, 0, MapSource::kNoTile});
     }
 
     void entities(const Obj& l) {
@@ -300,7 +300,7 @@ private:
             scene_.number("width", width);
             scene_.number("height", height);
             scene_.end_shape(groups(e, name));
-            out_.shape_sources.push_back(MapSource{what, path, 0, 0, {}, {}});
+            out_.shape_sources.push_back(MapSource{what, path, 0, 0, MapSource::kNoTile});
         }
     }
 

@@ -7,11 +7,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
-#include <cstdio>
 #include <memory>
 
 namespace collide {
@@ -87,22 +91,55 @@ MapFormat map_format(std::string_view file, std::string_view text) {
     return MapFormat::None;
 }
 
+namespace {
+
+// Whether the first byte after a byte-order mark and white space can start XML ('<') or JSON:
+// a file of NUL bytes (a sparse file, a disk image) fails there, before room is made for all.
+bool can_start_map_file(std::string_view text) {
+    std::size_t i = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) ++i;
+    return i == text.size() || std::string_view("<{[\"-0123456789tfn").find(text[i]) != std::string_view::npos;
+}
+
+}  // namespace
+
 FileLoader file_system_loader() {
     return [](const std::string& path) {
-        std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-        if (!f) throw Error(path, "", std::string("cannot open: ") + std::strerror(errno));
-        // One read of the file's size where it has one; a pipe or a growing file in pieces.
+        // O_NONBLOCK: a FIFO opens at once (and is refused below) instead of waiting for a writer.
+        const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) throw Error(path, "", std::string("cannot open: ") + std::strerror(errno));
+        struct Closer {
+            int fd;
+            ~Closer() { ::close(fd); }
+        } const closer{fd};
+        struct stat st {};
+        if (::fstat(fd, &st) != 0) throw Error(path, "", std::string("cannot read: ") + std::strerror(errno));
+        // A map names tilesets, templates and level files: a device, a FIFO or a socket never is
+        // one (/dev/zero would be read for ever), and a directory cannot be.
+        if (S_ISDIR(st.st_mode)) throw Error(path, "", std::string("cannot read: ") + std::strerror(EISDIR));
+        if (!S_ISREG(st.st_mode)) throw Error(path, "", "cannot read: not a regular file");
+        if (static_cast<std::uint64_t>(st.st_size) > kMaxMapFileBytes)
+            throw Error(path, "", "cannot read: the file holds " + std::to_string(st.st_size) + " bytes, more than the " +
+                                      std::to_string(kMaxMapFileBytes) + " collide reads from a file a map names");
         std::string text;
-        if (std::fseek(f.get(), 0, SEEK_END) == 0) {
-            const long size = std::ftell(f.get());
-            if (size > 0) text.resize(static_cast<std::size_t>(size));
-            std::rewind(f.get());
-        }
-        std::size_t got = text.empty() ? 0 : std::fread(text.data(), 1, text.size(), f.get());
-        text.resize(got);
-        char buf[1 << 16];
-        for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f.get())) > 0;) text.append(buf, n);
-        if (std::ferror(f.get())) throw Error(path, "", std::string("cannot read: ") + std::strerror(errno));
+        const auto read_up_to = [&](std::size_t size) {
+            const std::size_t from = text.size();
+            text.resize(size);
+            std::size_t got = from;
+            while (got < size) {
+                const ssize_t n = ::read(fd, text.data() + got, size - got);
+                if (n < 0 && errno == EINTR) continue;
+                if (n < 0) throw Error(path, "", std::string("cannot read: ") + std::strerror(errno));
+                if (n == 0) break;
+                got += static_cast<std::size_t>(n);
+            }
+            text.resize(got);
+            return got == size;
+        };
+        // The first bytes alone decide whether it can be XML or JSON at all; then the rest of the
+        // size it had when opened (a file that grows meanwhile is read as it was then).
+        const auto size = static_cast<std::size_t>(st.st_size);
+        if (read_up_to(std::min<std::size_t>(size, 4096)) && size > 4096 && can_start_map_file(text)) read_up_to(size);
         return text;
     };
 }
@@ -143,18 +180,26 @@ Scene read_map_scene(const MapImport& map, const ReadOptions& options) {
             index = index * 10 + static_cast<std::size_t>(path[k] - '0');
         if (k == first || index >= sources.size()) throw;
         const MapSource& s = sources[index];
-        // A tile's collision shape: the error is in the tileset, at the shape ("/parts/K").
+        // A tile's collision shape ("/parts/K"): the error is the tileset's, at the shape;
+        // where the map places the tile follows.
         const std::string parts = "/parts/";
-        if (shape && path.compare(k, parts.size(), parts) == 0) {
+        if (shape && s.tile < map.tiles.size() && path.compare(k, parts.size(), parts) == 0) {
+            const TileSource& tile = map.tiles[s.tile];
             std::size_t part = 0, p = k + parts.size();
-            for (; p < path.size() && std::isdigit(static_cast<unsigned char>(path[p])) && part <= s.parts.size(); ++p)
+            for (; p < path.size() && std::isdigit(static_cast<unsigned char>(path[p])) && part <= tile.parts.size(); ++p)
                 part = part * 10 + static_cast<std::size_t>(path[p] - '0');
-            if (p > k + parts.size() && part < s.parts.size()) {
-                const MapSource& q = s.parts[part];
-                throw Error(q.file.empty() ? map.name : q.file, q.json_path, q.what + ": " + e.message(), q.line, q.column);
+            if (p > k + parts.size() && part < tile.parts.size()) {
+                const TileShapeSource& q = tile.parts[part];
+                const std::string placed =
+                    map.name + (s.line > 0 ? ":" + std::to_string(s.line) + ":" + std::to_string(s.column)
+                                           : s.json_path.empty() ? std::string() : " " + s.json_path);
+                throw Error(q.file, q.json_path,
+                            tile.what + ", collision shape " + std::to_string(q.index) + ", placed as " + s.what + " (" +
+                                placed + "): " + e.message(),
+                            q.line, q.column);
             }
         }
-        throw Error(s.file.empty() ? map.name : s.file, s.json_path, s.what + ": " + e.message(), s.line, s.column);
+        throw Error(map.name, s.json_path, s.what + ": " + e.message(), s.line, s.column);
     }
 }
 

@@ -327,29 +327,15 @@ private:
     }
 
     // The tile's collision shapes as one compound. An error in a part is the tileset's, at
-    // the shape; `src` says where the tile is placed, and follows in its message.
+    // the shape (MapImport::tiles, one entry per tile however often it is placed); `src` says
+    // where the tile is placed, and follows in its message.
     void compound(const std::string& id, const Tile& tile, const Tileset& set, const Placement& p,
                   const std::vector<std::string>& groups, MapSource src) {
         out_.begin_shape(id, "compound");
         out_.begin_parts();
-        // "tile 3 of tileset 'tiles', collision shape 0, placed as tile 'Spikes@7,10' in layer
-        // 'Spikes' (level.tmx:20:2)"
-        const std::string placed = ", placed as " + src.what + " (" + (src.file.empty() ? file_ : src.file) +
-                                   (src.line > 0 ? ":" + std::to_string(src.line) + ":" + std::to_string(src.column)
-                                                 : src.json_path.empty() ? std::string() : " " + src.json_path) + ")";
-        for (std::size_t k = 0; k < tile.shapes.size(); ++k) {
-            const Object& o = tile.shapes[k];
-            if (!can_be_part(o)) continue;
-            shape(o, p, true);
-            MapSource part;
-            part.what = "tile " + std::to_string(tile.id) + " of tileset '" + set.name + "', collision shape " +
-                        std::to_string(k) + placed;
-            part.file = o.where.file;
-            part.json_path = o.where.json_path;
-            part.line = o.where.line;
-            part.column = o.where.column;
-            src.parts.push_back(std::move(part));
-        }
+        for (const Object& o : tile.shapes)
+            if (can_be_part(o)) shape(o, p, true);
+        src.tile = tile_source(tile, set);
         out_.end_parts();
         out_.end_shape(groups);
         result_.shape_sources.push_back(std::move(src));
@@ -545,6 +531,21 @@ private:
         out_.pair("b", p.apply(local(o, Vec2{o.width, o.height})));
     }
 
+    std::uint32_t tile_source(const Tile& tile, const Tileset& set) {
+        const auto [it, added] = tile_sources_.emplace(&tile, static_cast<std::uint32_t>(result_.tiles.size()));
+        if (!added) return it->second;
+        TileSource t;
+        t.what = "tile " + std::to_string(tile.id) + " of tileset '" + set.name + "'";
+        for (std::size_t k = 0; k < tile.shapes.size(); ++k) {
+            const Object& o = tile.shapes[k];
+            if (can_be_part(o))
+                t.parts.push_back(TileShapeSource{o.where.file.empty() ? file_ : o.where.file, o.where.json_path, o.where.line,
+                                                  o.where.column, k});
+        }
+        result_.tiles.push_back(std::move(t));
+        return it->second;
+    }
+
     struct CollisionTile {
         const Tileset* set = nullptr;
         const Tile* tile = nullptr;
@@ -561,6 +562,7 @@ private:
     std::unordered_set<std::string> ids_;  ///< of every shape and grid written so far
     /// By gid; a map, not a vector indexed by gid: a gid may be up to 2^28 (4 GiB of entries).
     std::unordered_map<std::uint32_t, CollisionTile> collision_;
+    std::unordered_map<const Tile*, std::uint32_t> tile_sources_;  ///< index in result_.tiles
     std::uint64_t defined_lo_ = 1, defined_hi_ = 0;  ///< gids known to name a tile (empty at first)
 };
 

@@ -46,7 +46,13 @@ inline constexpr std::uint64_t kMaxMapCells = std::uint64_t{1} << 28;
 /// the path when it cannot be read.
 using FileLoader = std::function<std::string(const std::string& path)>;
 
-/// A FileLoader that reads from the file system.
+/// The largest file a map may name (a tileset, a template, an LDtk level file): 256 MiB.
+inline constexpr std::uint64_t kMaxMapFileBytes = std::uint64_t{256} << 20;
+
+/// A FileLoader that reads from the file system: regular files only (a directory is "cannot
+/// read: Is a directory", a device, FIFO or socket "cannot read: not a regular file", neither
+/// opened for more than a look), at most kMaxMapFileBytes; a file whose first byte cannot start
+/// XML or JSON is returned as its first 4 KiB, which its reader then rejects.
 FileLoader file_system_loader();
 
 /// Where a shape or grid of an imported scene came from in the map, for error messages.
@@ -55,10 +61,27 @@ struct MapSource {
     std::string json_path;  ///< TMJ and LDtk: the JSON pointer in the map; empty for TMX
     int line = 0;           ///< 1-based line:column in the map file, 0 when unknown
     int column = 0;
-    std::string file;       ///< the file it is in when not the map (a tileset's `.tsx`/`.tsj`)
-    /// A compound made of a tile's collision shapes: where each part is written (in the
-    /// tileset), its `what` saying where the tile is placed; empty for other shapes.
-    std::vector<MapSource> parts;
+    /// A compound made of a tile's collision shapes: its tile in MapImport::tiles, where its
+    /// parts are written; kNoTile for other shapes.
+    std::uint32_t tile = kNoTile;
+    static constexpr std::uint32_t kNoTile = 0xFFFFFFFFu;
+};
+
+/// Where a collision shape of a tile is written: its tileset's file (`.tsx`, `.tsj`, or the
+/// map for a tileset inside it), and line:column or JSON pointer there.
+struct TileShapeSource {
+    std::string file;
+    std::string json_path;
+    int line = 0;
+    int column = 0;
+    std::size_t index = 0;  ///< the shape's index among the tile's collision objects
+};
+
+/// A tile whose collision shapes became compounds, shared by every placement of it: an error
+/// in a part is the tileset's, at the shape ("tile 1 of tileset 'tiles', collision shape 0").
+struct TileSource {
+    std::string what;                   ///< "tile 1 of tileset 'tiles'"
+    std::vector<TileShapeSource> parts;  ///< one per part of its compounds, in order
 };
 
 /// One scene a map becomes.
@@ -68,6 +91,7 @@ struct MapImport {
     std::vector<std::string> warnings;  ///< what was skipped and why, one line each
     std::vector<MapSource> shape_sources;  ///< where each shape of the scene came from, in order
     std::vector<MapSource> grid_sources;   ///< where each grid came from, in order
+    std::vector<TileSource> tiles;         ///< the tiles MapSource::tile indexes
 };
 
 /// Converts a map to scene texts: one for a Tiled map, one per level of an LDtk project in

@@ -8,6 +8,7 @@ Uses the runner and assertions of test_cli.py. Goldens are in tests/cli/golden/m
 """
 import argparse
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -230,6 +231,31 @@ def a_missing_tileset_is_exit_2_naming_the_map_and_the_tileset():
         check(f"{d}/dungeon.tmx:3:2: tileset 'dungeon-tiles.tsx': " in r.err, f"stderr {r.err!r}")
         check("cannot open: No such file or directory" in r.err, f"stderr {r.err!r}")
         check(not (Path(d) / "report.json").exists(), "no output file")
+
+
+@test
+def a_file_a_map_names_must_be_a_regular_file():
+    # A tileset or template that is /dev/zero, a FIFO or a directory: refused at once (issue
+    # 26), never read for ever, waited on, or taken for text.
+    tmx = ('<?xml version="1.0"?>\n<map orientation="orthogonal" width="1" height="1" tilewidth="16" tileheight="16">\n'
+           ' <tileset firstgid="1" source="{tileset}"/>\n'
+           ' <objectgroup id="1" name="O"><object id="1" template="{template}" x="0" y="0"/></objectgroup>\n</map>\n')
+    with tempfile.TemporaryDirectory() as d:
+        Path(d, "t.tsx").write_text('<tileset name="t" tilewidth="16" tileheight="16" tilecount="1"/>')
+        Path(d, "obj.tx").write_text('<template><object width="4" height="4"/></template>')
+        os.mkfifo(Path(d, "fifo.tsx"))
+        Path(d, "folder.tsx").mkdir()
+        cases = [("/dev/zero", "obj.tx", "3:2: tileset '/dev/zero': cannot read: not a regular file"),
+                 ("fifo.tsx", "obj.tx", "3:2: tileset 'fifo.tsx': cannot read: not a regular file"),
+                 ("folder.tsx", "obj.tx", "3:2: tileset 'folder.tsx': cannot read: Is a directory"),
+                 ("t.tsx", "/dev/urandom", "4:31: template '/dev/urandom': cannot read: not a regular file")]
+        for tileset, template, message in cases:
+            Path(d, "m.tmx").write_text(tmx.format(tileset=tileset, template=template))
+            r = collide("check", "m.tmx", cwd=d, timeout=20)
+            bad_input(r)
+            eq(r.err, f"collide: error: m.tmx:{message}\n", f"stderr for {tileset}, {template}")
+        Path(d, "m.tmx").write_text(tmx.format(tileset="t.tsx", template="obj.tx"))
+        status(collide("check", "m.tmx", cwd=d), 0)
 
 
 @test

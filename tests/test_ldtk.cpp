@@ -344,7 +344,11 @@ TEST_CASE("ldtk: errors name the level, layer and entity, with their place") {
     SUBCASE("invalid JSON") {
         check_error("{\"levels\": [\n  {\"identifier\": \"L\",]}",
                     {"maps/world.ldtk", "", "]}",
-                     "syntax error while parsing object key - unexpected ']'; expected string literal"});
+                     "not valid JSON: syntax error while parsing object key - unexpected ']'; expected string literal"});
+    }
+    SUBCASE("a number beyond the double range, anywhere: located like any syntax error (fuzz_map, seed 4242)") {
+        check_error("{\"appBuildId\": 1e400, \"levels\": []}",
+                    {"maps/world.ldtk", "", "1e400", "not valid JSON: number overflow parsing '1e400'"});
     }
     SUBCASE("nesting past 256 levels: the 256th '[' inside the top-level object") {
         try {

@@ -477,6 +477,10 @@ TEST_CASE("a template is read by its extension (.tx XML, .tj JSON), whatever the
     };
     CHECK(error("maps/a.tmj", tmj("objs/crate.tx"), MapFormat::TiledJson).rfind("maps/objs/crate.tx:2:2: ", 0) == 0);
     CHECK(error("maps/a.tmx", tmx("objs/crate.tj"), MapFormat::TiledXml).rfind("maps/objs/crate.tj:1:", 0) == 0);
+    // A file that is not JSON at all is not quoted back (it may be any file on the machine).
+    broken["maps/objs/crate.tj"] = "root:x:0:0:root:/root:/bin/bash\n";
+    CHECK(error("maps/a.tmx", tmx("objs/crate.tj"), MapFormat::TiledXml) ==
+          "maps/objs/crate.tj:1:1: template 'maps/objs/crate.tj': not valid JSON: syntax error while parsing value - invalid literal");
 }
 
 TEST_CASE("scene ids stay unique: unnamed layers by their id, repeated ones with ~N") {

@@ -106,7 +106,7 @@ TEST_CASE("read_tmj: a UTF-8 byte order mark is skipped") {
     const Map map = read_tmj("m.tmj", "\xEF\xBB\xBF" + map_text(""), no_files);
     CHECK(map.layers.empty());
     CHECK(error_of("\xEF\xBB\xBF{\n  \"type\": nul}") ==
-          "m.tmj:2:14: not valid JSON: syntax error while parsing value - invalid literal; last read: '\"type\": nul}'");
+          "m.tmj:2:14: not valid JSON: syntax error while parsing value - invalid literal");
 }
 
 TEST_CASE("read_tmj: objects of every kind, with their flip flags and tiles") {
@@ -322,7 +322,7 @@ TEST_CASE("read_tmj: errors name the file, place, and the layer, object or tiles
         CHECK(error_of("{\"type\": \"map\",\n \"layers\": [1,]}") ==
               "m.tmj:2:15: not valid JSON: syntax error while parsing value - unexpected ']'; expected '[', '{', or a literal");
         CHECK(error_of("{\"type\": \"map\", \"tilewidth\": 1e999}") ==
-              "m.tmj:1:34: not valid JSON: number overflow parsing '1e999'");
+              "m.tmj:1:30: not valid JSON: number overflow parsing '1e999'");
     }
     SUBCASE("not a map") {
         CHECK(error_of("{\"type\": \"tileset\"}") == "m.tmj:1:10: /type: not a Tiled map: its type is 'tileset'");

@@ -1,5 +1,7 @@
 #include "json_locate.hpp"
 
+#include "collide/error.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <vector>
@@ -166,6 +168,52 @@ std::size_t find_pointer(std::string_view text, std::string_view pointer) {
     }
     s.ws();
     return s.i;
+}
+
+namespace {
+
+// nlohmann's DOM builder, but a syntax error is kept with its byte offset rather than thrown
+// (out_of_range.406, a number too big for a double, is thrown by json::parse with no position).
+class LocatedDom : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
+public:
+    explicit LocatedDom(nlohmann::json& out) : json_sax_dom_parser(out, false) {}
+    std::size_t offset = 0;
+    std::string message;
+
+    bool parse_error(std::size_t position, const std::string& token, const nlohmann::detail::exception& ex) {
+        offset = position > 0 ? position - 1 : 0;
+        // A number too big for a double is reported after it: point at its first byte.
+        if (ex.id == 406 && token.size() <= position) offset = position - token.size();
+        message = without_quotes(ex.what());
+        return false;
+    }
+
+private:
+    // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error while
+    // parsing value - invalid literal; last read: 'r'; expected ...": the place is ours to
+    // give, and what was last read is the text's own bytes.
+    static std::string without_quotes(const std::string& what) {
+        const std::size_t col = what.find(", column ");
+        const std::size_t colon = col == std::string::npos ? std::string::npos : what.find(": ", col);
+        const std::size_t tag = what.find("] ");
+        std::string m = colon != std::string::npos ? what.substr(colon + 2) : tag != std::string::npos ? what.substr(tag + 2) : what;
+        const std::size_t read = m.find("; last read: '");
+        if (read != std::string::npos) {
+            const std::size_t expected = m.find("'; expected ", read + 14);
+            m.erase(read, expected == std::string::npos ? std::string::npos : expected + 1 - read);
+        }
+        return m;
+    }
+};
+
+}  // namespace
+
+void parse_json(nlohmann::json& out, const std::string& file, std::string_view text, const std::string& prefix) {
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+    LocatedDom sax(out);
+    if (nlohmann::json::sax_parse(text.begin(), text.end(), &sax)) return;
+    const TextPos p = position_of(text, sax.offset);
+    throw Error(file, "", prefix + "not valid JSON: " + sax.message, p.line, p.column);
 }
 
 }  // namespace collide::detail

@@ -78,21 +78,9 @@ json parse(const std::string& file, std::string_view text) {
         const TextPos pos = position_of(text, deep);
         throw Error(file, "", "values nested deeper than " + std::to_string(kMaxDepth) + " levels", pos.line, pos.column);
     }
-    try {
-        return json::parse(text);
-    } catch (const json::parse_error& e) {
-        // nlohmann says "[json.exception.parse_error.101] parse error at line 1, column 5: <what>";
-        // the location is ours to give (from the byte offset), the <what> is kept.
-        const std::string what = e.what();
-        const std::size_t col = what.find("column ");
-        const std::size_t colon = col == std::string::npos ? std::string::npos : what.find(": ", col);
-        const std::size_t tag = what.find("] ");
-        const std::string message = colon != std::string::npos ? what.substr(colon + 2)
-                                    : tag != std::string::npos  ? what.substr(tag + 2)
-                                                                : what;
-        const TextPos pos = position_of(text, e.byte > 0 ? e.byte - 1 : 0);
-        throw Error(file, "", valid_utf8(message), pos.line, pos.column);
-    }
+    json out;
+    parse_json(out, file, text, "");
+    return out;
 }
 
 // Typed access to one object of the project, naming it (`who`) in errors.

@@ -20,27 +20,6 @@ namespace {
 // Group layers within group layers: the readers and the converter recurse on them.
 constexpr int kMaxGroupDepth = 64;
 
-// nlohmann's DOM builder, but a syntax error is kept with its byte offset rather than thrown
-// (nlohmann's out_of_range.406, a number too big for a double, carries no position).
-class DomBuilder : public nlohmann::detail::json_sax_dom_parser<Json> {
-public:
-    explicit DomBuilder(Json& out) : json_sax_dom_parser(out, false) {}
-    std::size_t offset = 0;
-    std::string message;
-
-    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
-        offset = position > 0 ? position - 1 : 0;
-        // "[json.exception.parse_error.101] parse error at line 1, column 5: <what>": the place is ours to give.
-        const std::string what = ex.what();
-        const std::size_t col = what.find(", column ");
-        const std::size_t colon = col == std::string::npos ? std::string::npos : what.find(": ", col);
-        const std::size_t tag = what.find("] ");
-        message = colon != std::string::npos ? what.substr(colon + 2)
-                  : tag != std::string::npos ? what.substr(tag + 2) : what;
-        return false;
-    }
-};
-
 Alignment alignment_of(const At& at, const std::string& s) {
     static const std::pair<const char*, Alignment> names[] = {
         {"unspecified", Alignment::Unspecified}, {"topleft", Alignment::TopLeft},
@@ -62,11 +41,7 @@ std::string quoted_member(const Json& j, const char* key) {
 
 void parse(Doc& doc, const std::string& prefix) {
     if (doc.text.substr(0, 3) == "\xEF\xBB\xBF") doc.text.remove_prefix(3);
-    DomBuilder sax(doc.root);
-    if (!Json::sax_parse(doc.text.begin(), doc.text.end(), &sax)) {
-        const TextPos p = position_of(doc.text, sax.offset);
-        throw Error(doc.file, "", prefix + "not valid JSON: " + sax.message, p.line, p.column);
-    }
+    parse_json(doc.root, doc.file, doc.text, prefix);
 }
 
 void At::fail(std::string_view key, const std::string& message) const {

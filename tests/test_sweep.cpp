@@ -207,6 +207,16 @@ TEST_CASE("sweep: every body against every shape type") {
         CHECK(sweep(move({8, 8}, {8, -8}, kUpright), Polyline{{{8, 0}, {12, 4}}}) == "allowed");
         CHECK(along(kCircle, Polyline{{{4, 5}, {8, 1}, {12, 5}}}) == "allowed");
         CHECK(along(kPoint, Polyline{{{8, 0}, {8, 0}}}) == "t=0.5 stop=(8,0)");  // all one point
+        // Its end (8, 0) lies inside its first piece: still its boundary (fuzz_sweep, seed
+        // 4243), so a point crossing or resting there only touches, as the pair test says.
+        const Polyline hook{{{8, -4}, {8, 4}, {12, 4}, {12, 2}, {8, 0}}};
+        CHECK(sweep(move({0, -2}, {16, 2}), hook) == "allowed");
+        CHECK(sweep(move({8, 0}, {8, 0}), hook) == "allowed");
+        CHECK(sweep(move({0, -2}, {8, 0}, kPoint, false), hook) == "allowed");
+        CHECK(sweep(move({8, 0}, {0, 0}, rect_body(0, 0)), hook) == "allowed");
+        CHECK(sweep(move({8, -8}, {8, 8}), hook) == "t=0.25 stop=(8,-4)");  // along the piece: inside at once
+        CHECK(sweep(move({4, -1}, {12, 1}), hook) == "allowed");           // through the end again
+        CHECK(sweep(move({0, 1}, {16, 1}), hook) == "t=0.5 stop=(8,1)");     // elsewhere on the piece
     }
     SUBCASE("capsule from [8, -4] to [8, 4] of radius 1, and one with a == b (a disk)") {
         const Capsule c{{8, -4}, {8, 4}, 1};

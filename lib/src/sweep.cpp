@@ -299,13 +299,40 @@ struct Sweeper {
             for (int sy : {-1, 1}) capsule(K::Seg, s.a, s.b, sx, sy);
     }
 
+    // Whether v lies on the open segment from a to b (a != b), exactly.
+    static bool inside_segment(Vec2 a, Vec2 b, Vec2 v) {
+        if (v == a || v == b || orient(a, b, v) != 0) return false;
+        return std::min(a.x, b.x) <= v.x && v.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= v.y && v.y <= std::max(a.y, b.y);
+    }
+
+    // A point body against the piece a-b of an open polyline whose end point e lies inside that
+    // piece: e is the polyline's boundary (as in GEOS, wherever else the curve passes), so a
+    // body that meets the piece only at e (crossing it there, or resting there) is not inside.
+    // A body moving along the piece is inside at once all the same: the infimum is unchanged.
+    void piece_through_end(Vec2 a, Vec2 b, Vec2 front, Vec2 back) {
+        Sweeper one = *this;
+        one.best.reset();
+        one.segment(a, b);
+        if (!one.best) return;
+        const bool along = from != to && orient(a, b, from) == 0 && orient(a, b, to) == 0;
+        if (!along)
+            for (const Vec2 e : {front, back})
+                if (inside_segment(a, b, e) && (from == to ? from == e : orient(from, to, e) == 0)) return;
+        take(one.best);
+    }
+
     void polyline(const std::vector<Vec2>& p) {
         const std::size_t n = p.size();
         if (std::all_of(p.begin(), p.end(), [&](Vec2 v) { return v == p[0]; })) return point_shape(p[0]);
-        for (std::size_t i = 0; i + 1 < n && !done(); ++i)
-            if (p[i] != p[i + 1] && near(p[i], p[i + 1])) segment(p[i], p[i + 1]);
-        if (!point() && !flat()) return;  // a 2D body meets a vertex where it meets an edge
         const bool closed = p.front() == p.back();
+        for (std::size_t i = 0; i + 1 < n && !done(); ++i) {
+            if (p[i] == p[i + 1] || !near(p[i], p[i + 1])) continue;
+            if (point() && !closed && (inside_segment(p[i], p[i + 1], p.front()) || inside_segment(p[i], p[i + 1], p.back())))
+                piece_through_end(p[i], p[i + 1], p.front(), p.back());
+            else
+                segment(p[i], p[i + 1]);
+        }
+        if (!point() && !flat()) return;  // a 2D body meets a vertex where it meets an edge
         for (std::size_t i = closed ? 0 : 1; i + 1 < n && !done(); ++i) {
             // An open polyline's ends are its boundary, wherever else it passes them.
             if (!closed && (p[i] == p.front() || p[i] == p.back())) continue;

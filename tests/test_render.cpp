@@ -141,6 +141,11 @@ TEST_CASE("ids are escaped, and a control character cannot break the XML") {
     const std::string svg = render(R"({"shapes": [{"id": "<b>&\"x\"\u0001", "type": "point", "at": [1, 2]}]})");
     CHECK(svg.find("<title>&lt;b&gt;&amp;&quot;x&quot;\\x01 (point)</title>") != std::string::npos);
     CHECK(svg.find('\x01') == std::string::npos);
+    // U+FFFE and U+FFFF, which XML 1.0 cannot hold, in an id and in a group of a big scene.
+    const std::string odd = render("{\"shapes\": [{\"id\": \"a\uFFFE\", \"type\": \"point\", \"at\": [1, 2], \"groups\": [\"g\uFFFF\"]}]}");
+    CHECK(odd.find("<title>a\\ufffe (point; groups g\\uffff)</title>") != std::string::npos);
+    CHECK(odd.find("\xEF\xBF\xBE") == std::string::npos);
+    CHECK(odd.find("\xEF\xBF\xBF") == std::string::npos);
 }
 
 TEST_CASE("lines and rays are clipped to the picture") {

@@ -227,6 +227,13 @@ TEST_CASE("printable: one line of a terminal, whatever the bytes") {
         CHECK(collide::printable(std::string("\x1b[31m\x00\x7f", 7)) == "\\x1b[31m\\x00\\x7f");
         CHECK(collide::printable("\u009b1m \u0085") == "\\u009b1m \\u0085");  // C1 controls
     }
+    SUBCASE("invisible characters that reorder or break a line, and U+FFFE, U+FFFF, are spelled out") {
+        CHECK(collide::printable("coin\u202e3") == "coin\\u202e3");  // right-to-left override
+        CHECK(collide::printable("a\u2028b\u2029c") == "a\\u2028b\\u2029c");
+        CHECK(collide::printable("\u200e\u200f\u061c\u2066\u2069\ufeff") == "\\u200e\\u200f\\u061c\\u2066\\u2069\\ufeff");
+        CHECK(collide::printable("x\ufffe\uffff") == "x\\ufffe\\uffff");
+        CHECK(collide::printable("\u2027\u2030\ufffd") == "\u2027\u2030\ufffd");  // their neighbours stay
+    }
     SUBCASE("each byte that is not part of valid UTF-8 is spelled out") {
         CHECK(collide::printable("lev\xff" "el\xc3") == "lev\\xffel\\xc3");
         CHECK(collide::printable("\xc0\xaf") == "\\xc0\\xaf");          // overlong '/'

@@ -202,6 +202,25 @@ void csv_field(std::string& out, std::string_view s) {
 
 }  // namespace detail
 
+namespace {
+
+// The code point of a valid two- or three-byte UTF-8 sequence.
+unsigned code_point(std::string_view u) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned>(static_cast<unsigned char>(u[k])); };
+    if (u.size() == 2) return ((byte(0) & 0x1F) << 6) | (byte(1) & 0x3F);
+    return ((byte(0) & 0x0F) << 12) | ((byte(1) & 0x3F) << 6) | (byte(2) & 0x3F);
+}
+
+// Code points that reorder or break a line without being seen (bidirectional controls, the
+// line and paragraph separators, the zero-width no-break space), and U+FFFE and U+FFFF, which
+// XML 1.0 cannot hold: spelled out like control characters.
+bool hidden_format(unsigned cp) {
+    return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) ||
+           (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF || cp == 0xFFFE || cp == 0xFFFF;
+}
+
+}  // namespace
+
 std::string printable(std::string_view s) {
     using detail::utf8_length;
     if (std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7F; })) return std::string(s);
@@ -221,7 +240,11 @@ std::string printable(std::string_view s) {
         else if (c == '\t') out += "\\t";
         else if (c < 0x20 || c == 0x7F || n == 0) spell("\\x", c);  // a control, or a byte that is not UTF-8
         else if (c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) spell("\\u00", static_cast<unsigned char>(s[i + 1]));  // C1
-        else out.append(s.data() + i, n);
+        else if ((n == 2 || n == 3) && hidden_format(code_point(s.substr(i, n)))) {
+            const unsigned cp = code_point(s.substr(i, n));
+            spell("\\u", cp >> 8);
+            spell("", cp & 0xFF);
+        } else out.append(s.data() + i, n);
         i += n == 0 ? 1 : n;
     }
     return out;

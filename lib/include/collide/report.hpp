@@ -51,8 +51,10 @@ private:
 std::string format_number(double v);
 
 /// `s` safe to show on one line of a terminal or log: control characters spelled out
-/// (`\n`, `\r`, `\t`, `\x1b`; C1 controls as `\u009b`) and each byte that is not part of
-/// valid UTF-8 as `\xff`; everything else (backslashes too) as it is. The `text` report and
+/// (`\n`, `\r`, `\t`, `\x1b`; C1 controls as `\u009b`), so are the invisible characters that
+/// reorder or break a line (bidirectional controls such as U+202E, U+2028, U+2029, U+FEFF) and
+/// U+FFFE, U+FFFF (as `\u202e`), and each byte that is not part of valid UTF-8 as `\xff`;
+/// everything else (backslashes too) as it is. The `text` report and
 /// the command line's diagnostics use it, so that no id or file name can start a new line.
 std::string printable(std::string_view s);
 

@@ -759,6 +759,13 @@ TEST_CASE("read_scene: capsule / box / ellipse / compound errors word for word")
                     {"/shapes/0", 2, 3,
                      "the box is too small for its position: its corners, rounded to doubles, are not a simple polygon "
                      "(the polygon has zero area: its points lie on one line)"});
+        // Half of 5e-324 rounds to 0: every corner is the center, at any angle, upright too.
+        for (const char* angle : {"30", "0", "90"})
+            check_error(std::string(R"({"shapes": [
+  {"type": "box", "center": [1, 1], "size": [5e-324, 5e-324], "angle": )") + angle + "}\n]}",
+                        {"/shapes/0", 2, 3,
+                         "the box is too small for its position: its corners, rounded to doubles, are not a simple polygon "
+                         "(a polygon needs at least 3 distinct vertices, got 1 after dropping repeated ones)"});
     }
 
     SUBCASE("an ellipse whose points overflow") {

@@ -472,7 +472,10 @@ Shape SceneBuilder::shape_body(const JsonValue& v, const Path& path, std::initia
         const auto& k = corners;
         const bool upright = k[0].x == k[3].x && k[1].x == k[2].x && k[0].y == k[1].y && k[2].y == k[3].y;
         const bool turned = k[0].y == k[3].y && k[1].y == k[2].y && k[0].x == k[1].x && k[2].x == k[3].x;
-        if (upright || turned)
+        // Corners that collapse (a size too small for the center's spacing) are no rect:
+        // polygon_of says so, as it does for a turned box.
+        const bool flat = (k[0] == k[1] || k[1] == k[2]);
+        if ((upright || turned) && !flat)
             return Rect{Vec2{std::min(k[0].x, k[2].x), std::min(k[0].y, k[2].y)},
                         Vec2{std::max(k[0].x, k[2].x), std::max(k[0].y, k[2].y)}};
         return polygon_of(o, std::move(corners), "box", "corners");

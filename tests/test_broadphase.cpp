@@ -123,6 +123,37 @@ std::vector<Shape> small_shapes(std::mt19937_64& rng, int n, double side) {
 
 }  // namespace
 
+TEST_CASE("broad phase: a box that is no item finds the items it overlaps, by every method") {
+    // Two-sided candidates (scene_candidates.hpp) index one side and ask with the other's
+    // bounds: the even shapes are the items, the odd ones the boxes asked with.
+    std::mt19937_64 rng(26);
+    std::vector<Shape> shapes = small_shapes(rng, 400, 60);
+    shapes.emplace_back(collide::Line{{0, 10}, {60, 12}});
+    shapes.emplace_back(collide::Ray{{30, 30}, {1, -1}});
+    const Items it = items_of(shapes);
+    std::vector<std::uint32_t> even;
+    for (std::uint32_t i = 0; i < it.items.size(); i += 2) even.push_back(i);
+    const BroadIndex brute(it.bounds, even, Broadphase::Brute, 1, it.lines);
+    std::vector<std::uint32_t> got, want;
+    for (Broadphase m : {Broadphase::Grid, Broadphase::Sweep, Broadphase::Auto}) {
+        const BroadIndex index(it.bounds, even, m, 1, it.lines);
+        std::size_t found = 0;
+        for (std::uint32_t i = 1; i < it.items.size(); i += 2) {
+            CAPTURE(static_cast<int>(m));
+            CAPTURE(i);
+            brute.query_box(it.bounds[i], want);
+            index.query_box(it.bounds[i], got);
+            CHECK(got == want);
+            found += got.size();
+            // Every bounded item whose bounds overlap the box is there.
+            for (const std::uint32_t j : even)
+                if (std::isfinite(it.bounds[j].x1 - it.bounds[j].x0) && collide::detail::overlap(it.bounds[i], it.bounds[j]))
+                    CHECK(std::binary_search(got.begin(), got.end(), j));
+        }
+        CHECK(found > 100);  // 143: not a vacuous check
+    }
+}
+
 TEST_CASE("broad phase: far outliers change neither the pairs nor the cells") {
     std::mt19937_64 rng(7);
     std::vector<Shape> shapes = small_shapes(rng, 1500, 60);

@@ -5,6 +5,7 @@
 // correctly, or against a value computed independently at high precision.
 #include "distance.hpp"
 #include "edge_index.hpp"
+#include "solid_cells.hpp"
 
 #include "collide/geometry.hpp"
 #include "collide/scene.hpp"
@@ -14,6 +15,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -248,4 +250,45 @@ TEST_CASE("distance: a shape against a grid") {
     // Far from a big grid's one solid cell: found by rings of cells.
     const Grid far = grid(100, 100, false, {{90, 5}});
     CHECK(distance(Shape{Point{{5, 55}}}, far) == 895);           // x 900 - 5, y in [50, 60]
+    const collide::detail::SolidCells far_cells(far);             // the same by the solid cells alone
+    CHECK(distance(Shape{Point{{5, 55}}}, far, &far_cells) == 895);
+    CHECK(compare_distance(Shape{Point{{5, 55}}}, far, 1e9, &far_cells) == -1);
+    CHECK(compare_distance(Shape{Point{{5, 55}}}, far, 895, &far_cells) == 0);
+}
+
+TEST_CASE("distance: a grid's solid cells indexed give the answers of the plain scan") {
+    // Random grids (y down and up, outside empty and solid, 1 to 40 cells a side, from none to
+    // half of them solid) and random shapes in and around them: distance() and
+    // compare_distance() with SolidCells equal the scan of every cell in reach.
+    using collide::detail::compare_distance;
+    using collide::detail::distance;
+    std::mt19937_64 rng(25);
+    auto uni = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+    for (int round = 0; round < 300; ++round) {
+        const auto cols = static_cast<std::size_t>(uni(1, 41)), rows = static_cast<std::size_t>(uni(1, 41));
+        const double share = round % 3 == 0 ? 0.0 : std::pow(uni(0, 1), 3) * 0.5;
+        std::vector<std::pair<std::size_t, std::size_t>> solid;
+        for (std::size_t r = 0; r < rows; ++r)
+            for (std::size_t c = 0; c < cols; ++c)
+                if (uni(0, 1) < share) solid.emplace_back(c, r);
+        if (round % 3 == 1 && solid.empty()) solid.emplace_back(cols - 1, 0);
+        Grid g = grid(cols, rows, round % 4 == 3, solid);
+        g.y_up = round % 2 == 1;
+        g.origin = Vec2{uni(-50, 50), uni(-50, 50)};
+        g.tile = Vec2{uni(0.5, 12), uni(0.5, 12)};
+        const collide::detail::SolidCells cells(g);
+        const double w = static_cast<double>(cols) * g.tile.x, h = static_cast<double>(rows) * g.tile.y;
+        for (int k = 0; k < 8; ++k) {
+            const Vec2 p{g.origin.x + uni(-0.5, 1.5) * w, g.origin.y + uni(-0.5, 1.5) * h};
+            const Shape shapes[] = {Point{p}, Circle{p, uni(0, 6)}, Segment{p, {p.x + uni(-9, 9), p.y + uni(-9, 9)}},
+                                    Rect{p, {p.x + uni(0, 7), p.y + uni(0, 7)}}};
+            for (const Shape& sh : shapes) {
+                const double plain = distance(sh, g);
+                CAPTURE(round);
+                CHECK(distance(sh, g, &cells) == plain);
+                for (const double d : {0.0, uni(0, 20), plain, 1e6})
+                    if (std::isfinite(d)) CHECK(compare_distance(sh, g, d, &cells) == compare_distance(sh, g, d));
+            }
+        }
+    }
 }

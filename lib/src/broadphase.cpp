@@ -622,6 +622,48 @@ void BroadIndex::query(std::uint32_t i, std::vector<std::uint32_t>& out) const {
     std::sort(out.begin(), out.end());
 }
 
+void BroadIndex::query_box(const FBounds& b, std::vector<std::uint32_t>& out) const {
+    out.clear();
+    // An unbounded item passes where its bounds overlap the box and, for a known line or
+    // ray, where it may meet it.
+    auto passes = [&](std::uint32_t j) {
+        if (!overlap(b, fb_[j])) return false;
+        return !is_big_[j] || !big_of(j).known || meets(big_of(j).line, b);
+    };
+    if (method_ == Broadphase::Brute) {
+        for (const std::uint32_t j : items_)
+            if (passes(j)) out.push_back(j);
+        return;
+    }
+    for (const std::uint32_t j : big_)
+        if (passes(j)) out.push_back(j);
+    if (method_ == Broadphase::Sweep) {
+        const double b_lo = sweep_y_ ? b.y0 : b.x0, b_hi = sweep_y_ ? b.y1 : b.x1;
+        const double from = std::nextafter(b_lo - max_width_, -std::numeric_limits<double>::infinity());
+        auto it = std::lower_bound(by_lo_.begin(), by_lo_.end(), from,
+                                   [&](std::uint32_t j, double v) { return static_cast<double>(lo(j)) < v; });
+        for (; it != by_lo_.end() && lo(*it) <= b_hi; ++it)
+            if (overlap(b, fb_[*it])) out.push_back(*it);
+    } else {
+        constexpr std::uint32_t kNoSelf = 0xFFFFFFFFu;  // no entry's item
+        for (const Level& level : levels_) {
+            if (level.entries.empty()) continue;
+            const Range r = range(b, level);
+            const double cells = (static_cast<double>(r.x1) - static_cast<double>(r.x0) + 1) *
+                                 (static_cast<double>(r.y1) - static_cast<double>(r.y0) + 1);
+            if (cells > static_cast<double>(level.entries.size())) {  // more cells than entries: each entry once
+                for (const Entry& c : level.entries)
+                    if ((c.tagged & kFirst) == kFirst && overlap(b, c.fb)) out.push_back(c.tagged & kItem);
+                continue;
+            }
+            scan(level, b, kNoSelf, [&](const Entry& c) {
+                if (overlap(b, c.fb)) out.push_back(c.tagged & kItem);
+            });
+        }
+    }
+    std::sort(out.begin(), out.end());
+}
+
 void BroadIndex::query_unbounded(std::uint32_t i, std::vector<std::uint32_t>& out) const {
     if (method_ == Broadphase::Grid && big_.size() > kLoopBigs) std::call_once(near_once_, [this] { build_near(); });
     if (!near_start_.empty()) {

@@ -95,6 +95,13 @@ public:
     /// The items other than i that make a candidate pair with i, sorted ascending.
     void query(std::uint32_t i, std::vector<std::uint32_t>& out) const;
 
+    /// The items whose candidate test passes against the box `b` (not an item: the bounds of
+    /// an object the index does not hold), sorted ascending; every method gives the same.
+    void query_box(const FBounds& b, std::vector<std::uint32_t>& out) const;
+
+    /// The rounded bounds given for i (an item or not).
+    const FBounds& bounds(std::uint32_t i) const { return fb_[i]; }
+
     /// Whether (i, j), two items, is a candidate pair (the test every method applies).
     bool candidate(std::uint32_t i, std::uint32_t j) const {
         return overlap(fb_[i], fb_[j]) && ((!is_big_[i] && !is_big_[j]) || big_candidate(i, j));

@@ -12,10 +12,12 @@
 #include "ordered_blocks.hpp"
 #include "scene_candidates.hpp"
 #include "selection.hpp"
+#include "solid_cells.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <utility>
 
 namespace collide {
@@ -131,6 +133,9 @@ public:
         for (std::size_t k = 0; k < rules_.size(); ++k)
             if (scene.rules[k].expect == Rule::Expect::Each)
                 rules_[k].satisfied.assign((sel_.rule_left_size(k) + 63) / 64, 0);
+        // Distances to grids (--near, clearance) visit their solid cells alone.
+        if (candidates_.reach() > 0)
+            for (const Grid& g : scene.grids) solid_cells_.push_back(std::make_unique<detail::SolidCells>(g));
     }
 
     void test_pairs(const std::function<void(Collision&&)>& sink);
@@ -149,6 +154,9 @@ private:
     void test_pair(std::size_t a, std::size_t b, bool reported, BlockOut& out) const;
     void test_apart(std::size_t a, std::size_t b, bool reported, BlockOut& out) const;
     int compare_distance(std::size_t a, std::size_t b, double d) const;
+    const detail::SolidCells* solid_cells(std::size_t grid) const {
+        return grid < solid_cells_.size() ? solid_cells_[grid].get() : nullptr;
+    }
     double distance(std::size_t a, std::size_t b) const;
     bool test_shapes(std::size_t a, std::size_t b, bool reported, BlockOut& out, BlockOut::Record& c) const;
     bool test_grid(std::size_t a, std::size_t b, bool reported, BlockOut& out, BlockOut::Record& c) const;
@@ -162,6 +170,7 @@ private:
     const detail::Selections sel_;
     const detail::SceneCandidates candidates_;
     const detail::SceneIndexes edges_;  // big polygons' and polylines' edges, compounds' parts
+    std::vector<std::unique_ptr<detail::SolidCells>> solid_cells_;  // per grid, when distances are asked
     std::vector<RuleState> rules_;
     // The oriented candidate pairs, sorted, when they fit in options.pair_buffer (then
     // use_buffer_); else each block queries the broad phase shape by shape.
@@ -177,7 +186,8 @@ private:
 // gives up past options.pair_buffer pairs, and the buffer is used only if both finished with
 // no more than that in all. (A shared counter would bounce between the cores at every pair.)
 void SceneCheck::buffer_pairs() {
-    use_buffer_ = options_.pair_buffer > 0;
+    // Two-sided candidates come shape by shape (partners()), never as all pairs at once.
+    use_buffer_ = options_.pair_buffer > 0 && !candidates_.two_sided();
     if (!use_buffer_) return;
     const std::size_t n = candidates_.shapes().size();
     detail::reserve_huge(buffered_, std::min(options_.pair_buffer, n + n / 2));
@@ -266,13 +276,13 @@ void SceneCheck::test_apart(std::size_t a, std::size_t b, bool reported, BlockOu
 int SceneCheck::compare_distance(std::size_t a, std::size_t b, double d) const {
     const Shape& s = scene_.shapes[a].shape;
     return b < ns_ ? detail::compare_distance(s, scene_.shapes[b].shape, d, edges_.prepared(a), edges_.prepared(b))
-                   : detail::compare_distance(s, scene_.grids[b - ns_], d);
+                   : detail::compare_distance(s, scene_.grids[b - ns_], d, solid_cells(b - ns_));
 }
 
 double SceneCheck::distance(std::size_t a, std::size_t b) const {
     const Shape& s = scene_.shapes[a].shape;
     return b < ns_ ? detail::distance(s, scene_.shapes[b].shape, edges_.prepared(a), edges_.prepared(b))
-                   : detail::distance(s, scene_.grids[b - ns_]);
+                   : detail::distance(s, scene_.grids[b - ns_], solid_cells(b - ns_));
 }
 
 bool SceneCheck::test_shapes(std::size_t a, std::size_t b, bool reported, BlockOut& out, BlockOut::Record& c) const {
@@ -353,7 +363,8 @@ bool SceneCheck::run_block(std::size_t first, std::size_t last, BlockOut& out,
                 }
                 return;
             }
-            if (b < a) return;
+            // A pair only rules ask about: in the block of its lower shape, when both find it.
+            if (b < a && candidates_.found_from(static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(a))) return;
             if (sel_.any_rule(a, b)) {
                 test_pair(a, b, false, out);
                 ++tested;

@@ -19,12 +19,15 @@ namespace collide::detail {
 double distance(const Shape& a, const Shape& b, Prepared pa, Prepared pb);
 int compare_distance(const Shape& a, const Shape& b, double d, Prepared pa, Prepared pb);
 
+class SolidCells;  // solid_cells.hpp
+
 /// The exact sign of (the distance of s to the grid's nearest solid cell or solid outside) - d,
-/// d finite >= 0: -1 below, 0 equal, +1 above (+1 when the grid has nothing solid).
-int compare_distance(const Shape& s, const Grid& g, double d);
+/// d finite >= 0: -1 below, 0 equal, +1 above (+1 when the grid has nothing solid). With the
+/// grid's SolidCells, only solid cells are visited (the same answer).
+int compare_distance(const Shape& s, const Grid& g, double d, const SolidCells* solid = nullptr);
 
 /// That distance correctly rounded: 0 when the shape collides with the grid (shape_vs_grid)
 /// or touches a solid cell or the solid outside flush; +inf when the grid has nothing solid.
-double distance(const Shape& s, const Grid& g);
+double distance(const Shape& s, const Grid& g, const SolidCells* solid = nullptr);
 
 }  // namespace collide::detail

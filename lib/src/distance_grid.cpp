@@ -10,11 +10,13 @@
 //    the closed extent, so the nearest point of the outside's closure is straight across).
 // compare_distance visits only the cells within d of the shape's bounds; distance() visits
 // rings of cells around them, outward, until a ring lies farther than the least value seen.
+// Given the grid's SolidCells, both visit only its solid cells there (nearest rings first).
 #include "distance.hpp"
 
 #include "distance_cores.hpp"
 #include "grid_ops.hpp"
 #include "lattice.hpp"
+#include "solid_cells.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -140,13 +142,19 @@ void each_part(const Shape& s, F&& f) {
 }
 
 // The least value over one part's terms, by rings of cells outward.
-double part_distance(const Shape& part, const Lattice& L) {
+double part_distance(const Shape& part, const Lattice& L, const SolidCells* solid) {
     const Cores c = cores_of(part);
     TermSet ts(Radii{c.r, 0.0}, std::nullopt);
     if (L.g.outside_solid) gap_terms(c, L, ts);
     const Range r = range_of(bounds_of(part), L, 0.0);
     // Ring k's cells lie k - 1 whole cells beyond the range, which holds the part's bounds.
     const double step = std::min(L.x.w, L.y.w) * (1.0 - 0x1p-40);
+    if (solid) {  // the solid cells alone, nearest rings first
+        solid->each_by_ring(
+            r.x0, r.x1, r.y0, r.y1, [&](std::int64_t k) { return k >= 2 && static_cast<double>(k - 1) * step > ts.reach(); },
+            [&](std::int64_t ix, std::int64_t iy) { cell_terms(c, L, ix, iy, ts); });
+        return ts.least();
+    }
     // Rings before the first that meets the grid hold nothing.
     std::int64_t k = std::max<std::int64_t>({0, r.x0 - (L.x.n - 1), -r.x1, r.y0 - (L.y.n - 1), -r.y1});
     for (;; ++k) {
@@ -157,11 +165,19 @@ double part_distance(const Shape& part, const Lattice& L) {
     return ts.least();
 }
 
-int part_compare(const Shape& part, const Lattice& L, double d) {
+int part_compare(const Shape& part, const Lattice& L, double d, const SolidCells* solid) {
     const Cores c = cores_of(part);
     TermSet ts(Radii{c.r, 0.0}, d);
     if (L.g.outside_solid) gap_terms(c, L, ts);
     const Range r = range_of(bounds_of(part), L, d);
+    if (solid) {  // the solid cells within reach alone
+        solid->each_in(r.x0, r.x1, r.y0, r.y1, [&](std::int64_t ix, std::int64_t iy) {
+            if (ts.done()) return false;
+            cell_terms(c, L, ix, iy, ts);
+            return true;
+        });
+        return ts.sign();
+    }
     each_solid(L, r.x0, r.x1, r.y0, r.y1, [&](std::int64_t ix, std::int64_t iy) {
         if (!ts.done()) cell_terms(c, L, ix, iy, ts);
     });
@@ -170,21 +186,21 @@ int part_compare(const Shape& part, const Lattice& L, double d) {
 
 }  // namespace
 
-int compare_distance(const Shape& s, const Grid& g, double d) {
+int compare_distance(const Shape& s, const Grid& g, double d, const SolidCells* solid) {
     if (shape_vs_grid(s, g)) return d > 0.0 ? -1 : 0;
     const Lattice L(g);
     int result = 1;
     each_part(s, [&](const Shape& part) {
-        if (result >= 0) result = std::min(result, part_compare(part, L, d));
+        if (result >= 0) result = std::min(result, part_compare(part, L, d, solid));
     });
     return result;
 }
 
-double distance(const Shape& s, const Grid& g) {
+double distance(const Shape& s, const Grid& g, const SolidCells* solid) {
     if (shape_vs_grid(s, g)) return 0.0;
     const Lattice L(g);
     double best = kInf;
-    each_part(s, [&](const Shape& part) { best = std::min(best, part_distance(part, L)); });
+    each_part(s, [&](const Shape& part) { best = std::min(best, part_distance(part, L, solid)); });
     return std::max(best, 0.0);
 }
 

@@ -71,19 +71,23 @@ SceneCandidates::SceneCandidates(const Scene& scene, const Selections& sel, cons
             bounds_[items_[p]] = outward(grown(bounds_of(scene.shapes[items_[p]].shape)), frame);
     });
     split_compounds(frame);
-    if (split_.empty()) {
+    choose_sides(sel);
+    // Two-sided, the index holds the objects on a right side alone.
+    auto right = [&](std::uint32_t object) { return !two_sided_ || (side_[object] & Selections::kRightSide); };
+    if (split_.empty() && !two_sided_) {
         entries_ = items_;
     } else {  // the split compounds' own entries leave the index; their parts' (appended) join it
         entries_.reserve(items_.size() + part_owner_.size());
         auto next = split_.cbegin();
         for (const std::uint32_t i : items_) {
             if (next != split_.cend() && next->first == i) ++next;
-            else entries_.push_back(i);
+            else if (right(i)) entries_.push_back(i);
         }
     }
     add_grids(frame);
     add_lines(frame);
-    for (std::size_t k = 0; k < part_owner_.size(); ++k) entries_.push_back(parts_from_ + static_cast<std::uint32_t>(k));
+    for (std::size_t k = 0; k < part_owner_.size(); ++k)
+        if (right(part_owner_[k])) entries_.push_back(parts_from_ + static_cast<std::uint32_t>(k));
     index_.emplace(std::move(bounds_), entries_, options.broadphase, threads, lines_);
     bounds_.clear();
 }
@@ -100,7 +104,7 @@ void SceneCandidates::add_grids(const FloatFrame& frame) {
             solid_.push_back(id);
             continue;
         }
-        entries_.push_back(id);
+        if (!two_sided_ || (side_[id] & Selections::kRightSide)) entries_.push_back(id);
         // Cell edges are at the exact origin + k * tile: the computed far edges are widened
         // by more than their rounding.
         const double w = static_cast<double>(g.cols) * g.tile.x, h = static_cast<double>(g.rows) * g.tile.y;
@@ -172,17 +176,45 @@ void SceneCandidates::split_compounds(const FloatFrame& frame) {
     }
 }
 
+// Two-sided when a reach would pair every used object with all others nearby, though some
+// are on one side of the specs and rules only: a pair then needs a member on a left side and
+// the other on the right, so only the left ones ask and only the right ones are asked. (A
+// grid on a left side pairs with shapes on the right, whose shape is `a`: those shapes ask
+// too, and such grids are asked.)
+void SceneCandidates::choose_sides(const Selections& sel) {
+    if (reach_ <= 0) return;
+    sel.sides(side_);
+    constexpr std::uint8_t kBoth = Selections::kLeftSide | Selections::kRightSide;
+    bool grid_left = false;
+    for (std::size_t k = ns_; k < side_.size(); ++k) grid_left = grid_left || (side_[k] & Selections::kLeftSide);
+    if (grid_left)
+        for (std::size_t x = 0; x < side_.size(); ++x)
+            if (side_[x] & (x < ns_ ? Selections::kRightSide : Selections::kLeftSide)) side_[x] = kBoth;
+    two_sided_ = std::any_of(items_.begin(), items_.end(), [&](std::uint32_t i) { return side_[i] != kBoth; });
+    if (!two_sided_) side_.clear();
+}
+
 void SceneCandidates::partners(std::uint32_t a, std::vector<std::uint32_t>& out) const {
     const auto split = std::lower_bound(split_.cbegin(), split_.cend(), std::make_pair(a, std::uint32_t{0}));
-    if (split == split_.cend() || split->first != a) {
-        index_->query(a, out);
-        if (split_.empty()) return;  // every entry is an object
+    const bool whole = split == split_.cend() || split->first != a;
+    // Two-sided, a shape on a left side asks by its bounds (or its parts'), as no entry.
+    auto ask = [&](std::uint32_t entry, std::vector<std::uint32_t>& into) {
+        if (two_sided_) index_->query_box(index_->bounds(entry), into);
+        else index_->query(entry, into);
+    };
+    if (two_sided_ && !(side_[a] & Selections::kLeftSide)) {
+        out.clear();
+        return;
+    }
+    if (whole) {
+        ask(a, out);
+        if (split_.empty() && !two_sided_) return;  // every entry is an object, never a itself
     } else {
         out.clear();
         thread_local std::vector<std::uint32_t> one;
         const std::size_t n = std::get<Compound>(scene_.shapes[a].shape).parts.size();
         for (std::size_t k = 0; k < n; ++k) {
-            index_->query(split->second + static_cast<std::uint32_t>(k), one);
+            ask(split->second + static_cast<std::uint32_t>(k), one);
             out.insert(out.end(), one.begin(), one.end());
         }
     }

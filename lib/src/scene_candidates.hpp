@@ -50,8 +50,23 @@ public:
     }
 
     /// The objects other than shape a that make a candidate pair with it (the solid grids
-    /// aside), ascending, each once.
+    /// aside), ascending, each once. Two-sided: only a shape on a left side has partners,
+    /// and only objects on a right side are partners.
     void partners(std::uint32_t a, std::vector<std::uint32_t>& out) const;
+
+    /// Whether the candidates come from the shapes on the left sides of the specs and rules,
+    /// queried against an index of the objects on their right sides, instead of from all
+    /// pairs of the used objects: with a reach (--near, clearance), when some used object is
+    /// on one side only, so that objects on one side are never paired among themselves
+    /// (one probe and n walls with --near 1e7: n pairs, not n^2 / 2). for_each_pair is then
+    /// not to be used.
+    bool two_sided() const { return two_sided_; }
+    /// Whether partners(b) holds a (b a shape, a an object): both ways in one-sided mode;
+    /// two-sided, when b is on a left side and a on a right side.
+    bool found_from(std::uint32_t b, std::uint32_t a) const {
+        if (!two_sided_) return true;
+        return b < ns_ && (side_[b] & Selections::kLeftSide) && (side_[a] & Selections::kRightSide);
+    }
 
 private:
     // The object an entry of the index stands for.
@@ -62,6 +77,7 @@ private:
     void add_line(std::uint32_t entry, const Shape& s, const FloatFrame& frame);
 
     Bounds grown(const Bounds& b) const;
+    void choose_sides(const Selections& sel);
 
     const Scene& scene_;
     std::uint32_t ns_;
@@ -75,6 +91,8 @@ private:
     std::vector<std::uint32_t> part_owner_;                   // by part entry - parts_from_
     std::vector<std::pair<std::uint32_t, std::uint32_t>> split_;  // (compound, its first part entry), ascending
     std::optional<BroadIndex> index_;  // made once the entries are known
+    bool two_sided_ = false;
+    std::vector<std::uint8_t> side_;  // two-sided: Selections::sides, widened (choose_sides)
 };
 
 }  // namespace collide::detail

@@ -253,4 +253,28 @@ void Selections::used_shapes(std::vector<std::uint32_t>& out) const {
     used.list(ns_, out);
 }
 
+void Selections::sides(std::vector<std::uint8_t>& out) const {
+    out.assign(n_, 0);
+    if (dense_) {
+        for (const std::vector<DenseSpec>* list : {&dense_report_, &dense_rules_})
+            for (const DenseSpec& s : *list)
+                for (std::size_t x = 0; x < n_; ++x) {
+                    if (DenseSpec::bit(s.left, x)) out[x] |= kLeftSide;
+                    if (DenseSpec::bit(s.right, x)) out[x] |= kRightSide;
+                }
+        return;
+    }
+    auto mark = [&](std::uint32_t sel, std::uint8_t side) {
+        if (sel == kNone) {
+            for (std::uint8_t& o : out) o |= side;
+            return;
+        }
+        for (std::size_t p = sel_off_[sel]; p < sel_off_[sel + 1]; ++p) out[sel_objs_[p]] |= side;
+    };
+    for (const Spec& s : specs_) {  // report specs and rules, each distinct pair of sides once
+        mark(s.left, kLeftSide);
+        mark(s.right, kRightSide);
+    }
+}
+
 }  // namespace collide::detail

@@ -114,6 +114,12 @@ public:
     /// The shapes (objects below ns) that some spec or rule may select, ascending.
     void used_shapes(std::vector<std::uint32_t>& out) const;
 
+    /// The sides each object (shapes, then grids) is on: out[x] has kLeftSide when the left
+    /// side of some spec or rule selects x, kRightSide when some right side does. A pair a
+    /// spec or rule selects has a member on the left of it and the other on its right.
+    static constexpr std::uint8_t kLeftSide = 1, kRightSide = 2;
+    void sides(std::vector<std::uint8_t>& out) const;
+
     void prefetch(std::size_t i) const {
 #if defined(__GNUC__) || defined(__clang__)
         if (dense_) {

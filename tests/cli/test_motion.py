@@ -370,6 +370,75 @@ def near_pairs_are_the_same_for_every_broadphase_and_thread_count():
     check(near > 500, f"the random scene should have many near pairs; got {near}")
 
 
+def sided_scene(seed):
+    """Random shapes in groups red, blue and green (some in two), a compound spread wide (its
+    parts are indexed apart), a line, and two grids (one with a solid outside): every kind of
+    object the broad phase holds, near each other and apart."""
+    rng = random.Random(seed)
+    q = lambda v: round(v * 4) / 4
+    shapes = []
+    for k in range(160):
+        x, y = q(rng.uniform(0, 80)), q(rng.uniform(0, 80))
+        kind = k % 4
+        if kind == 0:
+            s = {"type": "circle", "center": [x, y], "radius": q(rng.uniform(0.5, 3))}
+        elif kind == 1:
+            s = {"type": "rect", "min": [x, y], "max": [x + q(rng.uniform(0, 5)), y + q(rng.uniform(0, 5))]}
+        elif kind == 2:
+            s = {"type": "segment", "a": [x, y], "b": [q(x + rng.uniform(-5, 5)), q(y + rng.uniform(-5, 5))]}
+        else:
+            s = {"type": "point", "at": [x, y]}
+        s["id"] = f"s{k}"
+        s["groups"] = rng.choice([["red"], ["blue"], ["green"], ["red", "blue"], ["blue", "green"]])
+        shapes.append(s)
+    shapes.append({"id": "wide", "type": "compound", "groups": ["red"],
+                   "parts": [{"type": "circle", "center": [5, 5], "radius": 1}, {"type": "circle", "center": [75, 75], "radius": 1}]})
+    shapes.append({"id": "beam", "type": "line", "a": [0, 40], "b": [80, 42], "groups": ["green"]})
+    rows = ["".join(rng.choice("..#") for _ in range(16)) for _ in range(16)]
+    grids = [{"id": "gblue", "tile_size": 5, "rows": rows, "outside": "empty", "groups": ["blue"]},
+             {"id": "gred", "tile_size": 8, "origin": [20, 20], "rows": ["....", ".#..", "....", "...#"], "groups": ["red"]}]
+    return {"shapes": shapes, "grids": grids}
+
+
+@test
+def near_pairs_of_narrow_specs_are_those_of_star_star_on_the_same_objects():
+    # With a reach, specs whose sides differ find their candidates from the left side into an
+    # index of the right side (two-sided); `*:*` pairs everything with everything. The pairs a
+    # spec selects must come out the same either way, with the same relations and distances.
+    flip = {"contains": "within", "within": "contains"}
+    def pairs(records, kind):  # by the unordered pair; the relation as seen from the lesser id
+        return {frozenset((r["a"], r["b"])): (r.get("relation") if r["a"] < r["b"] else flip.get(r.get("relation"), r.get("relation")),
+                                               r.get("distance"))
+                for r in records if r["type"] == kind}
+    with tempfile.TemporaryDirectory() as d:
+        for seed in (1, 2):
+            scene = sided_scene(seed)
+            members = {o["id"]: set(o.get("groups", [])) | {o["id"]} for o in scene["shapes"] + scene["grids"]}
+            path = write(d, f"sided{seed}.json", scene)
+            every = jsonl(collide("check", "-f", "jsonl", "--near", "6", "--pairs", "*:*", path, cwd=d))
+            for specs in (["red:blue"], ["blue:red"], ["red:gblue"], ["gred:blue"], ["s3:*"], ["green:red", "red:red"]):
+                args = [a for spec in specs for a in ("--pairs", spec)]
+                narrow = jsonl(collide("check", "-f", "jsonl", "--near", "6", *args, path, cwd=d))
+                def selected(pair):
+                    x, y = tuple(pair)
+                    return any((l in members[x] or l == "*") and (r in members[y] or r == "*") or
+                               (l in members[y] or l == "*") and (r in members[x] or r == "*")
+                               for l, r in (spec.split(":") for spec in specs))
+                for kind in ("collision", "near"):
+                    want = {p: v for p, v in pairs(every, kind).items() if selected(p)}
+                    eq(pairs(narrow, kind), want, f"seed {seed}, {specs}: {kind} records")
+            # A clearance rule alone (no report spec selects its pairs): its violations are the
+            # pairs of `*:*` closer than its clearance.
+            rule_scene = dict(scene, pairs=[], rules=[{"name": "apart", "pairs": "green:blue", "expect": "none", "clearance": 3}])
+            rule = jsonl(collide("check", "-f", "jsonl", write(d, f"rule{seed}.json", rule_scene), cwd=d))
+            got = {frozenset((v["a"], v["b"])) for r in rule if r["type"] == "rule" for v in r["violations"]}
+            green_blue = lambda p: any("green" in members[x] and "blue" in members[y] for x, y in (tuple(p), tuple(p)[::-1]))
+            close = {p for p, (_, dist) in {**pairs(every, "near"), **pairs(every, "collision")}.items()
+                     if (dist is None or dist < 3) and green_blue(p)}  # a collision is at distance 0
+            check(len(close) > 10, f"seed {seed}: the scene should have green-blue pairs closer than 3")
+            eq(got, close, f"seed {seed}: the clearance rule's violations")
+
+
 # ---------------------------------------------------------------------------------------
 # Separation (SPEC §2.7)
 

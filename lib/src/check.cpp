@@ -114,7 +114,7 @@ struct RuleState {
 
 const std::vector<PairSpec>& specs_of(const Scene& scene, const CheckOptions& options) {
     static const std::vector<PairSpec> everything{PairSpec{"*", "*"}};
-    const std::vector<PairSpec>& specs = options.pairs ? *options.pairs : (scene.pairs.empty() ? everything : scene.pairs);
+    const std::vector<PairSpec>& specs = options.pairs ? *options.pairs : (scene.pairs.empty() && !scene.pairs_given ? everything : scene.pairs);
     for (const PairSpec& s : specs)
         if (s.left.empty() || s.right.empty())
             throw Error("", "", "pair spec '" + s.left + ":" + s.right + "' is not of the form A:B (selectors: a group, an id or *)");

@@ -31,6 +31,7 @@ void add_rules(Scene& scene, const RuleSet& rules) {
                 throw Error(rules.file, "/rules/" + std::to_string(k) + "/name",
                             "rule '" + r.name + "' is also a rule of " + scene.file);
     scene.pairs.insert(scene.pairs.end(), rules.pairs.begin(), rules.pairs.end());
+    if (!rules.pairs.empty()) scene.pairs_given = true;
     scene.rules.insert(scene.rules.end(), rules.rules.begin(), rules.rules.end());
 }
 

@@ -257,7 +257,10 @@ bool SceneBuilder::streamed_key(const std::string& key) {
     return key == "shapes" || key == "grids" || key == "moves" || key == "rules" || key == "pairs";
 }
 
-void SceneBuilder::begin_array(const std::string&) {}
+// SPEC §1.4: "pairs": [] pairs nothing, where a scene without the key pairs everything.
+void SceneBuilder::begin_array(const std::string& key) {
+    if (key == "pairs") scene_.pairs_given = true;
+}
 
 void SceneBuilder::element(const std::string& key, std::size_t index, const json& v) {
     const Path root;

@@ -667,6 +667,21 @@ def pairs_option_replaces_the_scene_pairs():
 
 
 @test
+def an_empty_pairs_list_pairs_nothing_where_no_pairs_key_pairs_everything():
+    # SPEC §1.4: absent "pairs" is *:*; "pairs": [] pairs nothing (rules still see their pairs).
+    two = {"shapes": [{"id": "a", "type": "point", "at": [0, 0]}, {"id": "b", "type": "point", "at": [0, 0]}]}
+    with tempfile.TemporaryDirectory() as d:
+        default = json.loads(collide("check", write(d, "default.json", two)).out)["scenes"][0]
+        empty = collide("check", write(d, "empty.json", dict(two, pairs=[],
+                        rules=[{"name": "apart", "pairs": "a:b", "expect": "none"}])))
+    eq([(c["a"], c["b"]) for c in default["collisions"]], [("a", "b")], "collisions without a pairs key")
+    status(empty, 1)
+    scene = json.loads(empty.out)["scenes"][0]
+    eq(scene["collisions"], [], "collisions with \"pairs\": []")
+    eq(scene["rules"][0]["violations"], [{"a": "a", "b": "b"}], "the rule still sees its pair")
+
+
+@test
 def pairs_option_repeats_and_its_left_side_is_a():
     r = collide("check", "--pairs", "props:player", "--pairs", "walls:player", "samples/spec-example.json")
     got = [(c["a"], c["b"]) for c in json.loads(r.out)["scenes"][0]["collisions"]]

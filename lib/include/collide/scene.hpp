@@ -155,7 +155,8 @@ struct Scene {
     std::vector<SceneShape> shapes;
     std::vector<Grid> grids;
     std::vector<Move> moves;
-    std::vector<PairSpec> pairs;  ///< empty: the default "*:*"
+    std::vector<PairSpec> pairs;  ///< empty: the default "*:*", unless pairs_given
+    bool pairs_given = false;     ///< the scene (or a rules file added to it) has a "pairs" key: `[]` pairs nothing
     std::vector<Rule> rules;
     std::vector<ConvertedShape> converted;  ///< boxes and ellipses, in file order
 };

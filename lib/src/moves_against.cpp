@@ -64,39 +64,48 @@ struct Candidate {
     std::uint32_t shape;  // scene index
 };
 
-// The first obstacle a move hits, or an allowed move. Candidates are taken by their earliest
-// possible contact, and once that is past the best time found the rest cannot come first.
-MoveResult first_hit(const Scene& scene, const Move& m, std::vector<Candidate>& candidates,
-                     const std::vector<std::uint32_t>& grids) {
-    std::sort(candidates.begin(), candidates.end(),
-              [](const Candidate& x, const Candidate& y) { return x.earliest < y.earliest || (x.earliest == y.earliest && x.shape < y.shape); });
+// The first obstacle a move hits so far: candidates are offered in batches (the obstacles of
+// one step of the path at a time), each taken by its earliest possible contact; once that is
+// past the best time found, the rest of the batch cannot come first.
+struct FirstHit {
     std::optional<SweepTime> best;
     std::size_t hit = 0;
-    Cell cell;
-    for (const Candidate& c : candidates) {
-        if (best && c.earliest > best->hi) break;
-        const auto t = first_contact(m, scene.shapes[c.shape].shape);
-        if (!t) continue;
-        const int order = best ? compare(*t, *best) : -1;
-        if (order < 0 || (order == 0 && c.shape < hit)) {  // ties: the lower index
-            best = *t;
-            hit = c.shape;
+
+    void offer(const Scene& scene, const Move& m, std::vector<Candidate>& batch) {
+        std::sort(batch.begin(), batch.end(), [](const Candidate& x, const Candidate& y) {
+            return x.earliest < y.earliest || (x.earliest == y.earliest && x.shape < y.shape);
+        });
+        for (const Candidate& c : batch) {
+            if (best && c.earliest > best->hi) break;
+            const auto t = first_contact(m, scene.shapes[c.shape].shape);
+            if (!t) continue;
+            const int order = best ? compare(*t, *best) : -1;
+            if (order < 0 || (order == 0 && c.shape < hit)) {  // ties: the lower index
+                best = *t;
+                hit = c.shape;
+            }
         }
+        batch.clear();
     }
-    for (const std::uint32_t g : grids) {
-        const auto t = first_contact(m, scene.grids[g]);
-        if (t && (!best || compare(t->first, *best) < 0)) {
-            best = t->first;
-            hit = scene.shapes.size() + g;
-            cell = t->second;
+
+    // The result, once the grids (after every shape, in index order) are taken too.
+    MoveResult finish(const Scene& scene, const Move& m, const std::vector<std::uint32_t>& grids) {
+        Cell cell;
+        for (const std::uint32_t g : grids) {
+            const auto t = first_contact(m, scene.grids[g]);
+            if (t && (!best || compare(t->first, *best) < 0)) {
+                best = t->first;
+                hit = scene.shapes.size() + g;
+                cell = t->second;
+            }
         }
+        if (!best) return MoveResult{};
+        MoveResult r = blocked_at(m, *best);
+        r.hit = hit;
+        r.cell = cell;
+        return r;
     }
-    if (!best) return MoveResult{};
-    MoveResult r = blocked_at(m, *best);
-    r.hit = hit;
-    r.cell = cell;
-    return r;
-}
+};
 
 // The typical extent of the obstacles: the median of their larger sides (a sample).
 double typical_size(const std::vector<Bounds>& bounds) {
@@ -158,9 +167,11 @@ public:
     }
 
     // Calls take(i) for each obstacle i whose bounds the body may reach along the path (the
-    // big ones all, a few more than once).
-    template <class F>
-    void each_near(const Move& m, F&& take) const {
+    // big ones all, a few more than once), step by step along it; after each step, done(t)
+    // says whether to stop, t being a time before which every obstacle the body meets has
+    // been taken (the body at times up to t lies in the steps' boxes walked so far).
+    template <class F, class Done>
+    void each_near(const Move& m, F&& take, Done&& done) const {
         for (const std::uint32_t i : big_) take(i);
         const double hx = m.body.kind == Body::Kind::Circle ? m.body.radius : m.body.size.x / 2;
         const double hy = m.body.kind == Body::Kind::Circle ? m.body.radius : m.body.size.y / 2;
@@ -220,6 +231,9 @@ public:
                     }
                 }
             prev = r;
+            // The body at times up to (k + 1) / n lies in the boxes of steps 0..k (grown by far
+            // more than the rounding of the positions): what it meets before was taken.
+            if (k + 1 < n && done(static_cast<double>(k + 1) / static_cast<double>(n))) return;
         }
     }
 
@@ -298,12 +312,22 @@ void run_selector(const Scene& scene, const Obstacles& o, std::vector<MoveResult
             const Move& m = scene.moves[k];
             const auto tag = static_cast<std::uint32_t>(p + 1);
             near.clear();
-            grid.each_near(m, [&](std::uint32_t e) {
-                if (seen[e] == tag) return;
-                seen[e] = tag;
-                if (const auto t = may_reach(m, bounds[e])) near.push_back(Candidate{*t, o.shapes[e]});
-            });
-            results[k] = first_hit(scene, m, near, o.grids);
+            FirstHit first;
+            // The cost follows the distance to the first hit, not the path's length: the
+            // steps past a hit found earlier than they begin are never walked.
+            grid.each_near(
+                m,
+                [&](std::uint32_t e) {
+                    if (seen[e] == tag) return;
+                    seen[e] = tag;
+                    if (const auto t = may_reach(m, bounds[e])) near.push_back(Candidate{*t, o.shapes[e]});
+                },
+                [&](double t) {
+                    first.offer(scene, m, near);
+                    return first.best && first.best->hi < t * (1.0 - 0x1p-30);
+                });
+            first.offer(scene, m, near);
+            results[k] = first.finish(scene, m, o.grids);
         }
     });
 }

@@ -4,6 +4,7 @@
 // at x = c is t = c / 16 and stop [c, 0]. Results are compared as text ("t=0.5 stop=(8,0)")
 // whose numbers are shortest round-trip forms: a text comparison compares doubles exactly.
 #include "grid_ops.hpp"
+#include "edge_index.hpp"
 #include "sweep.hpp"
 
 #include "collide/check.hpp"
@@ -390,6 +391,45 @@ Vec2 at(const Move& m, double k) {  // from + k / 2^40 (to - from), exact here
 }
 
 }  // namespace
+
+TEST_CASE("sweep: a big polygon read through its edge index gives the time of every edge read") {
+    // Star-shaped rings of 64 to 400 vertices (combs of spikes, so that many edges are near a
+    // path and most are not), both windings; random paths of every body, through and past them.
+    std::mt19937_64 rng(2608);
+    auto uni = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+    const Body bodies[] = {kPoint, kCircle, kBox, kUpright, kFlat};
+    int hits = 0;
+    for (int round = 0; round < 60; ++round) {
+        const std::size_t n = 64 + static_cast<std::size_t>(uni(0, 336));
+        Polygon poly;
+        for (std::size_t k = 0; k < n; ++k) {
+            const double a = 2 * 3.14159265358979323846 * static_cast<double>(k) / static_cast<double>(n);
+            const double r = k % 2 ? 20.0 : std::round(uni(25, 60));
+            poly.points.push_back(Vec2{std::round(r * std::cos(a)), std::round(r * std::sin(a))});
+        }
+        if (round % 2) std::reverse(poly.points.begin(), poly.points.end());
+        std::string why;
+        const auto simple = simple_polygon(poly.points, why);
+        if (!simple) continue;
+        poly.points = *simple;
+        const detail::EdgeIndex index(detail::Ring{poly.points.data(), poly.points.size()});
+        for (int k = 0; k < 40; ++k) {
+            const Vec2 from{std::round(uni(-80, 80)), std::round(uni(-80, 80))};
+            const Vec2 to{std::round(uni(-80, 80)), std::round(uni(-80, 80))};
+            const Move m = move(from, to, bodies[k % 5], k % 7 != 0);
+            const auto plain = first_contact(m, poly);
+            const auto indexed = first_contact(m, poly, &index);
+            CAPTURE(round);
+            CAPTURE(k);
+            REQUIRE(plain.has_value() == indexed.has_value());
+            if (plain) {
+                CHECK(compare(*plain, *indexed) == 0);
+                ++hits;
+            }
+        }
+    }
+    CHECK(hits > 500);
+}
 
 TEST_CASE("sweep: properties on random small inputs") {
     Small g(16);

@@ -520,7 +520,7 @@ void SceneCheck::run_moves() {
         const Move& m = scene_.moves[k];
         if (!m.against) res_.moves[k] = detail::run_move(m, scene_.grids[m.grid]);
     }
-    detail::run_moves_against(scene_, res_.moves, res_.empty_selectors, options_.threads);
+    detail::run_moves_against(scene_, res_.moves, res_.empty_selectors, options_.threads, &edges_);
     for (std::size_t k = 0; k < scene_.moves.size(); ++k) {
         const Move& m = scene_.moves[k];
         MoveResult& mr = res_.moves[k];

@@ -41,7 +41,7 @@ std::vector<Piece> polyline_pieces(const std::vector<Vec2>& points) {
     return pieces;
 }
 
-EdgeIndex::EdgeIndex(Ring ring) : ring_(ring), n_(ring.n) { build(); }
+EdgeIndex::EdgeIndex(Ring ring) : ring_(ring), n_(ring.n), orientation_(ring.n >= 3 ? ring_orientation(ring) : 0) { build(); }
 
 EdgeIndex::EdgeIndex(std::vector<Piece> pieces) : pieces_(std::move(pieces)), n_(pieces_.size()) { build(); }
 

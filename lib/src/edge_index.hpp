@@ -75,6 +75,8 @@ public:
     const Box& bounds() const { return boxes_.back(); }
     /// Polygon: the vertices of least x, greatest x, least y and greatest y.
     const std::array<Vec2, 4>& extremes() const { return extremes_; }
+    /// Polygon: ring_orientation of its ring (+1 counter-clockwise), found once; 0 for pieces.
+    int orientation() const { return orientation_; }
 
     /// Calls f(i) for each edge i whose box meets q, in increasing i, until f returns false.
     template <class F>
@@ -93,6 +95,7 @@ private:
     std::vector<Box> boxes_;           // every level, leaves first; the last box is the root
     std::vector<std::size_t> levels_;  // where each level starts in boxes_, and the end
     std::array<Vec2, 4> extremes_;
+    int orientation_ = 0;
 };
 
 /// A simple polygon as the pair tests read it: its ring, and for a big one the index of its

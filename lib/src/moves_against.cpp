@@ -2,6 +2,7 @@
 // of the first hit; the sweep of one body past one obstacle is sweep.cpp's.
 #include "moves_against.hpp"
 
+#include "edge_index.hpp"
 #include "in_parts.hpp"
 #include "sweep.hpp"
 
@@ -71,13 +72,15 @@ struct FirstHit {
     std::optional<SweepTime> best;
     std::size_t hit = 0;
 
+    const SceneIndexes* edges = nullptr;
+
     void offer(const Scene& scene, const Move& m, std::vector<Candidate>& batch) {
         std::sort(batch.begin(), batch.end(), [](const Candidate& x, const Candidate& y) {
             return x.earliest < y.earliest || (x.earliest == y.earliest && x.shape < y.shape);
         });
         for (const Candidate& c : batch) {
             if (best && c.earliest > best->hi) break;
-            const auto t = first_contact(m, scene.shapes[c.shape].shape);
+            const auto t = first_contact(m, scene.shapes[c.shape].shape, edges ? edges->of(c.shape) : nullptr);
             if (!t) continue;
             const int order = best ? compare(*t, *best) : -1;
             if (order < 0 || (order == 0 && c.shape < hit)) {  // ties: the lower index
@@ -297,7 +300,8 @@ private:
     std::vector<Entry> entries_;
 };
 
-void run_selector(const Scene& scene, const Obstacles& o, std::vector<MoveResult>& results, unsigned threads) {
+void run_selector(const Scene& scene, const Obstacles& o, std::vector<MoveResult>& results, unsigned threads,
+                  const SceneIndexes* edges) {
     const std::size_t ns = o.shapes.size();
     std::vector<Bounds> bounds(ns);
     for (std::size_t k = 0; k < ns; ++k) bounds[k] = bounds_of(scene.shapes[o.shapes[k]].shape);
@@ -313,6 +317,7 @@ void run_selector(const Scene& scene, const Obstacles& o, std::vector<MoveResult
             const auto tag = static_cast<std::uint32_t>(p + 1);
             near.clear();
             FirstHit first;
+            first.edges = edges;
             // The cost follows the distance to the first hit, not the path's length: the
             // steps past a hit found earlier than they begin are never walked.
             grid.each_near(
@@ -335,7 +340,7 @@ void run_selector(const Scene& scene, const Obstacles& o, std::vector<MoveResult
 }  // namespace
 
 void run_moves_against(const Scene& scene, std::vector<MoveResult>& results, std::vector<std::string>& empty,
-                       unsigned threads) {
+                       unsigned threads, const SceneIndexes* edges) {
     // Each distinct selector once, in first-use order.
     std::vector<std::string> order;
     std::unordered_map<std::string, Obstacles> by_selector;
@@ -357,7 +362,7 @@ void run_moves_against(const Scene& scene, std::vector<MoveResult>& results, std
             for (const std::size_t k : o.moves) results[k] = MoveResult{};  // nothing to hit: allowed
             continue;
         }
-        run_selector(scene, o, results, threads);
+        run_selector(scene, o, results, threads, edges);
     }
 }
 

@@ -10,6 +10,8 @@
 
 namespace collide::detail {
 
+class SceneIndexes;  // edge_index.hpp
+
 /// Runs every move of the scene that has `against`, into results[k] for move k (the other
 /// entries are left as they are). The shapes a selector selects are put in a uniform grid by
 /// their bounds; each move walks the cells along its path, keeps the shapes whose bounds its
@@ -17,8 +19,10 @@ namespace collide::detail {
 /// late; the first hit is decided exactly, ties going to the lower object index (shapes, then
 /// grids). Selectors that select
 /// nothing are appended to `empty` (if not there yet); their moves are allowed. With
-/// threads > 1, moves are run on two threads; the results never depend on it.
+/// threads > 1, moves are run on two threads; the results never depend on it. A big polygon's
+/// edges are read through `edges` (the check's SceneIndexes), when given: only those near a
+/// path.
 void run_moves_against(const Scene& scene, std::vector<MoveResult>& results, std::vector<std::string>& empty,
-                       unsigned threads);
+                       unsigned threads, const SceneIndexes* edges = nullptr);
 
 }  // namespace collide::detail

@@ -17,6 +17,7 @@
 //   direction.
 #include "sweep.hpp"
 
+#include "edge_index.hpp"
 #include "predicates.hpp"
 #include "sweep_form.hpp"
 
@@ -151,6 +152,7 @@ struct Sweeper {
     double r2 = 0;               // the shape's radius (circle, capsule)
     Bounds reach;                // where the body can be
     std::optional<SweepTime> best;
+    const EdgeIndex* index = nullptr;  // the top-level polygon's edges, when it is big
 
     bool circle() const { return r > 0; }
     bool point() const { return r == 0 && w == 0 && h == 0; }
@@ -353,13 +355,28 @@ struct Sweeper {
     }
     static int orient_sign(Vec2 a, Vec2 b, Vec2 c) { return orient(a, b, c); }
 
+    // Calls f(i) for the polygon's edges i (from vertex i to i + 1) whose boxes the body can
+    // reach, until done(): by the edge index when there is one, else every edge (f tests
+    // near() itself). A vertex the body can reach starts such an edge.
+    template <class F>
+    void each_edge(std::size_t n, F&& f) {
+        if (index) {
+            index->each_meeting(Box{reach.min, reach.max}, [&](std::size_t i) {
+                f(i);
+                return !done();
+            });
+            return;
+        }
+        for (std::size_t i = 0; i < n && !done(); ++i) f(i);
+    }
+
     void polygon(const Polygon& poly) {
         const std::vector<Vec2>& v = poly.points;
         const std::size_t n = v.size();
         const Ring ring{v.data(), n};
-        if (locate_in_polygon(ring, from) > 0) return take(SweepTime::constant(0.0));
-        // (Only a point or segment body needs the winding: O(n), exact.)
-        const int orient = point() || flat() ? ring_orientation(ring) : 1;
+        if (locate_in(PolygonRef{ring, index}, from) > 0) return take(SweepTime::constant(0.0));
+        // (Only a point or segment body needs the winding: O(n) exact, or the index's.)
+        const int orient = point() || flat() ? (index ? index->orientation() : ring_orientation(ring)) : 1;
         if (point() || flat()) {
             // The centre entering the interior: a segment body holds its centre.
             Sweeper centre = *this;
@@ -369,21 +386,21 @@ struct Sweeper {
             best = centre.best;
         }
         if (point()) return;
-        for (std::size_t i = 0; i < n && !done(); ++i) {
+        each_edge(n, [&](std::size_t i) {
             const Vec2 a = v[i];
             const Vec2 b = v[i + 1 == n ? 0 : i + 1];
-            if (!near(a, b)) continue;
+            if (!near(a, b)) return;
             if (circle()) capsule(K::Seg, a, b, 0, 0);
             else if (!flat() || (w == 0 ? a.x != b.x : a.y != b.y)) zonotope(K::Seg, a, b, 0, 0);
-        }
+        });
         if (!flat()) return;
         const Vec2 s = w == 0 ? Vec2{0, 1} : Vec2{1, 0};
-        for (std::size_t i = 0; i < n && !done(); ++i) {
+        each_edge(n, [&](std::size_t i) {
             const Vec2 u = v[i == 0 ? n - 1 : i - 1];
             const Vec2 x = v[i + 1 == n ? 0 : i + 1];
             if (near(v[i], v[i]) && (into_cone(u, v[i], x, s, orient) || into_cone(u, v[i], x, Vec2{-s.x, -s.y}, orient)))
                 zonotope(K::Point, v[i], v[i], 0, 0);
-        }
+        });
     }
 
     // A point body entering a polygon's interior: through an edge against its inward side,
@@ -391,16 +408,16 @@ struct Sweeper {
     void centre_entries(const std::vector<Vec2>& v, int orient) {
         if (from == to) return;
         const std::size_t n = v.size();
-        for (std::size_t i = 0; i < n && !done(); ++i) {
+        each_edge(n, [&](std::size_t i) {
             const Vec2 a = v[i];
             const Vec2 b = v[i + 1 == n ? 0 : i + 1];
             if (near(a, b) && cross_sign(a, b, from, to) * orient > 0) zonotope(K::Seg, a, b, 0, 0);
-        }
-        for (std::size_t i = 0; i < n && !done(); ++i) {
+        });
+        each_edge(n, [&](std::size_t i) {
             const Vec2 u = v[i == 0 ? n - 1 : i - 1];
             const Vec2 x = v[i + 1 == n ? 0 : i + 1];
             if (near(v[i], v[i]) && into_cone_path(u, v[i], x, orient)) zonotope(K::Point, v[i], v[i], 0, 0);
-        }
+        });
     }
 
     // into_cone for the path's direction to - from, exactly.
@@ -458,8 +475,10 @@ struct Sweeper {
 
 }  // namespace
 
-std::optional<SweepTime> first_contact(const Move& m, const Shape& obstacle) {
+std::optional<SweepTime> first_contact(const Move& m, const Shape& obstacle, const EdgeIndex* edges) {
     Sweeper sw;
+    if (edges && std::holds_alternative<Polygon>(obstacle) && edges->size() == std::get<Polygon>(obstacle).points.size())
+        sw.index = edges;
     sw.from = m.check_path ? m.from : m.to;
     sw.to = m.to;
     if (m.body.kind == Body::Kind::Circle) {

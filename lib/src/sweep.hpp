@@ -25,6 +25,8 @@
 
 namespace collide::detail {
 
+class EdgeIndex;  // edge_index.hpp
+
 /// The recipe of one exact time t = (a + b sqrt(q)) / d (d > 0) from input doubles; see
 /// sweep.cpp (eval) for the formulas. Plain data: a time keeps no reference to its inputs.
 struct SweepForm {
@@ -62,7 +64,9 @@ struct SweepTime {
 };
 
 /// Nothing when the body never does (over the whole path, or at `to` for check: destination).
-std::optional<SweepTime> first_contact(const Move& m, const Shape& obstacle);
+/// A big polygon's edge index (`edges`, as SceneIndexes prepares it) is read, when given, for
+/// the edges near the path alone (the same answer).
+std::optional<SweepTime> first_contact(const Move& m, const Shape& obstacle, const EdgeIndex* edges = nullptr);
 
 /// Against a grid's solid cells (and solid outside), SPEC §2.4: the time and the cell, as
 /// run_move finds them (grid_moves.cpp).

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <utility>
 
@@ -186,8 +187,9 @@ private:
 // gives up past options.pair_buffer pairs, and the buffer is used only if both finished with
 // no more than that in all. (A shared counter would bounce between the cores at every pair.)
 void SceneCheck::buffer_pairs() {
-    // Two-sided candidates come shape by shape (partners()), never as all pairs at once.
-    use_buffer_ = options_.pair_buffer > 0 && !candidates_.two_sided();
+    // With the reach's own index, candidates come shape by shape (partners()), never as all
+    // pairs at once.
+    use_buffer_ = options_.pair_buffer > 0 && !candidates_.split_reach();
     if (!use_buffer_) return;
     const std::size_t n = candidates_.shapes().size();
     detail::reserve_huge(buffered_, std::min(options_.pair_buffer, n + n / 2));
@@ -363,8 +365,9 @@ bool SceneCheck::run_block(std::size_t first, std::size_t last, BlockOut& out,
                 }
                 return;
             }
-            // A pair only rules ask about: in the block of its lower shape, when both find it.
-            if (b < a && candidates_.found_from(static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(a))) return;
+            // A pair only rules ask about: in the block of its lower shape (partners are
+            // symmetric: a lower shape b found a).
+            if (b < a) return;
             if (sel_.any_rule(a, b)) {
                 test_pair(a, b, false, out);
                 ++tested;

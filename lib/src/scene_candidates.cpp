@@ -40,15 +40,14 @@ double reach_of(const Scene& scene, const CheckOptions& options) {
 
 }  // namespace
 
-// Bounds grown by half the reach on every side, rounded outward: two shapes within the
+// Bounds grown by `by` (half the reach) on every side, rounded outward: two shapes within the
 // reach of each other then have overlapping grown bounds (their gap on each axis is at most
 // their distance).
-Bounds SceneCandidates::grown(const Bounds& b) const {
-    if (reach_ == 0.0) return b;
-    const double h = reach_ / 2;
+Bounds SceneCandidates::grown(const Bounds& b, double by) const {
+    if (by == 0.0) return b;
     const double inf = std::numeric_limits<double>::infinity();
-    return Bounds{Vec2{std::nextafter(b.min.x - h, -inf), std::nextafter(b.min.y - h, -inf)},
-                  Vec2{std::nextafter(b.max.x + h, inf), std::nextafter(b.max.y + h, inf)}};
+    return Bounds{Vec2{std::nextafter(b.min.x - by, -inf), std::nextafter(b.min.y - by, -inf)},
+                  Vec2{std::nextafter(b.max.x + by, inf), std::nextafter(b.max.y + by, inf)}};
 }
 
 SceneCandidates::SceneCandidates(const Scene& scene, const Selections& sel, const CheckOptions& options,
@@ -56,6 +55,8 @@ SceneCandidates::SceneCandidates(const Scene& scene, const Selections& sel, cons
     : scene_(scene), ns_(static_cast<std::uint32_t>(scene.shapes.size())), reach_(reach_of(scene, options)) {
     reserve_huge(items_, ns_);
     sel.used_shapes(items_);
+    choose_sides(sel, options);
+    growth_ = split_reach_ ? 0.0 : reach_ / 2;
     reserve_huge(bounds_, ns_);
     bounds_.resize(ns_ + scene.grids.size());
     parts_from_ = static_cast<std::uint32_t>(bounds_.size());
@@ -68,28 +69,61 @@ SceneCandidates::SceneCandidates(const Scene& scene, const Selections& sel, cons
     in_parts(parts, [&](unsigned part) {
         const std::size_t to = items_.size() * (part + 1) / parts;
         for (std::size_t p = items_.size() * part / parts; p < to; ++p)
-            bounds_[items_[p]] = outward(grown(bounds_of(scene.shapes[items_[p]].shape)), frame);
+            bounds_[items_[p]] = outward(grown(bounds_of(scene.shapes[items_[p]].shape), growth_), frame);
     });
     split_compounds(frame);
-    choose_sides(sel);
-    // Two-sided, the index holds the objects on a right side alone.
-    auto right = [&](std::uint32_t object) { return !two_sided_ || (side_[object] & Selections::kRightSide); };
-    if (split_.empty() && !two_sided_) {
+    if (split_.empty()) {
         entries_ = items_;
     } else {  // the split compounds' own entries leave the index; their parts' (appended) join it
         entries_.reserve(items_.size() + part_owner_.size());
         auto next = split_.cbegin();
         for (const std::uint32_t i : items_) {
             if (next != split_.cend() && next->first == i) ++next;
-            else if (right(i)) entries_.push_back(i);
+            else entries_.push_back(i);
         }
     }
     add_grids(frame);
     add_lines(frame);
-    for (std::size_t k = 0; k < part_owner_.size(); ++k)
-        if (right(part_owner_[k])) entries_.push_back(parts_from_ + static_cast<std::uint32_t>(k));
+    for (std::size_t k = 0; k < part_owner_.size(); ++k) entries_.push_back(parts_from_ + static_cast<std::uint32_t>(k));
+    if (split_reach_) build_reach_indexes(frame, options, threads);
     index_.emplace(std::move(bounds_), entries_, options.broadphase, threads, lines_);
     bounds_.clear();
+}
+
+// The reach's own indexes: the objects on a left side of the distance specs and those on a
+// right side, by their bounds grown by half the reach (as the main index would have them).
+void SceneCandidates::build_reach_indexes(const FloatFrame& frame, const CheckOptions& options, unsigned threads) {
+    std::vector<FBounds> grown_bounds(bounds_.size());
+    std::vector<std::uint32_t> left, right;
+    const double h = reach_ / 2;
+    auto add = [&](std::uint32_t entry, const Bounds& b, std::uint8_t side) {
+        grown_bounds[entry] = outward(grown(b, h), frame);
+        if (side & Selections::kLeftSide) left.push_back(entry);
+        if (side & Selections::kRightSide) right.push_back(entry);
+    };
+    for (const std::uint32_t i : items_) {
+        if (side_[i] == 0) continue;
+        const auto split = std::lower_bound(split_.cbegin(), split_.cend(), std::make_pair(i, std::uint32_t{0}));
+        if (split == split_.cend() || split->first != i) {
+            add(i, bounds_of(scene_.shapes[i].shape), side_[i]);
+            continue;
+        }
+        const auto& parts = std::get<Compound>(scene_.shapes[i].shape).parts;
+        for (std::size_t k = 0; k < parts.size(); ++k)
+            add(split->second + static_cast<std::uint32_t>(k), bounds_of(parts[k]), side_[i]);
+    }
+    for (std::size_t k = 0; k < scene_.grids.size(); ++k) {
+        const auto id = static_cast<std::uint32_t>(ns_ + k);
+        const Grid& g = scene_.grids[k];
+        if (g.outside_solid || side_[id] == 0) continue;  // a solid outside meets every shape anyway
+        const double w = static_cast<double>(g.cols) * g.tile.x, hgt = static_cast<double>(g.rows) * g.tile.y;
+        const Vec2 pad{0x1p-50 * (std::fabs(g.origin.x) + w), 0x1p-50 * (std::fabs(g.origin.y) + hgt)};
+        add(id, Bounds{g.origin, Vec2{g.origin.x + w + pad.x, g.origin.y + hgt + pad.y}}, side_[id]);
+    }
+    std::sort(left.begin(), left.end());
+    std::sort(right.begin(), right.end());
+    reach_left_.emplace(grown_bounds, left, options.broadphase, threads);
+    reach_right_.emplace(std::move(grown_bounds), right, options.broadphase, threads);
 }
 
 // A grid whose outside is empty meets only shapes that reach into its extent, so it joins
@@ -104,13 +138,13 @@ void SceneCandidates::add_grids(const FloatFrame& frame) {
             solid_.push_back(id);
             continue;
         }
-        if (!two_sided_ || (side_[id] & Selections::kRightSide)) entries_.push_back(id);
+        entries_.push_back(id);
         // Cell edges are at the exact origin + k * tile: the computed far edges are widened
         // by more than their rounding.
         const double w = static_cast<double>(g.cols) * g.tile.x, h = static_cast<double>(g.rows) * g.tile.y;
         const Vec2 hi{g.origin.x + w, g.origin.y + h};
         const Vec2 pad{0x1p-50 * (std::fabs(g.origin.x) + w), 0x1p-50 * (std::fabs(g.origin.y) + h)};
-        bounds_[id] = outward(grown(Bounds{g.origin, Vec2{hi.x + pad.x, hi.y + pad.y}}), frame);
+        bounds_[id] = outward(grown(Bounds{g.origin, Vec2{hi.x + pad.x, hi.y + pad.y}}, growth_), frame);
     }
 }
 
@@ -134,8 +168,8 @@ void SceneCandidates::add_line(std::uint32_t entry, const Shape& s, const FloatF
 
 void SceneCandidates::add_lines(const FloatFrame& frame) {
     // A line's walk through the cells finds the boxes it crosses, not those within the reach
-    // of it: with a reach, lines and rays meet every box their (unbounded) bounds overlap.
-    if (reach_ > 0) return;
+    // of it: with grown bounds, lines and rays meet every box their (unbounded) bounds overlap.
+    if (growth_ > 0) return;
     auto next = split_.cbegin();
     for (const std::uint32_t i : items_) {
         if (next != split_.cend() && next->first == i) {
@@ -171,51 +205,56 @@ void SceneCandidates::split_compounds(const FloatFrame& frame) {
         split_.emplace_back(i, static_cast<std::uint32_t>(parts_from_ + part_owner_.size()));
         for (const Bounds& b : parts) {
             part_owner_.push_back(i);
-            bounds_.push_back(outward(grown(b), frame));
+            bounds_.push_back(outward(grown(b, growth_), frame));
         }
     }
 }
 
-// Two-sided when a reach would pair every used object with all others nearby, though some
-// are on one side of the specs and rules only: a pair then needs a member on a left side and
-// the other on the right, so only the left ones ask and only the right ones are asked. (A
-// grid on a left side pairs with shapes on the right, whose shape is `a`: those shapes ask
-// too, and such grids are asked.)
-void SceneCandidates::choose_sides(const Selections& sel) {
+// Split when a reach would pair every used object with all others nearby, though some are on
+// one side only of the specs and rules that ask for distances (report specs with --near, rules
+// with a clearance): a pair within the reach then has a member on a left side and the other on
+// the right, so each asks the index of the other side.
+void SceneCandidates::choose_sides(const Selections& sel, const CheckOptions& options) {
     if (reach_ <= 0) return;
-    sel.sides(side_);
+    sel.sides(side_, options.near.has_value(), [&](std::size_t k) { return scene_.rules[k].clearance.has_value(); });
     constexpr std::uint8_t kBoth = Selections::kLeftSide | Selections::kRightSide;
-    bool grid_left = false;
-    for (std::size_t k = ns_; k < side_.size(); ++k) grid_left = grid_left || (side_[k] & Selections::kLeftSide);
-    if (grid_left)
-        for (std::size_t x = 0; x < side_.size(); ++x)
-            if (side_[x] & (x < ns_ ? Selections::kRightSide : Selections::kLeftSide)) side_[x] = kBoth;
-    two_sided_ = std::any_of(items_.begin(), items_.end(), [&](std::uint32_t i) { return side_[i] != kBoth; });
-    if (!two_sided_) side_.clear();
+    split_reach_ = std::any_of(items_.begin(), items_.end(), [&](std::uint32_t i) { return side_[i] != kBoth; });
+    if (!split_reach_) std::vector<std::uint8_t>().swap(side_);  // freed: a 1M-shape check peaked 20 MB higher with it kept
+}
+
+template <class F>
+void SceneCandidates::each_entry(std::uint32_t object, F&& f) const {
+    const auto split = std::lower_bound(split_.cbegin(), split_.cend(), std::make_pair(object, std::uint32_t{0}));
+    if (split == split_.cend() || split->first != object) {
+        f(object);
+        return;
+    }
+    const std::size_t n = std::get<Compound>(scene_.shapes[object].shape).parts.size();
+    for (std::size_t k = 0; k < n; ++k) f(split->second + static_cast<std::uint32_t>(k));
 }
 
 void SceneCandidates::partners(std::uint32_t a, std::vector<std::uint32_t>& out) const {
+    thread_local std::vector<std::uint32_t> one;
     const auto split = std::lower_bound(split_.cbegin(), split_.cend(), std::make_pair(a, std::uint32_t{0}));
     const bool whole = split == split_.cend() || split->first != a;
-    // Two-sided, a shape on a left side asks by its bounds (or its parts'), as no entry.
-    auto ask = [&](std::uint32_t entry, std::vector<std::uint32_t>& into) {
-        if (two_sided_) index_->query_box(index_->bounds(entry), into);
-        else index_->query(entry, into);
-    };
-    if (two_sided_ && !(side_[a] & Selections::kLeftSide)) {
-        out.clear();
-        return;
-    }
     if (whole) {
-        ask(a, out);
-        if (split_.empty() && !two_sided_) return;  // every entry is an object, never a itself
+        index_->query(a, out);
+        if (split_.empty() && !split_reach_) return;  // every entry is an object, never a itself
     } else {
         out.clear();
-        thread_local std::vector<std::uint32_t> one;
-        const std::size_t n = std::get<Compound>(scene_.shapes[a].shape).parts.size();
-        for (std::size_t k = 0; k < n; ++k) {
-            ask(split->second + static_cast<std::uint32_t>(k), one);
+        each_entry(a, [&](std::uint32_t e) {
+            index_->query(e, one);
             out.insert(out.end(), one.begin(), one.end());
+        });
+    }
+    if (split_reach_) {  // the other side's objects within the reach
+        for (const auto* other : {side_[a] & Selections::kLeftSide ? &*reach_right_ : nullptr,
+                                  side_[a] & Selections::kRightSide ? &*reach_left_ : nullptr}) {
+            if (!other) continue;
+            each_entry(a, [&](std::uint32_t e) {
+                other->query_box(other->bounds(e), one);
+                out.insert(out.end(), one.begin(), one.end());
+            });
         }
     }
     for (std::uint32_t& e : out) e = owner(e);

@@ -25,7 +25,7 @@ public:
     SceneCandidates(const Scene& scene, const Selections& sel, const CheckOptions& options, unsigned threads);
 
     /// How far apart two objects may be and still make a pair: the largest of --near and the
-    /// rules' clearances (0: only objects whose bounds meet). Every bound is grown by half of it.
+    /// rules' clearances (0: only objects whose bounds meet).
     double reach() const { return reach_; }
 
     /// The shapes taking part (some spec or rule may select them), ascending.
@@ -50,23 +50,19 @@ public:
     }
 
     /// The objects other than shape a that make a candidate pair with it (the solid grids
-    /// aside), ascending, each once. Two-sided: only a shape on a left side has partners,
-    /// and only objects on a right side are partners.
+    /// aside), ascending, each once. The relation is symmetric: a shape finds every shape that
+    /// finds it.
     void partners(std::uint32_t a, std::vector<std::uint32_t>& out) const;
 
-    /// Whether the candidates come from the shapes on the left sides of the specs and rules,
-    /// queried against an index of the objects on their right sides, instead of from all
-    /// pairs of the used objects: with a reach (--near, clearance), when some used object is
-    /// on one side only, so that objects on one side are never paired among themselves
-    /// (one probe and n walls with --near 1e7: n pairs, not n^2 / 2). for_each_pair is then
-    /// not to be used.
-    bool two_sided() const { return two_sided_; }
-    /// Whether partners(b) holds a (b a shape, a an object): both ways in one-sided mode;
-    /// two-sided, when b is on a left side and a on a right side.
-    bool found_from(std::uint32_t b, std::uint32_t a) const {
-        if (!two_sided_) return true;
-        return b < ns_ && (side_[b] & Selections::kLeftSide) && (side_[a] & Selections::kRightSide);
-    }
+    /// Whether the reach has indexes of its own (split mode): with a reach (--near,
+    /// clearance), when some used shape is not on both sides of the specs and rules that ask
+    /// for distances. Bounds then keep their size in the main index (pairs that meet), and a
+    /// shape on a left side of those specs and rules asks, by its bounds grown by the reach,
+    /// an index of the objects on a right side, and one on a right side an index of those on
+    /// a left side: one probe and n walls with --near 1e7 is n candidates, not n^2 / 2 (when
+    /// every bound was grown, the walls all met). Else every bound is grown by half the reach
+    /// in the one index. for_each_pair is not to be used in split mode.
+    bool split_reach() const { return split_reach_; }
 
 private:
     // The object an entry of the index stands for.
@@ -76,8 +72,12 @@ private:
     void split_compounds(const FloatFrame& frame);
     void add_line(std::uint32_t entry, const Shape& s, const FloatFrame& frame);
 
-    Bounds grown(const Bounds& b) const;
-    void choose_sides(const Selections& sel);
+    Bounds grown(const Bounds& b, double by) const;
+    void choose_sides(const Selections& sel, const CheckOptions& options);
+    void build_reach_indexes(const FloatFrame& frame, const CheckOptions& options, unsigned threads);
+    // The entries of an object: its own, or a split compound's parts.
+    template <class F>
+    void each_entry(std::uint32_t object, F&& f) const;
 
     const Scene& scene_;
     std::uint32_t ns_;
@@ -91,8 +91,11 @@ private:
     std::vector<std::uint32_t> part_owner_;                   // by part entry - parts_from_
     std::vector<std::pair<std::uint32_t, std::uint32_t>> split_;  // (compound, its first part entry), ascending
     std::optional<BroadIndex> index_;  // made once the entries are known
-    bool two_sided_ = false;
-    std::vector<std::uint8_t> side_;  // two-sided: Selections::sides, widened (choose_sides)
+    double growth_ = 0.0;              // what the main index's bounds are grown by: reach / 2, or 0 split
+    bool split_reach_ = false;
+    std::vector<std::uint8_t> side_;   // split: the sides of the distance specs (choose_sides)
+    // split: the objects on a left (right) side, bounds grown by reach / 2
+    std::optional<BroadIndex> reach_left_, reach_right_;
 };
 
 }  // namespace collide::detail

@@ -1,5 +1,6 @@
 #include "selection.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -253,15 +254,19 @@ void Selections::used_shapes(std::vector<std::uint32_t>& out) const {
     used.list(ns_, out);
 }
 
-void Selections::sides(std::vector<std::uint8_t>& out) const {
+void Selections::sides(std::vector<std::uint8_t>& out, bool report, const std::function<bool(std::size_t)>& rule) const {
     out.assign(n_, 0);
+    auto mark_dense = [&](const DenseSpec& s) {
+        for (std::size_t x = 0; x < n_; ++x) {
+            if (DenseSpec::bit(s.left, x)) out[x] |= kLeftSide;
+            if (DenseSpec::bit(s.right, x)) out[x] |= kRightSide;
+        }
+    };
     if (dense_) {
-        for (const std::vector<DenseSpec>* list : {&dense_report_, &dense_rules_})
-            for (const DenseSpec& s : *list)
-                for (std::size_t x = 0; x < n_; ++x) {
-                    if (DenseSpec::bit(s.left, x)) out[x] |= kLeftSide;
-                    if (DenseSpec::bit(s.right, x)) out[x] |= kRightSide;
-                }
+        if (report)
+            for (const DenseSpec& s : dense_report_) mark_dense(s);
+        for (std::size_t k = 0; k < dense_rules_.size(); ++k)
+            if (rule(k)) mark_dense(dense_rules_[k]);
         return;
     }
     auto mark = [&](std::uint32_t sel, std::uint8_t side) {
@@ -272,6 +277,9 @@ void Selections::sides(std::vector<std::uint8_t>& out) const {
         for (std::size_t p = sel_off_[sel]; p < sel_off_[sel + 1]; ++p) out[sel_objs_[p]] |= side;
     };
     for (const Spec& s : specs_) {  // report specs and rules, each distinct pair of sides once
+        const bool wanted = (report && s.report != kNone) ||
+                            std::any_of(s.rules.begin(), s.rules.end(), [&](std::uint32_t k) { return rule(k); });
+        if (!wanted) continue;
         mark(s.left, kLeftSide);
         mark(s.right, kRightSide);
     }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -114,11 +115,12 @@ public:
     /// The shapes (objects below ns) that some spec or rule may select, ascending.
     void used_shapes(std::vector<std::uint32_t>& out) const;
 
-    /// The sides each object (shapes, then grids) is on: out[x] has kLeftSide when the left
-    /// side of some spec or rule selects x, kRightSide when some right side does. A pair a
-    /// spec or rule selects has a member on the left of it and the other on its right.
+    /// The sides each object (shapes, then grids) is on, among the report specs (when
+    /// `report`) and the rules `rule(k)` says: out[x] has kLeftSide when the left side of one
+    /// selects x, kRightSide when a right side does. A pair one selects has a member on its
+    /// left and the other on its right.
     static constexpr std::uint8_t kLeftSide = 1, kRightSide = 2;
-    void sides(std::vector<std::uint8_t>& out) const;
+    void sides(std::vector<std::uint8_t>& out, bool report, const std::function<bool(std::size_t)>& rule) const;
 
     void prefetch(std::size_t i) const {
 #if defined(__GNUC__) || defined(__clang__)

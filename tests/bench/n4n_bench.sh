@@ -4,7 +4,7 @@
 # from the size of its answer. Figures: tests/bench/README.md.
 #
 #   bash tests/bench/n4n_bench.sh [--runs N] FAMILY [BIN...]    # default build/cli/collide
-#   FAMILY: near-probe near-probe-rule near-grid moves-early sweep-polygon
+#   FAMILY: near-probe near-probe-rule near-probe-rule-all near-grid moves-early sweep-polygon
 set -euo pipefail
 runs=3
 if [ "${1:-}" = --runs ]; then runs=$2; shift 2; fi
@@ -14,7 +14,7 @@ bins=("$@")
 [ ${#bins[@]} -gt 0 ] || bins=(build/cli/collide)
 case $family in
   near-probe) n=20000; args=(--near 1e7 --pairs probe:w) ;;
-  near-probe-rule) n=20000; args=() ;;
+  near-probe-rule|near-probe-rule-all) n=20000; args=() ;;
   near-grid) n=16384; args=(--near 1e9 --pairs '*:g') ;;
   moves-early) n=20000; args=(--threads 1) ;;
   sweep-polygon) n=100000; args=(--threads 1) ;;

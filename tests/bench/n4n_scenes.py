@@ -6,6 +6,7 @@ same bytes). n4n_bench.sh runs them at n and 4n.
 
 near-probe      one probe circle and N walls (group w), far apart (items 6)
 near-probe-rule the same, no report pairs, a clearance rule of 1e7 on probe:w
+near-probe-rule-all the rule beside the default *:* pairs
 near-grid       N circles over a sqrt(N) x sqrt(N) grid g with one solid cell (item 7)
 moves-early     N moves against N small obstacles, each crossing the field, blocked near its
                 start (item 4)
@@ -16,12 +17,13 @@ import random
 import sys
 
 
-def near_probe(n, rule=False):
+def near_probe(n, rule=False, default_pairs=False):
     walls = [{"id": f"w{i}", "type": "rect", "min": [(i % 400) * 10, (i // 400) * 10],
               "max": [(i % 400) * 10 + 4, (i // 400) * 10 + 4], "groups": ["w"]} for i in range(n)]
     scene = {"shapes": [{"id": "probe", "type": "circle", "center": [-50, -50], "radius": 3}] + walls}
     if rule:
-        scene["pairs"] = []
+        if not default_pairs:
+            scene["pairs"] = []
         scene["rules"] = [{"name": "probe clear", "pairs": "probe:w", "expect": "none", "clearance": 1e7}]
     return scene
 
@@ -62,6 +64,7 @@ def sweep_polygon(n):
 
 
 FAMILIES = {"near-probe": near_probe, "near-probe-rule": lambda n: near_probe(n, rule=True),
+            "near-probe-rule-all": lambda n: near_probe(n, rule=True, default_pairs=True),
             "near-grid": near_grid, "moves-early": moves_early, "sweep-polygon": sweep_polygon}
 
 if __name__ == "__main__":

@@ -432,6 +432,13 @@ def near_pairs_of_narrow_specs_are_those_of_star_star_on_the_same_objects():
             rule_scene = dict(scene, pairs=[], rules=[{"name": "apart", "pairs": "green:blue", "expect": "none", "clearance": 3}])
             rule = jsonl(collide("check", "-f", "jsonl", write(d, f"rule{seed}.json", rule_scene), cwd=d))
             got = {frozenset((v["a"], v["b"])) for r in rule if r["type"] == "rule" for v in r["violations"]}
+            # The same rule beside the default *:* pairs: the collisions are those of *:*, the
+            # violations the same.
+            both_scene = dict(scene, rules=rule_scene["rules"])
+            both = jsonl(collide("check", "-f", "jsonl", write(d, f"both{seed}.json", both_scene), cwd=d))
+            eq({frozenset((v["a"], v["b"])) for r in both if r["type"] == "rule" for v in r["violations"]}, got,
+               f"seed {seed}: the rule's violations beside *:*")
+            eq(pairs(both, "collision"), pairs(every, "collision"), f"seed {seed}: collisions beside the rule")
             green_blue = lambda p: any("green" in members[x] and "blue" in members[y] for x, y in (tuple(p), tuple(p)[::-1]))
             close = {p for p, (_, dist) in {**pairs(every, "near"), **pairs(every, "collision")}.items()
                      if (dist is None or dist < 3) and green_blue(p)}  # a collision is at distance 0

@@ -471,6 +471,11 @@ TEST_CASE("tmx: errors") {
               "maps/level.tmx:5:3: layer 'Ground': the data holds more than the 12 tiles the layer declares");
         CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
     }
+    SUBCASE("a negative size, as the TMJ reader refuses it (fuzz_map)") {
+        CHECK(error_of("<map>\n <objectgroup name=\"O\">\n  <object id=\"2\" width=\"12\" height=\"-12\"><ellipse/></object>"
+                       "</objectgroup></map>") ==
+              "maps/level.tmx:3:3: object '#2' in layer 'O': height is '-12', must not be negative");
+    }
     SUBCASE("a gid beyond every tileset") {
         const std::string head = "<map>\n <tileset firstgid=\"5\" name=\"t\" tilecount=\"4\"/>\n"
                                  " <objectgroup name=\"Collisions\">\n";

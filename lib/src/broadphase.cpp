@@ -616,8 +616,8 @@ void BroadIndex::query(std::uint32_t i, std::vector<std::uint32_t>& out) const {
         big_partners(big_rank_[i], true, [&](std::uint32_t j) { out.push_back(j); });
     } else {
         query_unbounded(i, out);
-        if (method_ == Broadphase::Sweep) query_sweep(i, out);
-        else query_grid(i, out);
+        if (method_ == Broadphase::Sweep) query_sweep(fb_[i], i, out);
+        else query_grid(fb_[i], i, level_of_[i], out);
     }
     std::sort(out.begin(), out.end());
 }
@@ -637,30 +637,9 @@ void BroadIndex::query_box(const FBounds& b, std::vector<std::uint32_t>& out) co
     }
     for (const std::uint32_t j : big_)
         if (passes(j)) out.push_back(j);
-    if (method_ == Broadphase::Sweep) {
-        const double b_lo = sweep_y_ ? b.y0 : b.x0, b_hi = sweep_y_ ? b.y1 : b.x1;
-        const double from = std::nextafter(b_lo - max_width_, -std::numeric_limits<double>::infinity());
-        auto it = std::lower_bound(by_lo_.begin(), by_lo_.end(), from,
-                                   [&](std::uint32_t j, double v) { return static_cast<double>(lo(j)) < v; });
-        for (; it != by_lo_.end() && lo(*it) <= b_hi; ++it)
-            if (overlap(b, fb_[*it])) out.push_back(*it);
-    } else {
-        constexpr std::uint32_t kNoSelf = 0xFFFFFFFFu;  // no entry's item
-        for (const Level& level : levels_) {
-            if (level.entries.empty()) continue;
-            const Range r = range(b, level);
-            const double cells = (static_cast<double>(r.x1) - static_cast<double>(r.x0) + 1) *
-                                 (static_cast<double>(r.y1) - static_cast<double>(r.y0) + 1);
-            if (cells > static_cast<double>(level.entries.size())) {  // more cells than entries: each entry once
-                for (const Entry& c : level.entries)
-                    if ((c.tagged & kFirst) == kFirst && overlap(b, c.fb)) out.push_back(c.tagged & kItem);
-                continue;
-            }
-            scan(level, b, kNoSelf, [&](const Entry& c) {
-                if (overlap(b, c.fb)) out.push_back(c.tagged & kItem);
-            });
-        }
-    }
+    constexpr std::uint32_t kNoSelf = 0xFFFFFFFFu;  // no item's index
+    if (method_ == Broadphase::Sweep) query_sweep(b, kNoSelf, out);
+    else query_grid(b, kNoSelf, levels_.size(), out);
     std::sort(out.begin(), out.end());
 }
 
@@ -676,32 +655,31 @@ void BroadIndex::query_unbounded(std::uint32_t i, std::vector<std::uint32_t>& ou
     }
 }
 
-void BroadIndex::query_sweep(std::uint32_t i, std::vector<std::uint32_t>& out) const {
-    const FBounds& bi = fb_[i];
-    const double from = std::nextafter(static_cast<double>(lo(i)) - max_width_, -std::numeric_limits<double>::infinity());
+void BroadIndex::query_sweep(const FBounds& b, std::uint32_t self, std::vector<std::uint32_t>& out) const {
+    const double b_lo = sweep_y_ ? b.y0 : b.x0, b_hi = sweep_y_ ? b.y1 : b.x1;
+    const double from = std::nextafter(b_lo - max_width_, -std::numeric_limits<double>::infinity());
     auto it = std::lower_bound(by_lo_.begin(), by_lo_.end(), from,
                                [&](std::uint32_t j, double v) { return static_cast<double>(lo(j)) < v; });
-    for (; it != by_lo_.end() && lo(*it) <= hi(i); ++it)
-        if (*it != i && overlap(bi, fb_[*it])) out.push_back(*it);
+    for (; it != by_lo_.end() && lo(*it) <= b_hi; ++it)
+        if (*it != self && overlap(b, fb_[*it])) out.push_back(*it);
 }
 
-void BroadIndex::query_grid(std::uint32_t i, std::vector<std::uint32_t>& out) const {
-    const FBounds& bi = fb_[i];
+void BroadIndex::query_grid(const FBounds& b, std::uint32_t self, std::size_t finer_than, std::vector<std::uint32_t>& out) const {
     for (std::size_t k = 0; k < levels_.size(); ++k) {
         const Level& level = levels_[k];
         if (level.entries.empty()) continue;
-        const Range r = range(bi, level);
+        const Range r = range(b, level);
         const double cells = (static_cast<double>(r.x1) - static_cast<double>(r.x0) + 1) *
                              (static_cast<double>(r.y1) - static_cast<double>(r.y0) + 1);
-        if (k < level_of_[i] && cells > static_cast<double>(level.entries.size())) {
-            // A finer level where this item covers more cells than there are entries:
-            // test each of its items once instead.
+        if (k < finer_than && cells > static_cast<double>(level.entries.size())) {
+            // A finer level where the box covers more cells than there are entries: test
+            // each of its items once instead.
             for (const Entry& c : level.entries)
-                if ((c.tagged & kFirst) == kFirst && overlap(bi, c.fb)) out.push_back(c.tagged & kItem);
+                if ((c.tagged & kFirst) == kFirst && overlap(b, c.fb)) out.push_back(c.tagged & kItem);
             continue;
         }
-        scan(level, bi, i, [&](const Entry& c) {
-            if (overlap(bi, c.fb)) out.push_back(c.tagged & kItem);
+        scan(level, b, self, [&](const Entry& c) {
+            if (overlap(b, c.fb)) out.push_back(c.tagged & kItem);
         });
     }
 }

@@ -146,8 +146,11 @@ private:
     void build_sweep(const std::vector<std::uint32_t>& bounded);
     // query() of a bounded item: its partners among the unbounded items, then the bounded.
     void query_unbounded(std::uint32_t i, std::vector<std::uint32_t>& out) const;
-    void query_sweep(std::uint32_t i, std::vector<std::uint32_t>& out) const;
-    void query_grid(std::uint32_t i, std::vector<std::uint32_t>& out) const;
+    // The bounded items (other than `self`) whose bounds meet b. Grid: at the levels finer
+    // than `finer_than`, each entry of a level is tested once when b covers more cells there
+    // than the level has entries.
+    void query_sweep(const FBounds& b, std::uint32_t self, std::vector<std::uint32_t>& out) const;
+    void query_grid(const FBounds& b, std::uint32_t self, std::size_t finer_than, std::vector<std::uint32_t>& out) const;
     Range range(const FBounds& b, const Level& level) const;
     // Any non-decreasing function of v works here (overlapping bounds then share a cell):
     // a multiplication is cheaper than a division. Inline: it is most of the grid's build.

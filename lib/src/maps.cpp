@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 namespace collide {
 
@@ -174,22 +175,27 @@ Scene read_map_scene(const MapImport& map, const ReadOptions& options) {
         const bool shape = path.rfind("/shapes/", 0) == 0;
         if (!shape && path.rfind("/grids/", 0) != 0) throw;
         const std::vector<MapSource>& sources = shape ? map.shape_sources : map.grid_sources;
-        std::size_t k = shape ? 8 : 7, index = 0;
-        const std::size_t first = k;
-        for (; k < path.size() && std::isdigit(static_cast<unsigned char>(path[k])) && index < sources.size(); ++k)
-            index = index * 10 + static_cast<std::size_t>(path[k] - '0');
-        if (k == first || index >= sources.size()) throw;
-        const MapSource& s = sources[index];
+        // The index written at path[k], when it is below `limit`; k moves past its digits.
+        const auto index_at = [&](std::size_t& k, std::size_t limit) -> std::optional<std::size_t> {
+            std::size_t index = 0;
+            const std::size_t first = k;
+            for (; k < path.size() && std::isdigit(static_cast<unsigned char>(path[k])) && index < limit; ++k)
+                index = index * 10 + static_cast<std::size_t>(path[k] - '0');
+            if (k == first || index >= limit) return std::nullopt;
+            return index;
+        };
+        std::size_t k = shape ? 8 : 7;
+        const auto index = index_at(k, sources.size());
+        if (!index) throw;
+        const MapSource& s = sources[*index];
         // A tile's collision shape ("/parts/K"): the error is the tileset's, at the shape;
         // where the map places the tile follows.
         const std::string parts = "/parts/";
         if (shape && s.tile < map.tiles.size() && path.compare(k, parts.size(), parts) == 0) {
             const TileSource& tile = map.tiles[s.tile];
-            std::size_t part = 0, p = k + parts.size();
-            for (; p < path.size() && std::isdigit(static_cast<unsigned char>(path[p])) && part <= tile.parts.size(); ++p)
-                part = part * 10 + static_cast<std::size_t>(path[p] - '0');
-            if (p > k + parts.size() && part < tile.parts.size()) {
-                const TileShapeSource& q = tile.parts[part];
+            k += parts.size();
+            if (const auto part = index_at(k, tile.parts.size())) {
+                const TileShapeSource& q = tile.parts[*part];
                 const std::string placed =
                     map.name + (s.line > 0 ? ":" + std::to_string(s.line) + ":" + std::to_string(s.column)
                                            : s.json_path.empty() ? std::string() : " " + s.json_path);

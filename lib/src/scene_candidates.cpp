@@ -31,6 +31,14 @@ Unbounded in_frame(Unbounded l, const FloatFrame& frame) {
 
 double area(const Bounds& b) { return (b.max.x - b.min.x) * (b.max.y - b.min.y); }
 
+// A grid's closed extent. Cell edges are at the exact origin + k * tile: the computed far
+// edges are widened by more than their rounding.
+Bounds grid_extent(const Grid& g) {
+    const double w = static_cast<double>(g.cols) * g.tile.x, h = static_cast<double>(g.rows) * g.tile.y;
+    const Vec2 pad{0x1p-50 * (std::fabs(g.origin.x) + w), 0x1p-50 * (std::fabs(g.origin.y) + h)};
+    return Bounds{g.origin, Vec2{g.origin.x + w + pad.x, g.origin.y + h + pad.y}};
+}
+
 // The largest distance at which a pair still matters: --near, or a rule's clearance.
 double reach_of(const Scene& scene, const CheckOptions& options) {
     double reach = options.near.value_or(0.0);
@@ -114,11 +122,8 @@ void SceneCandidates::build_reach_indexes(const FloatFrame& frame, const CheckOp
     }
     for (std::size_t k = 0; k < scene_.grids.size(); ++k) {
         const auto id = static_cast<std::uint32_t>(ns_ + k);
-        const Grid& g = scene_.grids[k];
-        if (g.outside_solid || side_[id] == 0) continue;  // a solid outside meets every shape anyway
-        const double w = static_cast<double>(g.cols) * g.tile.x, hgt = static_cast<double>(g.rows) * g.tile.y;
-        const Vec2 pad{0x1p-50 * (std::fabs(g.origin.x) + w), 0x1p-50 * (std::fabs(g.origin.y) + hgt)};
-        add(id, Bounds{g.origin, Vec2{g.origin.x + w + pad.x, g.origin.y + hgt + pad.y}}, side_[id]);
+        // (A solid outside meets every shape anyway: solid_grids().)
+        if (!scene_.grids[k].outside_solid && side_[id] != 0) add(id, grid_extent(scene_.grids[k]), side_[id]);
     }
     std::sort(left.begin(), left.end());
     std::sort(right.begin(), right.end());
@@ -139,12 +144,7 @@ void SceneCandidates::add_grids(const FloatFrame& frame) {
             continue;
         }
         entries_.push_back(id);
-        // Cell edges are at the exact origin + k * tile: the computed far edges are widened
-        // by more than their rounding.
-        const double w = static_cast<double>(g.cols) * g.tile.x, h = static_cast<double>(g.rows) * g.tile.y;
-        const Vec2 hi{g.origin.x + w, g.origin.y + h};
-        const Vec2 pad{0x1p-50 * (std::fabs(g.origin.x) + w), 0x1p-50 * (std::fabs(g.origin.y) + h)};
-        bounds_[id] = outward(grown(Bounds{g.origin, Vec2{hi.x + pad.x, hi.y + pad.y}}, growth_), frame);
+        bounds_[id] = outward(grown(grid_extent(g), growth_), frame);
     }
 }
 

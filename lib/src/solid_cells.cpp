@@ -8,6 +8,13 @@ namespace {
 void set_bit(std::vector<std::uint64_t>& bits, std::size_t i) { bits[i / 64] |= std::uint64_t{1} << (i % 64); }
 bool get_bit(const std::vector<std::uint64_t>& bits, std::size_t i) { return (bits[i / 64] >> (i % 64)) & 1u; }
 
+// Calls f(i) for each set bit i, a word at a time (empty words cost one test).
+template <class F>
+void each_set_bit(const std::vector<std::uint64_t>& bits, F&& f) {
+    for (std::size_t w = 0; w < bits.size(); ++w)
+        for (std::uint64_t word = bits[w]; word != 0; word &= word - 1) f(w * 64 + static_cast<std::size_t>(__builtin_ctzll(word)));
+}
+
 }  // namespace
 
 // Level 1 from the grid's own bits (a word of them at a time, skipping empty words), then
@@ -20,28 +27,21 @@ SolidCells::SolidCells(const Grid& g)
     };
     std::vector<std::uint64_t> first = level_bits(1);
     const std::size_t cells = g.cols * g.rows;
-    for (std::size_t w = 0; w < g.bits.size(); ++w) {
-        for (std::uint64_t word = g.bits[w]; word != 0; word &= word - 1) {
-            const std::size_t i = w * 64 + static_cast<std::size_t>(__builtin_ctzll(word));
-            if (i >= cells) break;
-            const auto ix = static_cast<std::int64_t>(i % g.cols);
-            const auto row = static_cast<std::int64_t>(i / g.cols);
-            const std::int64_t iy = g.y_up ? ny_ - 1 - row : row;
-            set_bit(first, static_cast<std::size_t>((iy >> 1) * cols(1) + (ix >> 1)));
-        }
-    }
+    each_set_bit(g.bits, [&](std::size_t i) {
+        if (i >= cells) return;
+        const auto ix = static_cast<std::int64_t>(i % g.cols);
+        const auto row = static_cast<std::int64_t>(i / g.cols);
+        const std::int64_t iy = g.y_up ? ny_ - 1 - row : row;
+        set_bit(first, static_cast<std::size_t>((iy >> 1) * cols(1) + (ix >> 1)));
+    });
     levels_.push_back(std::move(first));
     for (int level = 1; cols(level) > 1 || rows(level) > 1; ++level) {
         std::vector<std::uint64_t> up = level_bits(level + 1);
-        const std::vector<std::uint64_t>& below = levels_.back();
-        for (std::size_t w = 0; w < below.size(); ++w) {
-            for (std::uint64_t word = below[w]; word != 0; word &= word - 1) {
-                const std::size_t i = w * 64 + static_cast<std::size_t>(__builtin_ctzll(word));
-                const auto bx = static_cast<std::int64_t>(i) % cols(level);
-                const auto by = static_cast<std::int64_t>(i) / cols(level);
-                set_bit(up, static_cast<std::size_t>((by >> 1) * cols(level + 1) + (bx >> 1)));
-            }
-        }
+        each_set_bit(levels_.back(), [&](std::size_t i) {
+            const auto bx = static_cast<std::int64_t>(i) % cols(level);
+            const auto by = static_cast<std::int64_t>(i) / cols(level);
+            set_bit(up, static_cast<std::size_t>((by >> 1) * cols(level + 1) + (bx >> 1)));
+        });
         levels_.push_back(std::move(up));
     }
 }

@@ -303,8 +303,7 @@ struct Sweeper {
 
     // Whether v lies on the open segment from a to b (a != b), exactly.
     static bool inside_segment(Vec2 a, Vec2 b, Vec2 v) {
-        if (v == a || v == b || orient(a, b, v) != 0) return false;
-        return std::min(a.x, b.x) <= v.x && v.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= v.y && v.y <= std::max(a.y, b.y);
+        return v != a && v != b && on_piece(Piece{PieceKind::Segment, a, b}, v);
     }
 
     // A point body against the piece a-b of an open polyline whose end point e lies inside that

@@ -380,9 +380,8 @@ private:
         }
     }
 
-    // A tile object: its tile's collision shapes, or else its rectangle.
-    // A tile object whose gid names no tile is the rectangle of its own size, anchored as its
-    // tileset says (bottom-left without one).
+    // A tile object: its tile's collision shapes, or else its rectangle (of its own size,
+    // anchored as its tileset says, bottom-left without one, when its gid names no tile).
     void tile_object(const Object& o, const Tile* tile, Vec2 at, const std::string& id, const std::vector<std::string>& groups,
                      MapSource src) {
         static const Tileset kNoTileset;

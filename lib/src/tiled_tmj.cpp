@@ -212,8 +212,8 @@ Tileset Reader::read_tileset_body(const At& at, const Json& j) {
     t.name = string(at, j, "name").value_or("");
     t.tilecount = static_cast<std::uint32_t>(integer(at, j, "tilecount", 0, kMaxU32).value_or(0));
     // Tiled writes "columns": 0 and no "image" for an image collection.
-    t.image_collection = !member(j, "image") && integer(at, j, "columns", 0, kMaxU32).value_or(0) == 0 &&
-                         member(j, "columns") != nullptr;
+    const auto columns = integer(at, j, "columns", 0, kMaxU32);
+    t.image_collection = !member(j, "image") && columns == 0;
     t.tilewidth = size(at, j, "tilewidth").value_or(0);
     t.tileheight = size(at, j, "tileheight").value_or(0);
     if (const Json* offset = member(j, "tileoffset")) {

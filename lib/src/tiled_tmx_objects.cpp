@@ -88,12 +88,14 @@ void Reader::apply_object(const XmlFile& f, pugi::xml_node n, Object& o, const T
     else if (const pugi::xml_attribute b = n.attribute("type")) o.cls = b.value();
     o.x = real_attr(f, n, "x", o.x, what);
     o.y = real_attr(f, n, "y", o.y, what);
-    o.width = real_attr(f, n, "width", o.width, what);
-    o.height = real_attr(f, n, "height", o.height, what);
     // As the TMJ reader: a negative size is no shape Tiled draws (fuzz_map).
-    for (const char* key : {"width", "height"})
-        if (n.attribute(key) && real_attr(f, n, key, 0, what) < 0)
-            fail(where_of(f, n), what + ": " + key + " is " + quoted(n.attribute(key).value()) + ", must not be negative");
+    const auto size = [&](const char* key, double fallback) {
+        const double v = real_attr(f, n, key, fallback, what);
+        if (v < 0) fail(where_of(f, n), what + ": " + key + " is " + quoted(n.attribute(key).value()) + ", must not be negative");
+        return v;
+    };
+    o.width = size("width", o.width);
+    o.height = size("height", o.height);
     o.rotation = real_attr(f, n, "rotation", o.rotation, what);
     if (n.attribute("gid")) {
         const auto gid = static_cast<std::uint32_t>(whole_attr(f, n, "gid", 0, 0, kU32, what));

@@ -121,13 +121,16 @@ ExitCode run_check() {
             const collide::Scene& scene = scenes[k];
             current = scene.file;
             const bool oom = k + 1 == oom_scene;
-            // Collisions stream from the check into the writer in report order.
+            // Collisions and near pairs stream from the check into the writer in report order.
             auto t1 = Clock::now();
             writer.begin_scene(scene);
-            const collide::SceneResult r = collide::check(scene, copt, [&](collide::Collision&& c) {
-                if (oom) throw std::bad_alloc();
-                writer.collision(scene, c);
-            });
+            const collide::SceneResult r = collide::check(
+                scene, copt,
+                [&](collide::Collision&& c) {
+                    if (oom) throw std::bad_alloc();
+                    writer.collision(scene, c);
+                },
+                [&](const collide::NearPair& n) { writer.near(scene, n); });
             if (oom) throw std::bad_alloc();
             writer.end_scene(scene, r);
             // A streamed report holds every finished scene whole, whatever happens next.

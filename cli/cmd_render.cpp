@@ -42,10 +42,15 @@ ExitCode run_render() {
         }
         const collide::Scene& scene = scenes[0];
         if (opt.verbose) log_converted(scene);
-        const collide::SceneResult r = collide::check(scene, copt);
+        // The picture gathers what it draws as the records stream: memory follows the scene
+        // and the picture, not the number of pairs.
+        collide::SvgPicture picture(scene);
+        const collide::SceneResult r = collide::check(
+            scene, copt, [&](collide::Collision&& c) { picture.collision(c); },
+            [&](const collide::NearPair& n) { picture.near(n); });
         progress.stop();
         dest.emplace(opt.output, true);
-        collide::write_svg(dest->stream(), scene, r);
+        picture.write(dest->stream(), r);
         dest->commit();
         return scene_failed(opt, copt, scene, r) ? ExitCode::Failed : ExitCode::Ok;
     } catch (const std::exception& e) {

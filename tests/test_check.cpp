@@ -690,6 +690,41 @@ TEST_CASE("check: a streaming sink is handed, record by record, what check() col
     }
 }
 
+TEST_CASE("check: a near sink is handed the near pairs in report order, and the result keeps none") {
+    // The same scene with --near 3: the near pairs a near sink sees are those check() collects
+    // (pairs, order and distances), summary.near counts them, and the result holds none; the
+    // collisions are the same either way. With max_collisions the near pairs stop where the
+    // collisions stop.
+    const Scene s = random_scene(4711, 1500);
+    for (std::size_t limit : {std::size_t{0}, std::size_t{300}}) {
+        CAPTURE(limit);
+        CheckOptions o;
+        o.near = 3.0;
+        o.max_collisions = limit;
+        o.threads = 2;
+        const SceneResult collected = check(s, o);
+        REQUIRE(collected.summary.near);
+        CHECK(*collected.summary.near == collected.near.size());
+        CHECK(collected.near.size() > 100);
+        std::vector<collide::Collision> seen;
+        std::vector<collide::NearPair> near;
+        const SceneResult streamed = check(
+            s, o, [&](collide::Collision&& c) { seen.push_back(c); },
+            [&](const collide::NearPair& n) { near.push_back(n); });
+        CHECK(streamed.near.empty());
+        REQUIRE(streamed.summary.near);
+        CHECK(*streamed.summary.near == near.size());
+        REQUIRE(near.size() == collected.near.size());
+        for (std::size_t k = 0; k < near.size(); ++k) {
+            CAPTURE(k);
+            CHECK(near[k].a == collected.near[k].a);
+            CHECK(near[k].b == collected.near[k].b);
+            CHECK(near[k].distance == collected.near[k].distance);
+        }
+        CHECK(seen.size() == collected.collisions.size());
+    }
+}
+
 TEST_CASE("check: CheckProgress counts the pairs given the exact test and the collisions reported") {
     // Five nested square outlines (polylines, so none meets another) and a segment from the
     // centre out through all five: every bounding box overlaps every other, so each of the

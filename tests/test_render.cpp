@@ -178,3 +178,34 @@ TEST_CASE("a big scene merges the shapes nothing reports about into one path per
     CHECK(svg.find("<title>s2 (") == std::string::npos);
     CHECK(svg.size() < 20001 * 40);
 }
+
+TEST_CASE("a picture built as check() streams is the picture of the collected result") {
+    // Overlapping circles in a row, a grid they reach, and --near: SvgPicture, handed each
+    // record as check() streams it, writes the bytes write_svg writes from the collected result
+    // (titles with their first notes and "and N more", near links, hit cells, dots).
+    std::string json = R"({"grids": [{"id": "g", "origin": [0, 4], "tile_size": [1, 1], "rows": ["#..#", "####"]}], "shapes": [)";
+    for (int i = 0; i < 40; ++i)
+        json += std::string(i ? "," : "") + R"({"id": "c)" + std::to_string(i) + R"(", "type": "circle", "center": [)" +
+                std::to_string(i * 0.7) + R"(, 0], "radius": )" + (i % 3 ? "1" : "4.5") + "}";
+    json += "]}";
+    const Scene scene = collide::read_scene(json, "row.json");
+    collide::CheckOptions options;
+    options.near = 3;
+    const collide::SceneResult collected = collide::check(scene, options);
+    REQUIRE(!collected.near.empty());
+    std::ostringstream whole;
+    collide::write_svg(whole, scene, collected);
+
+    collide::SvgPicture picture(scene);
+    const collide::SceneResult streamed = collide::check(
+        scene, options, [&](collide::Collision&& c) { picture.collision(c); },
+        [&](const collide::NearPair& n) { picture.near(n); });
+    CHECK(streamed.collisions.empty());
+    CHECK(streamed.near.empty());
+    std::ostringstream built;
+    picture.write(built, streamed);
+    CHECK(built.str() == whole.str());
+    CHECK(count(whole.str(), " more</title>") > 0);  // notes were cut
+    CHECK(count(whole.str(), "class=\"link\"") > 0);  // near links drawn
+    CHECK(count(whole.str(), "cell-") > 0);            // grid cells hit
+}

@@ -138,7 +138,12 @@ public:
             for (const Grid& g : scene.grids) solid_cells_.push_back(std::make_unique<detail::SolidCells>(g));
     }
 
-    void test_pairs(const std::function<void(Collision&&)>& sink);
+    // Where test_pairs() hands what it finds; a null `near` keeps the near pairs in the result.
+    struct Sinks {
+        const std::function<void(Collision&&)>& collision;
+        const std::function<void(const NearPair&)>& near;
+    };
+    void test_pairs(const Sinks& sinks);
     void evaluate_rules();
     void run_moves();
     SceneResult result() && {
@@ -160,7 +165,7 @@ private:
     double distance(std::size_t a, std::size_t b) const;
     bool test_shapes(std::size_t a, std::size_t b, bool reported, BlockOut& out, BlockOut::Record& c) const;
     bool test_grid(std::size_t a, std::size_t b, bool reported, BlockOut& out, BlockOut::Record& c) const;
-    bool consume(BlockOut& out, const std::function<void(Collision&&)>& sink);
+    bool consume(BlockOut& out, const Sinks& sinks);
     void count_rule_hits(const BlockOut& out);
 
     const Scene& scene_;
@@ -177,6 +182,7 @@ private:
     std::vector<std::uint64_t> buffered_;
     bool use_buffer_ = false;
     std::size_t emitted_ = 0;  // collisions handed to the sink
+    std::size_t near_count_ = 0;  // near pairs reported
     Collision given_;          // what the sink is handed, refilled for each record
 };
 
@@ -414,10 +420,16 @@ void SceneCheck::count_rule_hits(const BlockOut& out) {
 
 // Takes a chunk in report order: its rule hits, then its records to the sink. Returns false
 // when options.max_collisions is reached.
-bool SceneCheck::consume(BlockOut& out, const std::function<void(Collision&&)>& sink) {
+bool SceneCheck::consume(BlockOut& out, const Sinks& sinks) {
     count_rule_hits(out);
-    if (!(options_.max_collisions && emitted_ == options_.max_collisions))
-        res_.near.insert(res_.near.end(), out.near.begin(), out.near.end());
+    if (!(options_.max_collisions && emitted_ == options_.max_collisions)) {
+        near_count_ += out.near.size();
+        if (sinks.near)
+            for (const NearPair& n : out.near) sinks.near(n);
+        else
+            res_.near.insert(res_.near.end(), out.near.begin(), out.near.end());
+    }
+    const std::function<void(Collision&&)>& sink = sinks.collision;
     // The sink (a report writer) reads both shapes' ids; b is anywhere in the scene, a cache
     // miss that took 7% of a million-shape check: fetch some records ahead.
     const std::vector<BlockOut::Record>& recs = out.records;
@@ -466,7 +478,7 @@ bool SceneCheck::consume(BlockOut& out, const std::function<void(Collision&&)>& 
 // longer than others), but no fewer than 512 shapes nor more than 8,192: each block is a
 // hand-over between threads that the scheduler may delay (blocks of 512 made a
 // million-shape check 15% slower than blocks of 8,192).
-void SceneCheck::test_pairs(const std::function<void(Collision&&)>& sink) {
+void SceneCheck::test_pairs(const Sinks& sinks) {
     buffer_pairs();
     const std::size_t n = candidates_.shapes().size();
     const unsigned threads = std::max(1u, std::min(options_.threads, 64u));
@@ -476,9 +488,9 @@ void SceneCheck::test_pairs(const std::function<void(Collision&&)>& sink) {
         [&](std::size_t k, BlockOut& out, const std::function<bool(BlockOut&)>& hand_over) {
             return run_block(k * block, std::min(n, (k + 1) * block), out, hand_over);
         },
-        [&](BlockOut& out) { return consume(out, sink); });
+        [&](BlockOut& out) { return consume(out, sinks); });
     res_.summary.collisions = emitted_;
-    if (options_.near) res_.summary.near = res_.near.size();
+    if (options_.near) res_.summary.near = near_count_;
 }
 
 void SceneCheck::evaluate_rules() {
@@ -537,8 +549,13 @@ void SceneCheck::run_moves() {
 }  // namespace
 
 SceneResult check(const Scene& scene, const CheckOptions& options, const std::function<void(Collision&&)>& sink) {
+    return check(scene, options, sink, nullptr);
+}
+
+SceneResult check(const Scene& scene, const CheckOptions& options, const std::function<void(Collision&&)>& sink,
+                  const std::function<void(const NearPair&)>& near_sink) {
     SceneCheck run(scene, options);
-    run.test_pairs(sink);
+    run.test_pairs({sink, near_sink});
     run.evaluate_rules();
     run.run_moves();
     return std::move(run).result();

@@ -7,8 +7,10 @@
 #include "svg_canvas.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -61,13 +63,28 @@ text{font:13px sans-serif;fill:#1f2933}
 enum class Style : std::uint8_t { Plain, Near, Touch, Overlap };
 constexpr const char* kStyleName[] = {"shape", "near", "touch", "overlap"};
 
-// What the result says about a shape, for its title.
+// What the result says about a shape, for its title: its first collisions, then its first
+// near pairs, kNotes lines in all, and how many more.
 struct Notes {
-    std::vector<std::string> lines;
-    std::size_t more = 0;
-    void add(std::string line) {
-        if (lines.size() < kNotes) lines.push_back(std::move(line));
-        else ++more;
+    struct Hit {
+        std::size_t other;
+        Relation relation;  // as seen from this shape
+    };
+    struct Near {
+        std::size_t other;
+        double distance;
+    };
+    std::array<Hit, kNotes> hits;
+    std::array<Near, kNotes> nears;
+    std::size_t hit_count = 0;
+    std::size_t near_count = 0;
+    void hit(std::size_t other, Relation r) {
+        if (hit_count < kNotes) hits[hit_count] = {other, r};
+        ++hit_count;
+    }
+    void near(std::size_t other, double d) {
+        if (near_count < kNotes) nears[near_count] = {other, d};
+        ++near_count;
     }
 };
 
@@ -112,14 +129,96 @@ private:
     std::map<std::pair<std::string, std::string>, std::string> merged_;
 };
 
+// The frame that holds every shape, grid and move of the scene.
+View fit_view(const Scene& scene) {
+    View view;
+    for (const SceneShape& s : scene.shapes) {
+        if (const auto* l = std::get_if<Line>(&s.shape)) {
+            view.include(l->a);
+            view.include(l->b);
+        } else if (const auto* r = std::get_if<Ray>(&s.shape)) {
+            view.include(r->origin);
+        } else {
+            const Bounds b = bounds_of(s.shape);
+            view.include(b.min);
+            view.include(b.max);
+        }
+    }
+    for (const Grid& g : scene.grids) {
+        view.include(g.origin);
+        view.include({g.origin.x + static_cast<double>(g.cols) * g.tile.x, g.origin.y + static_cast<double>(g.rows) * g.tile.y});
+    }
+    for (const Move& m : scene.moves) {
+        const double hx = m.body.kind == Body::Kind::Rect ? m.body.size.x / 2 : m.body.radius;
+        const double hy = m.body.kind == Body::Kind::Rect ? m.body.size.y / 2 : m.body.radius;
+        for (Vec2 p : {m.from, m.to}) {
+            view.include({p.x - hx, p.y - hy});
+            view.include({p.x + hx, p.y + hy});
+        }
+    }
+    view.finish(scene.y_up, kDrawing, kMargin);
+    return view;
+}
+
+}  // namespace
+
+// What the records say, gathered as they stream in: what is drawn, never the records
+// themselves (a million colliding pairs must not be held to draw a few thousand shapes).
+struct SvgPicture::Impl {
+    explicit Impl(const Scene& s)
+        : scene(s), view(fit_view(s)), styles(s.shapes.size(), Style::Plain), hit(s.grids.size()),
+          outside(s.grids.size(), Style::Plain) {}
+    void collision(const Collision& c);
+    void near(const NearPair& p);
+
+    const Scene& scene;
+    const View view;
+    std::vector<Style> styles;  // of each shape: the strongest thing the result says of it
+    std::unordered_map<std::size_t, Notes> notes;  // of the shapes with a result
+    std::vector<std::map<std::pair<std::int64_t, std::int64_t>, Style>> hit;  // of each grid: (row, col) hit
+    std::vector<Style> outside;  // of each grid: how its solid outside is reached
+    std::vector<NearPair> links;  // the near pairs of two shapes, each drawn as a link
+    PathData dots[2];             // intersection points: touching, overlapping
+};
+
+void SvgPicture::Impl::collision(const Collision& c) {
+    const std::size_t n = scene.shapes.size();
+    const Style s = c.relation == Relation::Touch ? Style::Touch : Style::Overlap;
+    styles[c.a] = std::max(styles[c.a], s);
+    notes[c.a].hit(c.b, c.relation);
+    if (c.b < n) {
+        styles[c.b] = std::max(styles[c.b], s);
+        notes[c.b].hit(c.a, mirrored(c.relation));
+    } else {
+        for (Cell cell : c.cells) {
+            Style& h = hit[c.b - n][{cell.row, cell.col}];
+            h = std::max(h, s);
+        }
+        if (c.outside) outside[c.b - n] = std::max(outside[c.b - n], s);
+    }
+    for (Vec2 p : c.points) dots[c.relation != Relation::Touch].dot(view.px(p));
+}
+
+void SvgPicture::Impl::near(const NearPair& p) {
+    const std::size_t n = scene.shapes.size();
+    styles[p.a] = std::max(styles[p.a], Style::Near);
+    notes[p.a].near(p.b, p.distance);
+    if (p.b >= n) return;  // a shape near a grid: its dashed outline says it
+    styles[p.b] = std::max(styles[p.b], Style::Near);
+    notes[p.b].near(p.a, p.distance);
+    links.push_back(p);
+}
+
+namespace {
+
 class Picture {
 public:
-    Picture(std::ostream& out, const Scene& scene, const SceneResult& result) : out_(out), scene_(scene), result_(result) {}
+    Picture(std::ostream& out, const SvgPicture::Impl& found, const SceneResult& result)
+        : out_(out), scene_(found.scene), result_(result), found_(found), view_(found.view), styles_(found.styles) {}
     void write();
 
 private:
-    void fit_view();
-    void collect_notes();
+    void choose_titled();
     void grids();
     void shapes();
     void near_links();
@@ -141,77 +240,24 @@ private:
     std::ostream& out_;
     const Scene& scene_;
     const SceneResult& result_;
-    View view_;
-    std::vector<Style> styles_;  // of each shape: the strongest thing the result says of it
-    std::vector<bool> titled_;   // whether shape i has an element and a title of its own
-    std::unordered_map<std::size_t, Notes> notes_;  // of the titled shapes with a result
+    const SvgPicture::Impl& found_;
+    const View& view_;
+    const std::vector<Style>& styles_;
+    std::vector<bool> titled_;  // whether shape i has an element and a title of its own
 };
 
-void Picture::fit_view() {
-    for (const SceneShape& s : scene_.shapes) {
-        if (const auto* l = std::get_if<Line>(&s.shape)) {
-            view_.include(l->a);
-            view_.include(l->b);
-        } else if (const auto* r = std::get_if<Ray>(&s.shape)) {
-            view_.include(r->origin);
-        } else {
-            const Bounds b = bounds_of(s.shape);
-            view_.include(b.min);
-            view_.include(b.max);
-        }
-    }
-    for (const Grid& g : scene_.grids) {
-        view_.include(g.origin);
-        view_.include({g.origin.x + static_cast<double>(g.cols) * g.tile.x, g.origin.y + static_cast<double>(g.rows) * g.tile.y});
-    }
-    for (const Move& m : scene_.moves) {
-        const double hx = m.body.kind == Body::Kind::Rect ? m.body.size.x / 2 : m.body.radius;
-        const double hy = m.body.kind == Body::Kind::Rect ? m.body.size.y / 2 : m.body.radius;
-        for (Vec2 p : {m.from, m.to}) {
-            view_.include({p.x - hx, p.y - hy});
-            view_.include({p.x + hx, p.y + hy});
-        }
-    }
-    view_.finish(scene_.y_up, kDrawing, kMargin);
-}
-
-void Picture::collect_notes() {
+// Which shapes get a title, in the order they are drawn.
+void Picture::choose_titled() {
     const std::size_t n = scene_.shapes.size();
-    styles_.assign(n, Style::Plain);
-    const auto raise = [&](std::size_t i, Style s) { styles_[i] = std::max(styles_[i], s); };
-    for (const Collision& c : result_.collisions) {
-        const Style s = c.relation == Relation::Touch ? Style::Touch : Style::Overlap;
-        raise(c.a, s);
-        if (c.b < n) raise(c.b, s);
-    }
-    for (const NearPair& p : result_.near) {
-        raise(p.a, Style::Near);
-        if (p.b < n) raise(p.b, Style::Near);
-    }
-    // Which shapes get a title, in the order they are drawn; only theirs need notes (a
-    // million collisions would otherwise make two million strings nobody sees).
     titled_.assign(n, n <= kTitledObjects);
-    if (n > kTitledObjects) {
-        std::size_t budget = kTitledObjects;
-        for (Style style : {Style::Near, Style::Touch, Style::Overlap})
-            for (std::size_t i = 0; i < n && budget > 0; ++i)
-                if (styles_[i] == style) {
-                    titled_[i] = true;
-                    --budget;
-                }
-    }
-    const auto note = [&](std::size_t i, std::string line) {
-        if (i < n && titled_[i] && styles_[i] != Style::Plain) notes_[i].add(std::move(line));
-    };
-    for (const Collision& c : result_.collisions) {
-        note(c.a, verb(c.relation) + object_id(scene_, c.b));
-        note(c.b, verb(mirrored(c.relation)) + object_id(scene_, c.a));
-    }
-    for (const NearPair& p : result_.near) {
-        const std::string d = " (distance " + format_number(p.distance) + ")";
-        note(p.a, "near " + object_id(scene_, p.b) + d);
-        note(p.b, "near " + object_id(scene_, p.a) + d);
-    }
+    if (n <= kTitledObjects) return;
+    std::size_t budget = kTitledObjects;
+    for (Style style : {Style::Near, Style::Touch, Style::Overlap})
+        for (std::size_t i = 0; i < n && budget > 0; ++i)
+            if (styles_[i] == style) {
+                titled_[i] = true;
+                --budget;
+            }
 }
 
 std::string Picture::shape_title(std::size_t i) const {
@@ -219,10 +265,19 @@ std::string Picture::shape_title(std::size_t i) const {
     std::string t = xml_text(s.id) + " (" + std::string(type_name(type_of(s.shape)));
     for (std::size_t k = 0; k < s.groups.size(); ++k) t += (k ? ", " : "; groups ") + xml_text(s.groups[k]);
     t += ')';
-    const auto it = notes_.find(i);
-    if (it == notes_.end()) return t;
-    for (const std::string& line : it->second.lines) t += "&#10;" + xml_text(line);
-    if (it->second.more) t += "&#10;and " + std::to_string(it->second.more) + " more";
+    const auto it = found_.notes.find(i);
+    if (it == found_.notes.end()) return t;
+    const Notes& notes = it->second;
+    std::size_t shown = 0;
+    for (; shown < std::min(notes.hit_count, kNotes); ++shown) {
+        const Notes::Hit& h = notes.hits[shown];
+        t += "&#10;" + xml_text(verb(h.relation) + object_id(scene_, h.other));
+    }
+    for (std::size_t k = 0; k < notes.near_count && shown < kNotes; ++k, ++shown) {
+        const Notes::Near& h = notes.nears[k];
+        t += "&#10;" + xml_text("near " + object_id(scene_, h.other) + " (distance " + format_number(h.distance) + ")");
+    }
+    if (const std::size_t more = notes.hit_count + notes.near_count - shown) t += "&#10;and " + std::to_string(more) + " more";
     return t;
 }
 
@@ -234,18 +289,8 @@ Picture::CellFrame Picture::frame(const Grid& g) const {
 
 void Picture::grids() {
     out_ << "<g id=\"grids\">\n";
-    const std::size_t n = scene_.shapes.size();
-    std::vector<std::map<std::pair<std::int64_t, std::int64_t>, Style>> hit(scene_.grids.size());
-    std::vector<Style> outside(scene_.grids.size(), Style::Plain);
-    for (const Collision& c : result_.collisions) {
-        if (c.b < n) continue;
-        const Style s = c.relation == Relation::Touch ? Style::Touch : Style::Overlap;
-        for (Cell cell : c.cells) {
-            Style& h = hit[c.b - n][{cell.row, cell.col}];
-            h = std::max(h, s);
-        }
-        if (c.outside) outside[c.b - n] = std::max(outside[c.b - n], s);
-    }
+    const auto& hit = found_.hit;
+    const auto& outside = found_.outside;
     for (std::size_t k = 0; k < scene_.grids.size(); ++k) {
         const Grid& g = scene_.grids[k];
         const CellFrame f = frame(g);
@@ -347,8 +392,7 @@ void Picture::near_links() {
     out_ << "<g id=\"near\">\n";
     Layer layer(out_);
     std::size_t budget = kTitledObjects;
-    for (const NearPair& p : result_.near) {
-        if (p.b >= scene_.shapes.size()) continue;  // a shape near a grid: its dashed outline says it
+    for (const NearPair& p : found_.links) {
         PathData d;
         d.move(anchor(p.a));
         d.line(anchor(p.b));
@@ -428,9 +472,7 @@ void Picture::moves() {
 }
 
 void Picture::points() {
-    PathData dots[2];
-    for (const Collision& c : result_.collisions)
-        for (Vec2 p : c.points) dots[c.relation != Relation::Touch].dot(view_.px(p));
+    const PathData (&dots)[2] = found_.dots;
     if (dots[0].empty() && dots[1].empty()) return;
     // Each set of dots is written once and drawn twice: a white rim under every dot, then the
     // dots (a million collisions make megabytes of dots).
@@ -508,8 +550,7 @@ void Picture::legend() {
 }
 
 void Picture::write() {
-    fit_view();
-    collect_notes();
+    choose_titled();
     const double width = view_.width() + 8 + kLegendWidth, height = std::max(view_.height(), kLegendHeight);
     const std::string w = px_number(width), h = px_number(height);
     out_ << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -534,6 +575,17 @@ void Picture::write() {
 
 }  // namespace
 
-void write_svg(std::ostream& out, const Scene& scene, const SceneResult& result) { Picture(out, scene, result).write(); }
+SvgPicture::SvgPicture(const Scene& scene) : impl_(std::make_unique<Impl>(scene)) {}
+SvgPicture::~SvgPicture() = default;
+void SvgPicture::collision(const Collision& c) { impl_->collision(c); }
+void SvgPicture::near(const NearPair& n) { impl_->near(n); }
+void SvgPicture::write(std::ostream& out, const SceneResult& result) const { Picture(out, *impl_, result).write(); }
+
+void write_svg(std::ostream& out, const Scene& scene, const SceneResult& result) {
+    SvgPicture picture(scene);
+    for (const Collision& c : result.collisions) picture.collision(c);
+    for (const NearPair& n : result.near) picture.near(n);
+    picture.write(out, result);
+}
 
 }  // namespace collide

@@ -1,5 +1,6 @@
 #include "collide/report.hpp"
 
+#include "spool.hpp"
 #include "text_encoding.hpp"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <utility>
 
 namespace collide {
 
@@ -194,6 +196,14 @@ public:
     virtual void end_scene(const Scene& scene, const SceneResult& r) = 0;
     virtual void finish(std::size_t /*scenes*/) {}
 
+    // A near record: spooled, as the near pairs come after the collisions, and a scene may
+    // have millions (memory stays flat).
+    void near(const Scene& scene, const NearPair& n) {
+        near_record(near_.text(), scene, n, near_count_ == 0);
+        ++near_count_;
+        near_.spill_if_big();
+    }
+
     void flush() {
         out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
         buf_.clear();
@@ -204,9 +214,24 @@ protected:
         if (buf_.size() > (1u << 16)) flush();
     }
 
+    // Appends one near record to `out`; `first` in its scene.
+    virtual void near_record(std::string& out, const Scene& scene, const NearPair& n, bool first) = 0;
+
+    // Writes the scene's near records where they belong, after what buf_ holds; returns how
+    // many there were.
+    std::size_t write_near() {
+        flush();
+        near_.copy_to(out_);
+        return std::exchange(near_count_, 0);
+    }
+
     std::ostream& out_;
     const bool points_;
     std::string buf_;
+
+private:
+    detail::Spool near_;
+    std::size_t near_count_ = 0;  // in near_, for the current scene
 };
 
 // {"scenes": [{"file": …, "collisions": […], "moves": […], "rules": […], "summary": {…}}, …]}
@@ -236,13 +261,7 @@ public:
         if (r.summary.near) {  // --near: the near pairs, after the collisions
             next_list(empty, "near");
             buf_ += '[';
-            for (std::size_t k = 0; k < r.near.size(); ++k) {
-                open_record(k == 0);
-                near_fields(buf_, scene, r.near[k]);
-                buf_ += '}';
-                flush_if_big();
-            }
-            empty = r.near.empty();
+            empty = write_near() == 0;
         }
         next_list(empty, "moves");
         buf_ += '[';
@@ -267,6 +286,11 @@ public:
     void finish(std::size_t scenes) override { buf_ += scenes ? "\n]}\n" : "]}\n"; }
 
 private:
+    void near_record(std::string& out, const Scene& scene, const NearPair& n, bool first) override {
+        out += first ? "\n  {" : ",\n  {";
+        near_fields(out, scene, n);
+        out += '}';
+    }
     void open_record(bool first) { buf_ += first ? "\n  {" : ",\n  {"; }
     // Closes the list before (an empty one as "[]", a full one on a line of its own) and
     // opens the field `key`.
@@ -300,12 +324,7 @@ public:
     }
 
     void end_scene(const Scene& scene, const SceneResult& r) override {
-        for (const NearPair& n : r.near) {
-            record("near");
-            near_fields(buf_, scene, n);
-            buf_ += "}\n";
-            flush_if_big();
-        }
+        write_near();
         for (std::size_t k = 0; k < r.moves.size(); ++k) {
             record("move");
             move_fields(buf_, scene, k, r.moves[k]);
@@ -322,12 +341,18 @@ public:
     }
 
 private:
-    void record(const char* type) {
-        buf_ += "{\"type\": \"";
-        buf_ += type;
-        buf_ += "\", \"scene\": ";
-        buf_ += file_json_;
-        buf_ += ", ";
+    void near_record(std::string& out, const Scene& scene, const NearPair& n, bool) override {
+        record(out, "near");
+        near_fields(out, scene, n);
+        out += "}\n";
+    }
+    void record(const char* type) { record(buf_, type); }
+    void record(std::string& out, const char* type) const {
+        out += "{\"type\": \"";
+        out += type;
+        out += "\", \"scene\": ";
+        out += file_json_;
+        out += ", ";
     }
 
     std::string file_json_;       // the current scene's file name as a JSON string
@@ -378,19 +403,7 @@ public:
     }
 
     void end_scene(const Scene& scene, const SceneResult& r) override {
-        for (const NearPair& n : r.near) {
-            csv_field(buf_, scene.file);
-            buf_ += ",near,";
-            csv_field(buf_, object_id(scene, n.a));
-            buf_ += ',';
-            csv_field(buf_, object_id(scene, n.b));
-            buf_ += ",,,,,,,,";
-            if (n.b >= scene.shapes.size()) buf_ += "false";  // a shape-grid row (SPEC §4)
-            buf_ += ',';
-            append_number(buf_, n.distance);
-            buf_ += ",,,,,\r\n";
-            flush_if_big();
-        }
+        write_near();
         for (std::size_t k = 0; k < r.moves.size(); ++k) {
             const MoveResult& m = r.moves[k];
             csv_field(buf_, scene.file);
@@ -414,6 +427,19 @@ public:
     }
 
 private:
+    void near_record(std::string& out, const Scene& scene, const NearPair& n, bool) override {
+        csv_field(out, scene.file);
+        out += ",near,";
+        csv_field(out, object_id(scene, n.a));
+        out += ',';
+        csv_field(out, object_id(scene, n.b));
+        out += ",,,,,,,,";
+        if (n.b >= scene.shapes.size()) out += "false";  // a shape-grid row (SPEC §4)
+        out += ',';
+        append_number(out, n.distance);
+        out += ",,,,,\r\n";
+    }
+
     // Lists inside one field: items split by ';', the two numbers of an item by a space.
     void points(const std::vector<Vec2>& ps) {
         for (std::size_t k = 0; k < ps.size(); ++k) {
@@ -443,7 +469,7 @@ public:
     void end_scene(const Scene& scene, const SceneResult& r) override {
         heading(scene, r);
         collisions(scene);
-        near(scene, r.near);
+        write_near();
         moves(scene, r.moves);
         rules(scene, r.rules);
         held_.clear();
@@ -510,12 +536,9 @@ private:
         return d;
     }
 
-    void near(const Scene& scene, const std::vector<NearPair>& ns) {
-        for (const NearPair& n : ns) {
-            buf_ += "  near " + printable(object_id(scene, n.a)) + " and " + printable(object_id(scene, n.b)) +
-                    ": distance " + format_number(n.distance) + '\n';
-            flush_if_big();
-        }
+    void near_record(std::string& out, const Scene& scene, const NearPair& n, bool) override {
+        out += "  near " + printable(object_id(scene, n.a)) + " and " + printable(object_id(scene, n.b)) +
+               ": distance " + format_number(n.distance) + '\n';
     }
 
     void moves(const Scene& scene, const std::vector<MoveResult>& ms) {
@@ -583,7 +606,10 @@ void ReportWriter::begin_scene(const Scene& scene) { impl_->writer->begin_scene(
 
 void ReportWriter::collision(const Scene& scene, const Collision& c) { impl_->writer->collision(scene, c); }
 
+void ReportWriter::near(const Scene& scene, const NearPair& n) { impl_->writer->near(scene, n); }
+
 void ReportWriter::end_scene(const Scene& scene, const SceneResult& result) {
+    for (const NearPair& n : result.near) impl_->writer->near(scene, n);
     impl_->writer->end_scene(scene, result);
     ++impl_->scenes;
     impl_->writer->flush();

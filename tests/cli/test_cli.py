@@ -58,11 +58,13 @@ class Result:
         return self.out.decode("utf-8")
 
 
-def collide(*args, stdin=None, cwd=ROOT, timeout=600):
-    """Runs `collide ARGS...`; `stdin` (bytes) is fed to it, else its stdin is empty."""
+def collide(*args, stdin=None, cwd=ROOT, timeout=600, env=None):
+    """Runs `collide ARGS...`; `stdin` (bytes) is fed to it, else its stdin is empty. `env`:
+    variables to set on top of this process's environment."""
     args = [str(a) for a in args]
     proc = subprocess.run([BIN, *args], cwd=cwd, timeout=timeout, capture_output=True,
-                          input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL)
+                          input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL,
+                          env=dict(os.environ, **env) if env else None)
     r = Result(args, proc)
     if "Sanitizer" in r.err or "runtime error:" in r.err:
         raise Failure(f"collide {' '.join(args)}: sanitizer report: {r.err[:300]}")

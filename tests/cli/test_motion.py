@@ -370,6 +370,35 @@ def near_pairs_are_the_same_for_every_broadphase_and_thread_count():
     check(near > 500, f"the random scene should have many near pairs; got {near}")
 
 
+@test
+def many_near_pairs_stream_through_a_temporary_file_in_every_format():
+    # 700 unit circles 10 apart in a row: every pair is near (245,350 records, megabytes of
+    # them, more than the writer holds in memory), at distance 10 |i - j| - 2, in pair order.
+    n = 700
+    scene = {"shapes": [{"id": f"c{i}", "type": "circle", "center": [10 * i, 0], "radius": 1} for i in range(n)]}
+    expected = [(f"c{i}", f"c{j}", 10 * (j - i) - 2) for i in range(n) for j in range(i + 1, n)]
+    with tempfile.TemporaryDirectory() as d:
+        path = write(d, "row.json", scene)
+        r = collide("check", "--near", "1e9", path)
+        status(r, 0)
+        doc = json.loads(r.out)["scenes"][0]
+        eq([(x["a"], x["b"], x["distance"]) for x in doc["near"]] == expected, True, "JSON near records")
+        eq(doc["summary"]["near"], len(expected), "summary.near")
+        lines = jsonl(collide("check", "--near", "1e9", "-f", "jsonl", path))
+        eq([(x["a"], x["b"], x["distance"]) for x in lines if x["type"] == "near"] == expected, True, "JSONL near records")
+        eq(lines[-1]["type"], "summary", "the summary last, after every near record")
+        rows = csv_rows(collide("check", "--near", "1e9", "-f", "csv", path))
+        eq([(x["a"], x["b"], int(x["distance"])) for x in rows if x["type"] == "near"] == expected, True, "CSV near rows")
+        text = collide("check", "--near", "1e9", "-f", "text", path).text.splitlines()
+        eq(text[1], "  near c0 and c1: distance 8", "text: the first near line")
+        eq(len([x for x in text if x.startswith("  near ")]), len(expected), "text near lines")
+        # Nowhere to spool them: exit 2, the reason, and no partial report.
+        bad = collide("check", "--near", "1e9", path, env={"TMPDIR": str(Path(d) / "missing")})
+        status(bad, 2)
+        check("temporary file" in bad.err and "missing" in bad.err, f"names the folder: {bad.err!r}")
+        eq(bad.out, b"", "nothing on stdout")
+
+
 def sided_scene(seed):
     """Random shapes in groups red, blue and green (some in two), a compound spread wide (its
     parts are indexed apart), a line, and two grids (one with a solid outside): every kind of

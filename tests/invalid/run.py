@@ -289,6 +289,17 @@ def gen_all_pairs(d):
     return path, None
 
 
+def gen_near_row(d):
+    # 1,200 unit circles 10 apart in a row: no pair collides and every pair is near under
+    # --near 1e9, 719,400 near records (~80 MB of JSON Lines) that come after the collisions
+    # and must not be held in memory (as records they took 2.7x the memory of collisions).
+    path = os.path.join(d, "near-row.json")
+    shapes = [{"id": "c%d" % i, "type": "circle", "radius": 1, "center": [10 * i, 0]} for i in range(1200)]
+    with open(path, "w") as f:
+        json.dump({"shapes": shapes}, f)
+    return path, None
+
+
 def gen_big_lattices(d):
     # A 1000 x 1000 grid (a fifth solid) crossed by 200 long moves and covered by a rect and a
     # diagonal segment; and a one-cell grid on a 1e-9 tile that bodies a million units wide
@@ -460,6 +471,16 @@ HOSTILE = {
     "all-pairs-1200-circles": dict(
         gen=gen_all_pairs, args=["check", "FILE", "-f", "jsonl"], status=0,
         out_lines=719401, out_contains=['"relation": "overlap"', '"collisions": 719400'],
+        bound=lambda size: 48 * MiB, limit=(30, 300)),
+    "near-pairs-1200-circles": dict(
+        gen=gen_near_row, args=["check", "FILE", "-f", "jsonl", "--near", "1e9"], status=0,
+        out_lines=719401, out_contains=['"type": "near"', '"near": 719400'],
+        bound=lambda size: 48 * MiB, limit=(30, 300)),
+    # The picture of 719,400 overlapping pairs is the 1,200 circles (~160 kB): its memory
+    # follows the picture (as held records it took 250 MB).
+    "render-all-pairs-1200-circles": dict(
+        gen=gen_all_pairs, args=["render", "--no-points", "FILE"], status=0,
+        out_lines=1261, out_contains=['719400 collisions</text>', '</svg>'],  # a line a circle, the legend
         bound=lambda size: 48 * MiB, limit=(30, 300)),
     "grid-1e6-cells-and-1e15-cell-bodies": dict(
         gen=gen_big_lattices, args=["check", "FILE", "-f", "jsonl"], status=0,

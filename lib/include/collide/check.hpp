@@ -155,6 +155,12 @@ SceneResult check(const Scene& scene, const CheckOptions& options);
 /// pairs collide.
 SceneResult check(const Scene& scene, const CheckOptions& options, const std::function<void(Collision&&)>& sink);
 
+/// The same, also handing each near pair (CheckOptions::near) to `near_sink` in report order
+/// instead of keeping them: the result's `near` stays empty and `summary.near` counts them.
+/// Memory then follows neither the collisions nor the near pairs.
+SceneResult check(const Scene& scene, const CheckOptions& options, const std::function<void(Collision&&)>& sink,
+                  const std::function<void(const NearPair&)>& near_sink);
+
 /// The id of object i (a shape, or a grid past the shapes).
 const std::string& object_id(const Scene& scene, std::size_t i);
 

@@ -23,6 +23,7 @@
 #include "collide/scene.hpp"
 
 #include <cstddef>
+#include <memory>
 #include <ostream>
 
 namespace collide {
@@ -33,5 +34,28 @@ inline constexpr std::size_t kTitledObjects = 20000;
 /// Write the SVG picture of `scene` and `result` (the check() of that scene) to `out`. The
 /// bytes depend only on the scene and the result. Throws what the stream throws.
 void write_svg(std::ostream& out, const Scene& scene, const SceneResult& result);
+
+/// The same picture, built as check(scene, options, sink, near_sink) streams its records:
+/// hand it each collision and near pair, then write() it with the rest of the result. It
+/// keeps what is drawn (each shape's style and first notes, the grid cells hit, the near
+/// links and the intersection dots), never the records, so memory follows the scene and the
+/// picture rather than the number of pairs. The scene must outlive it.
+class SvgPicture {
+public:
+    explicit SvgPicture(const Scene& scene);
+    ~SvgPicture();
+    SvgPicture(const SvgPicture&) = delete;
+    SvgPicture& operator=(const SvgPicture&) = delete;
+    void collision(const Collision& c);
+    void near(const NearPair& n);
+    /// Writes the picture: what was handed in, and the moves and summary of `result` (its
+    /// `collisions` and `near` are not drawn again). Throws what the stream throws.
+    void write(std::ostream& out, const SceneResult& result) const;
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace collide

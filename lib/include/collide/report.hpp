@@ -31,11 +31,14 @@ public:
     /// Add the result of one scene.
     void scene(const Scene& scene, const SceneResult& result);
 
-    /// The same in three steps, for results streamed from check(scene, options, sink):
-    /// begin_scene, then collision() for each in report order, then end_scene with the
-    /// rest of the result (its `collisions` are not written again).
+    /// The same in steps, for results streamed from check(scene, options, sink, near_sink):
+    /// begin_scene, then collision() and near() for each in report order (near records are
+    /// held in a temporary file until the collisions are written, not in memory), then
+    /// end_scene with the rest of the result (its `collisions` are not written again; its
+    /// `near`, if any, come after those given to near()).
     void begin_scene(const Scene& scene);
     void collision(const Scene& scene, const Collision& c);
+    void near(const Scene& scene, const NearPair& n);
     void end_scene(const Scene& scene, const SceneResult& result);
     /// Close the report (the JSON document's brackets). Call once, after the last scene.
     void finish();

@@ -49,11 +49,11 @@ ExitCode run_import() {
         if (!opt.output.empty()) {
             install_signal_cleanup();
             AtomicFile file(opt.output);
-            file.stream() << scene.text;
+            file.stream() << collide::scene_text(scene);
             file.commit();
         } else {
             StdOut out;
-            out.stream() << scene.text;
+            out.stream() << collide::scene_text(scene);
             out.finish();
         }
         return ExitCode::Ok;

@@ -317,10 +317,10 @@ bool tiled_key_error(const collide::Error& e) {
 
 std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned threads, std::vector<std::string>& warnings) {
     std::vector<collide::Scene> out;
-    const auto from_maps = [&](const std::vector<collide::MapImport>& maps) {
-        for (const collide::MapImport& m : maps) {
-            out.push_back(collide::read_map_scene(m, collide::ReadOptions{threads}));
+    const auto from_maps = [&](std::vector<collide::MapImport> maps) {
+        for (collide::MapImport& m : maps) {
             warnings.insert(warnings.end(), m.warnings.begin(), m.warnings.end());
+            out.push_back(collide::read_map_scene(std::move(m), collide::ReadOptions{threads}));
         }
         return out;
     };

@@ -368,6 +368,68 @@ TEST_CASE("tile data: every encoding Tiled writes, bounded by the declared cells
                          DataError);
 }
 
+TEST_CASE("layer gids are packed by the distinct tiles a layer uses, and read back as written") {
+    // Each cell is an index into the layer's palette of gids, in as few bits as the palette
+    // needs (0, 1, 2, 4, ... 32): an empty layer takes none, a layer of a dozen tiles 4 bits a
+    // cell. The cells stay as written however the palette grows.
+    using collide::detail::Gids;
+    Gids empty;
+    for (int k = 0; k < 100000; ++k) empty.push_back(0);
+    CHECK(empty.size() == 100000);
+    CHECK(empty.bits_per_cell() == 0);
+    CHECK(empty[99999] == 0);
+    std::vector<std::uint32_t> written;
+    Gids gids;
+    const std::uint32_t flipped = 0x80000000u | 7;  // a flip flag is part of the gid
+    for (std::uint32_t k = 0; k < 5000; ++k) {
+        const std::uint32_t gid = k < 1000 ? 0 : k < 2000 ? (k % 3) : k < 3000 ? flipped : (k % 300) + 1;
+        written.push_back(gid);
+        gids.push_back(gid);
+        if (k == 999) CHECK(gids.bits_per_cell() == 0);
+        if (k == 1999) CHECK(gids.bits_per_cell() == 2);  // 0, 1, 2
+        if (k == 2999) CHECK(gids.bits_per_cell() == 2);  // and the flipped 7
+    }
+    CHECK(gids.bits_per_cell() == 16);  // 300 more tiles
+    CHECK(gids == written);
+    written[4321] ^= 1;
+    CHECK(gids != written);
+}
+
+TEST_CASE("a gigabyte of empty zstd layer decodes into packed gids, and a longer one fails at its cells") {
+    // A zstd frame of RLE blocks (RFC 8878 §3.1.1.2), made here: n zero bytes in 128 KiB blocks.
+    const auto zstd_zeros = [](std::uint64_t n) {
+        std::string out = {'\x28', '\xB5', '\x2F', '\xFD', '\x00', '\x38'};
+        for (std::uint64_t left = n; left > 0;) {
+            const std::uint64_t size = std::min<std::uint64_t>(131072, left);
+            left -= size;
+            const std::uint64_t header = (left == 0 ? 1 : 0) | (1 << 1) | (size << 3);
+            for (int b = 0; b < 3; ++b) out += static_cast<char>((header >> (8 * b)) & 0xFF);
+            out += '\0';
+        }
+        return out;
+    };
+    const auto base64 = [](const std::string& bytes) {
+        static const char* const kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        std::string out;
+        for (std::size_t i = 0; i < bytes.size(); i += 3) {
+            std::uint32_t v = 0;
+            for (std::size_t k = 0; k < 3; ++k) v = v << 8 | (i + k < bytes.size() ? static_cast<unsigned char>(bytes[i + k]) : 0);
+            for (std::size_t k = 0; k < 4; ++k) out += k <= (bytes.size() - i) ? kAlphabet[(v >> (18 - 6 * k)) & 63] : '=';
+        }
+        return out;
+    };
+    const std::uint64_t cells = std::uint64_t{16384} * 16384;
+    const std::string text = base64(zstd_zeros(cells * 4));
+    CHECK(text.size() < 50000);
+    const collide::detail::Gids gids = collide::detail::decode_tile_data(text, "base64", "zstd", cells);
+    CHECK(gids.size() == cells);
+    CHECK(gids.bits_per_cell() == 0);
+    CHECK(gids[cells - 1] == 0);
+    CHECK_THROWS_WITH_AS(collide::detail::decode_tile_data(text, "base64", "zstd", cells - 1),
+                         ("the data holds more than the " + std::to_string(cells - 1) + " tiles the layer declares").c_str(),
+                         collide::detail::DataError);
+}
+
 TEST_CASE("a map of one format may name a tileset of the other") {
     // The same tile with a collision strip, as XML and as JSON, under either kind of map.
     const std::map<std::string, std::string> files = {
@@ -393,11 +455,11 @@ TEST_CASE("a map of one format may name a tileset of the other") {
              "height": 1, "tilesets": [{"firstgid": 1, "source": ")") +
                tileset + R"("}], "layers": [{"type": "tilelayer", "id": 1, "name": "W", "width": 1, "height": 1, "data": [1]}]})";
     };
-    const std::string expected = import_map("maps/a.tmx", tmx("walls.tsx"), MapFormat::TiledXml, load).at(0).text;
+    const std::string expected = collide::scene_text(import_map("maps/a.tmx", tmx("walls.tsx"), MapFormat::TiledXml, load).at(0));
     CHECK(expected.find("\"id\": \"W@0,0\", \"type\": \"compound\"") != std::string::npos);
-    CHECK(import_map("maps/a.tmx", tmx("walls.tsj"), MapFormat::TiledXml, load).at(0).text == expected);
-    CHECK(import_map("maps/a.tmj", tmj("walls.tsx"), MapFormat::TiledJson, load).at(0).text == expected);
-    CHECK(import_map("maps/a.tmj", tmj("walls.tsj"), MapFormat::TiledJson, load).at(0).text == expected);
+    CHECK(collide::scene_text(import_map("maps/a.tmx", tmx("walls.tsj"), MapFormat::TiledXml, load).at(0)) == expected);
+    CHECK(collide::scene_text(import_map("maps/a.tmj", tmj("walls.tsx"), MapFormat::TiledJson, load).at(0)) == expected);
+    CHECK(collide::scene_text(import_map("maps/a.tmj", tmj("walls.tsj"), MapFormat::TiledJson, load).at(0)) == expected);
 }
 
 TEST_CASE("a template is read by its extension (.tx XML, .tj JSON), whatever the map's format") {
@@ -453,7 +515,7 @@ TEST_CASE("a template is read by its extension (.tx XML, .tj JSON), whatever the
               {"id": 4, "template": ")" + source + R"(", "name": "lid", "x": 40, "y": 20, "width": 32,
                "polygon": [{"x": 0, "y": 0}, {"x": 32, "y": 0}, {"x": 32, "y": 8}]}]}]})";
     };
-    const auto text = [&](const char* file, const std::string& map, MapFormat f) { return import_map(file, map, f, load).at(0).text; };
+    const auto text = [&](const char* file, const std::string& map, MapFormat f) { return collide::scene_text(import_map(file, map, f, load).at(0)); };
     const std::string expected = text("maps/a.tmx", tmx_inline, MapFormat::TiledXml);
     CHECK(expected.find("\"groups\": [\"Props\", \"prop\", \"heavy\"]") != std::string::npos);
     CHECK(expected.find("\"id\": \"lid\", \"type\": \"polygon\"") != std::string::npos);

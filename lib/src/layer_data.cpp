@@ -6,8 +6,8 @@
 
 #include <array>
 #include <charconv>
-#include <cstring>
 #include <memory>
+#include <vector>
 
 namespace collide::detail {
 
@@ -28,63 +28,86 @@ std::string too_long(std::uint64_t count) {
     return "the data holds more than the " + std::to_string(count) + " tiles the layer declares";
 }
 
-// Decompressors write straight into the gids' storage, `want` bytes, and one byte more into a
-// spill byte: a stream that fills the gids and still has output holds too many tiles, found
-// after want + 1 bytes whatever it would inflate to.
+// Decompressors write into a piece of kPiece bytes; each full piece (and the last) goes to a
+// GidSink, which makes gids of every four bytes and fails as soon as there are more bytes than
+// the layer's cells take: a bomb stops after want + 1 bytes whatever it would inflate to.
+constexpr std::size_t kPiece = std::size_t{1} << 16;
 
-// zlib (RFC 1950) or gzip (RFC 1952) into out; returns the bytes written.
-std::size_t inflate_into(const std::string& in, unsigned char* out, std::uint64_t want, bool gzip, std::uint64_t count) {
+class GidSink {
+public:
+    GidSink(Gids& out, std::uint64_t count) : out_(out), count_(count) {}
+    void feed(const unsigned char* p, std::size_t n) {
+        bytes_ += n;
+        if (bytes_ > count_ * 4) throw DataError(too_long(count_));
+        std::size_t i = 0;
+        for (; i < n && have_ != 0; ++i) take(p[i]);  // the rest of a gid split between pieces
+        for (; i + 4 <= n; i += 4)  // little-endian
+            out_.push_back(std::uint32_t{p[i]} | std::uint32_t{p[i + 1]} << 8 | std::uint32_t{p[i + 2]} << 16 |
+                           std::uint32_t{p[i + 3]} << 24);
+        for (; i < n; ++i) take(p[i]);
+    }
+    std::uint64_t bytes() const { return bytes_; }
+
+private:
+    void take(unsigned char byte) {
+        word_ |= std::uint32_t{byte} << (8 * have_);
+        if (++have_ == 4) {
+            out_.push_back(word_);
+            word_ = 0;
+            have_ = 0;
+        }
+    }
+
+    Gids& out_;
+    const std::uint64_t count_;
+    std::uint64_t bytes_ = 0;
+    std::uint32_t word_ = 0;
+    unsigned have_ = 0;
+};
+
+// zlib (RFC 1950) or gzip (RFC 1952) into sink.
+void inflate_into(const std::string& in, GidSink& sink, bool gzip) {
     const std::string name = gzip ? "gzip" : "zlib";
     z_stream z{};
     if (inflateInit2(&z, gzip ? 16 + MAX_WBITS : MAX_WBITS) != Z_OK) throw DataError("cannot start zlib");
     std::unique_ptr<z_stream, int (*)(z_stream*)> guard(&z, inflateEnd);
-    unsigned char spill = 0;
+    std::vector<unsigned char> piece(kPiece);
     z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-    z.next_out = out;
-    std::uint64_t in_left = in.size(), out_left = want;
+    std::uint64_t in_left = in.size();
     int rc = Z_OK;
     while (rc == Z_OK) {
-        // avail_in/avail_out are 32-bit: feed and drain in pieces.
+        // avail_in is 32-bit: feed in pieces.
         z.avail_in = static_cast<uInt>(std::min<std::uint64_t>(in_left, 1u << 30));
-        const bool full = out_left == 0;
-        if (full) z.next_out = &spill;
-        z.avail_out = full ? 1u : static_cast<uInt>(std::min<std::uint64_t>(out_left, 1u << 30));
-        const uInt gave = z.avail_in, room = z.avail_out;
+        z.next_out = piece.data();
+        z.avail_out = static_cast<uInt>(piece.size());
+        const uInt gave = z.avail_in;
         rc = inflate(&z, Z_NO_FLUSH);
         in_left -= gave - z.avail_in;
-        if (full && z.avail_out == 0) throw DataError(too_long(count));
-        if (!full) out_left -= room - z.avail_out;
+        sink.feed(piece.data(), piece.size() - z.avail_out);
         if (rc == Z_BUF_ERROR && in_left == 0) throw DataError(name + " data ends early");
     }
     if (rc != Z_STREAM_END) throw DataError(name + " data is corrupt" + (z.msg ? std::string(" (") + z.msg + ")" : ""));
-    return static_cast<std::size_t>(want - out_left);
 }
 
-// zstd (libzstd's streaming decoder) into out; returns the bytes written.
-std::size_t zstd_into(const std::string& in, unsigned char* out, std::uint64_t want, std::uint64_t count) {
+// zstd (libzstd's streaming decoder) into sink.
+void zstd_into(const std::string& in, GidSink& sink) {
     std::unique_ptr<ZSTD_DStream, std::size_t (*)(ZSTD_DStream*)> d(ZSTD_createDStream(), ZSTD_freeDStream);
     if (!d) throw DataError("cannot start zstd");
-    unsigned char spill = 0;
+    std::vector<unsigned char> piece(kPiece);
     ZSTD_inBuffer src{in.data(), in.size(), 0};
-    ZSTD_outBuffer dst{out, static_cast<std::size_t>(want), 0};
-    ZSTD_outBuffer over{&spill, 1, 0};
     std::size_t rc = 1;
     while (src.pos < src.size || rc != 0) {
-        const bool full = dst.pos == dst.size;
-        ZSTD_outBuffer& to = full ? over : dst;
-        const std::size_t before_in = src.pos, before_out = to.pos;
-        rc = ZSTD_decompressStream(d.get(), &to, &src);
+        ZSTD_outBuffer dst{piece.data(), piece.size(), 0};
+        const std::size_t before_in = src.pos;
+        rc = ZSTD_decompressStream(d.get(), &dst, &src);
         if (ZSTD_isError(rc)) throw DataError(std::string("zstd data is corrupt (") + ZSTD_getErrorName(rc) + ")");
-        if (over.pos > 0) throw DataError(too_long(count));
-        if (rc != 0 && src.pos == src.size && before_in == src.pos && before_out == to.pos)
-            throw DataError("zstd data ends early");
+        sink.feed(piece.data(), dst.pos);
+        if (rc != 0 && src.pos == src.size && before_in == src.pos && dst.pos == 0) throw DataError("zstd data ends early");
     }
-    return dst.pos;
 }
 
 Gids csv_gids(std::string_view text, std::uint64_t count) {
     Gids gids;
-    gids.reserve(static_cast<std::size_t>(count));
     std::size_t i = 0;
     const std::size_t n = text.size();
     while (true) {
@@ -111,6 +134,27 @@ Gids csv_gids(std::string_view text, std::uint64_t count) {
 }
 
 }  // namespace
+
+std::uint32_t Gids::palette_index(std::uint32_t gid) {
+    const auto [it, added] = index_.emplace(gid, static_cast<std::uint32_t>(palette_.size()));
+    last_index_ = it->second;
+    if (!added) return last_index_;
+    palette_.push_back(gid);
+    // Widen the cells when the palette outgrows them: 0 -> 1 -> 2 -> 4 -> ... -> 32 bits.
+    unsigned bits = bits_;
+    while (bits < 32 && (std::uint64_t{1} << bits) < palette_.size()) bits = bits == 0 ? 1 : bits * 2;
+    if (bits != bits_) {
+        std::vector<std::uint64_t> wider((size_ * bits + 63) / 64, 0);
+        for (std::size_t k = 0; k < size_; ++k) {
+            const std::uint64_t index =
+                bits_ == 0 ? 0 : (words_[k * bits_ / 64] >> (k * bits_ % 64)) & ((std::uint64_t{1} << bits_) - 1);
+            wider[k * bits / 64] |= index << (k * bits % 64);
+        }
+        words_ = std::move(wider);
+        bits_ = bits;
+    }
+    return last_index_;
+}
 
 std::string decode_base64(std::string_view text) {
     std::string out;
@@ -159,26 +203,19 @@ Gids decode_tile_data(std::string_view text, std::string_view encoding,
         const unsigned long long size = ZSTD_getFrameContentSize(bytes.data(), bytes.size());
         if (size != ZSTD_CONTENTSIZE_UNKNOWN && size != ZSTD_CONTENTSIZE_ERROR && size < want) throw fewer();
     }
-    Gids gids(static_cast<std::size_t>(count));  // not zero-filled: the decoder writes every byte
-    auto* out = reinterpret_cast<unsigned char*>(gids.data());
-    std::size_t got = 0;
+    Gids gids;
+    GidSink sink(gids, count);
     if (compression == "zlib" || compression == "gzip") {
-        got = inflate_into(bytes, out, want, compression == "gzip", count);
+        inflate_into(bytes, sink, compression == "gzip");
     } else if (compression == "zstd") {
-        got = zstd_into(bytes, out, want, count);
+        zstd_into(bytes, sink);
     } else if (compression.empty()) {
-        if (bytes.size() > want) throw DataError(too_long(count));
-        got = bytes.size();
-        if (got > 0) std::memcpy(out, bytes.data(), got);
+        sink.feed(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
     } else {
         throw DataError("unknown compression '" + std::string(compression) + "'");
     }
-    if (got != want)
-        throw DataError("the data holds " + std::to_string(got / 4) + " tiles, the layer declares " + std::to_string(count));
-    // The bytes are little-endian gids: already the values on a little-endian machine.
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    for (std::uint32_t& g : gids) g = __builtin_bswap32(g);
-#endif
+    if (sink.bytes() != want)
+        throw DataError("the data holds " + std::to_string(sink.bytes() / 4) + " tiles, the layer declares " + std::to_string(count));
     return gids;
 }
 

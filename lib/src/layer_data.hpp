@@ -1,50 +1,76 @@
 // Tile layer data as Tiled writes it (layer_data.cpp): CSV, or base64 of little-endian
 // 32-bit gids, uncompressed or compressed with zlib, gzip (zlib, RFC 1950/1952) or zstd
-// (libzstd). Decoding is bounded by the cells the layer declares, so a tiny stream that would
-// inflate to gigabytes fails after count * 4 + 1 bytes, having taken no more memory than that.
+// (libzstd). Decoding streams in 64 KiB pieces into packed gids, bounded by the cells the layer
+// declares: a tiny stream that would inflate to gigabytes fails after count * 4 + 1 bytes,
+// and memory follows the distinct tiles, not four bytes a cell.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
-#include <memory>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <utility>
+#include <unordered_map>
 #include <vector>
 
 namespace collide::detail {
 
-/// An allocator whose new elements are left uninitialised: a layer's gids are written whole
-/// by their decoder, so the 64 MB of a 4096 x 4096 layer are not zero-filled first.
-template <class T>
-struct NoInit : std::allocator<T> {
-    template <class U>
-    struct rebind {
-        using other = NoInit<U>;
-    };
-    NoInit() = default;
-    template <class U>
-    NoInit(const NoInit<U>&) noexcept {}  // NOLINT: as std::allocator converts
-    template <class U>
-    void construct(U* p) noexcept {
-        ::new (static_cast<void*>(p)) U;
+/// The gids of a tile layer or chunk, row-major, flip flags kept: each cell an index into a
+/// palette of the distinct gids, packed in 0, 1, 2, 4, 8, 16 or 32 bits as the palette needs.
+/// A layer uses a few dozen tiles, so a cell takes a byte or less, and an empty layer of
+/// 16384 x 16384 nothing (its gids as 32-bit words took 1 GiB).
+class Gids {
+public:
+    Gids() = default;
+    Gids(std::initializer_list<std::uint32_t> gids) { assign(gids.begin(), gids.end()); }
+
+    void push_back(std::uint32_t gid) {
+        std::uint32_t index = last_index_;
+        if (palette_.empty() || gid != palette_[last_index_]) index = palette_index(gid);
+        if (bits_ != 0) {
+            const std::size_t bit = size_ * bits_;
+            if (bit / 64 == words_.size()) words_.push_back(0);
+            words_[bit / 64] |= std::uint64_t{index} << (bit % 64);
+        }
+        ++size_;
     }
-    template <class U, class... A>
-    void construct(U* p, A&&... a) {
-        ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+    template <class It>
+    void assign(It first, It last) {
+        *this = Gids();
+        for (; first != last; ++first) push_back(*first);
     }
+
+    std::uint32_t operator[](std::size_t k) const {
+        if (bits_ == 0) return palette_[0];
+        const std::size_t bit = k * bits_;
+        return palette_[static_cast<std::size_t>((words_[bit / 64] >> (bit % 64)) & ((std::uint64_t{1} << bits_) - 1))];
+    }
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    /// Bits a cell takes (0 when every cell holds the same gid).
+    unsigned bits_per_cell() const { return bits_; }
+
+    friend bool operator==(const Gids& a, const std::vector<std::uint32_t>& b) {
+        if (a.size() != b.size()) return false;
+        for (std::size_t k = 0; k < b.size(); ++k)
+            if (a[k] != b[k]) return false;
+        return true;
+    }
+    friend bool operator==(const std::vector<std::uint32_t>& a, const Gids& b) { return b == a; }
+    friend bool operator!=(const Gids& a, const std::vector<std::uint32_t>& b) { return !(a == b); }
+    friend bool operator!=(const std::vector<std::uint32_t>& a, const Gids& b) { return !(b == a); }
+
+private:
+    // The palette index of a gid, adding it (and widening the cells) when it is new.
+    std::uint32_t palette_index(std::uint32_t gid);
+
+    std::vector<std::uint32_t> palette_;                 // distinct gids, in order of first use
+    std::unordered_map<std::uint32_t, std::uint32_t> index_;  // gid -> palette index
+    std::vector<std::uint64_t> words_;                   // the cells' indices, bits_ each
+    std::size_t size_ = 0;
+    unsigned bits_ = 0;
+    std::uint32_t last_index_ = 0;  // of the last gid pushed: runs of one tile are common
 };
-
-/// The gids of a tile layer or chunk, row-major, flip flags kept.
-using Gids = std::vector<std::uint32_t, NoInit<std::uint32_t>>;
-
-inline bool operator==(const Gids& a, const std::vector<std::uint32_t>& b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
-}
-inline bool operator==(const std::vector<std::uint32_t>& a, const Gids& b) { return b == a; }
-inline bool operator!=(const Gids& a, const std::vector<std::uint32_t>& b) { return !(a == b); }
-inline bool operator!=(const std::vector<std::uint32_t>& a, const Gids& b) { return !(b == a); }
 
 /// Thrown with a message that the map reader completes with the file and layer.
 class DataError : public std::runtime_error {

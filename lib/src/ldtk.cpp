@@ -199,6 +199,7 @@ public:
     void layers(const json& list, const std::string& path) {
         for (std::size_t i = 0; i < list.size(); ++i) layer(list[i], path + "/" + std::to_string(i), i);
         out_.text = scene_.text();
+        out_.grids = scene_.grids();
     }
 
 private:

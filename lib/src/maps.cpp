@@ -3,6 +3,7 @@
 #include "collide/maps.hpp"
 
 #include "ldtk.hpp"
+#include "scene_text.hpp"
 #include "tiled_model.hpp"
 
 #include <nlohmann/json.hpp>
@@ -13,11 +14,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <string_view>
+#include <unordered_map>
 
 namespace collide {
 
@@ -166,9 +170,45 @@ std::vector<MapImport> import_map(const std::string& file, std::string_view text
     throw Error(file, "", "not a Tiled map or an LDtk project");
 }
 
-Scene read_map_scene(const MapImport& map, const ReadOptions& options) {
+std::string scene_text(const MapImport& map) { return detail::with_grids(map.text, map.grids); }
+
+namespace {
+
+// The map's grids after its scene's shapes (moved out of `take`, the map's own, when set), checked as the scene reader checks grids: a finite
+// origin and tile size, and an id no shape or earlier grid has. An error names the layer.
+void add_map_grids(Scene& scene, const MapImport& map, std::vector<Grid>* take) {
+    std::unordered_map<std::string_view, std::string> seen;
+    for (std::size_t i = 0; i < scene.shapes.size(); ++i) seen.emplace(scene.shapes[i].id, "/shapes/" + std::to_string(i));
+    scene.grids.reserve(map.grids.size());
+    for (std::size_t k = 0; k < map.grids.size(); ++k) {
+        const Grid& g = map.grids[k];
+        const auto fail = [&](const std::string& message) {
+            MapSource s;
+            if (k < map.grid_sources.size()) s = map.grid_sources[k];
+            else s.what = "grid '" + g.id + "'";
+            throw Error(map.name, s.json_path, s.what + ": " + message, s.line, s.column);
+        };
+        const auto finite = [](Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); };
+        if (!finite(g.origin)) fail("its origin is beyond the double range");
+        if (!finite(g.tile) || !(g.tile.x > 0) || !(g.tile.y > 0)) fail("its tile size must be finite and > 0");
+        const auto [it, added] = seen.emplace(g.id, "/grids/" + std::to_string(k));
+        if (!added) fail("duplicate id '" + g.id + "' (also " + it->second + ")");
+    }
+    for (std::size_t k = 0; k < map.grids.size(); ++k) {
+        scene.grids.push_back(take ? std::move((*take)[k]) : map.grids[k]);
+        scene.grids.back().y_up = scene.y_up;
+    }
+}
+
+}  // namespace
+
+namespace {
+
+Scene read_taking(const MapImport& map, const ReadOptions& options, std::vector<Grid>* take) {
     try {
-        return read_scene(map.text, map.name, options);
+        Scene scene = read_scene(map.text, map.name, options);
+        add_map_grids(scene, map, take);
+        return scene;
     } catch (const Error& e) {
         // "/shapes/12/points" or "/grids/0/rows": the map object or layer it came from.
         const std::string& path = e.json_path();
@@ -208,6 +248,12 @@ Scene read_map_scene(const MapImport& map, const ReadOptions& options) {
         throw Error(map.name, s.json_path, s.what + ": " + e.message(), s.line, s.column);
     }
 }
+
+}  // namespace
+
+Scene read_map_scene(const MapImport& map, const ReadOptions& options) { return read_taking(map, options, nullptr); }
+
+Scene read_map_scene(MapImport&& map, const ReadOptions& options) { return read_taking(map, options, &map.grids); }
 
 namespace detail::tiled {
 

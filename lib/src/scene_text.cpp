@@ -81,47 +81,62 @@ void SceneText::end_shape(const std::vector<std::string>& groups) {
     shapes_ += '}';
 }
 
-void SceneText::begin_grid(std::string_view id, const std::vector<std::string>& groups, Vec2 origin, Vec2 tile,
-                           bool outside_solid) {
-    out_ = &grids_;
-    grids_ += grid_count_++ == 0 ? "\n  {\"id\": " : ",\n  {\"id\": ";
-    json_string(grids_, id);
-    if (!groups.empty()) {
-        key("groups");
-        groups_array(grids_, groups);
-    }
-    pair("tile_size", tile);
-    pair("origin", origin);
-    key("outside");
-    grids_ += outside_solid ? "\"solid\"" : "\"empty\"";
-    key("rows");
-    grids_ += '[';
-    rows_ = 0;
-}
-
-std::size_t SceneText::begin_row(std::size_t cols) {
-    grids_ += rows_++ == 0 ? "\n    \"" : ",\n    \"";
-    const std::size_t at = grids_.size();
-    grids_.append(cols, '.');  // only '#' and '.': nothing to escape
-    grids_ += '"';
-    return at;
-}
-
-void SceneText::end_grid() {
-    grids_ += "]}";
-    out_ = &shapes_;
+Grid SceneText::grid_head(std::string_view id, const std::vector<std::string>& groups, Vec2 origin, Vec2 tile,
+                          std::size_t cols, std::size_t rows, bool outside_solid) {
+    Grid g;
+    g.id = std::string(id);
+    g.groups = Groups(groups);
+    g.origin = origin;
+    g.tile = tile;
+    g.cols = cols;
+    g.rows = rows;
+    g.outside_solid = outside_solid;
+    g.bits.assign((cols * rows + 63) / 64, 0);
+    return g;
 }
 
 std::string SceneText::text() {
     // The text so far is moved, not copied: a big map's scene is tens of MB.
     std::string out = std::move(shapes_);
-    out.reserve(out.size() + grids_.size() + 32);
-    out += "\n ],\n \"grids\": [";
-    out += grids_;
-    out += "\n ]}\n";
+    out += "\n ],\n \"grids\": [\n ]}\n";
     shapes_ = kHead;
-    grids_.clear();
-    shape_count_ = grid_count_ = 0;
+    shape_count_ = 0;
+    return out;
+}
+
+std::string with_grids(std::string text, const std::vector<Grid>& grids) {
+    static const std::string kTail = "\n ]}\n";
+    if (grids.empty() || text.size() < kTail.size()) return text;
+    std::string out = text.substr(0, text.size() - kTail.size());
+    text.clear();
+    for (std::size_t k = 0; k < grids.size(); ++k) {
+        const Grid& g = grids[k];
+        out += k == 0 ? "\n  {\"id\": " : ",\n  {\"id\": ";
+        json_string(out, g.id);
+        if (!g.groups.empty()) {
+            out += ", \"groups\": ";
+            groups_array(out, g.groups.names());
+        }
+        for (const auto& [key, v] : {std::pair<const char*, Vec2>{"tile_size", g.tile}, {"origin", g.origin}}) {
+            out += ", \"";
+            out += key;
+            out += "\": [";
+            append_number(out, v.x);
+            out += ", ";
+            append_number(out, v.y);
+            out += ']';
+        }
+        out += g.outside_solid ? ", \"outside\": \"solid\"" : ", \"outside\": \"empty\"";
+        out += ", \"rows\": [";
+        out.reserve(out.size() + g.rows * (g.cols + 8) + 16);
+        for (std::size_t r = 0; r < g.rows; ++r) {
+            out += r == 0 ? "\n    \"" : ",\n    \"";
+            for (std::size_t c = 0; c < g.cols; ++c) out += g.solid(c, r) ? '#' : '.';  // nothing to escape
+            out += '"';
+        }
+        out += "]}";
+    }
+    out += kTail;
     return out;
 }
 

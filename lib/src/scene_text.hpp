@@ -3,6 +3,9 @@
 #pragma once
 
 #include "collide/geometry.hpp"
+#include "collide/scene.hpp"
+
+#include <cstdint>
 
 #include <string>
 #include <string_view>
@@ -32,41 +35,43 @@ public:
     /// `, "groups": [...]}` (no key when groups is empty)
     void end_shape(const std::vector<std::string>& groups);
 
-    /// A grid of `cols` x `rows` cells written as strings of '#' (solid) and '.', from
-    /// `solid(col, row)`, with `outside` "empty" or "solid".
+    /// A grid of `cols` x `rows` cells, solid where `solid(col, row)`, with `outside` "empty"
+    /// or "solid". Grids are built as they are, never as text (a 16384 x 16384 layer is 32 MiB
+    /// of bits, not 256 MiB of '#' and '.' parsed again): grids() hands them over, and
+    /// grids_text() writes them for `collide import`.
     template <class Solid>
     void grid(std::string_view id, const std::vector<std::string>& groups, Vec2 origin, Vec2 tile,
               std::size_t cols, std::size_t rows, bool outside_solid, Solid&& solid) {
-        begin_grid(id, groups, origin, tile, outside_solid);
-        grids_.reserve(grids_.size() + rows * (cols + 8) + 16);
-        for (std::size_t r = 0; r < rows; ++r) {
-            const std::size_t at = begin_row(cols);  // cols of '.', filled in place
-            char* row = &grids_[at];
-            for (std::size_t c = 0; c < cols; ++c)
-                if (solid(c, r)) row[c] = '#';
-        }
-        end_grid();
+        Grid g = grid_head(id, groups, origin, tile, cols, rows, outside_solid);
+        for (std::size_t r = 0, i = 0; r < rows; ++r)
+            for (std::size_t c = 0; c < cols; ++c, ++i)
+                if (solid(c, r)) g.bits[i / 64] |= std::uint64_t{1} << (i % 64);
+        grids_.push_back(std::move(g));
     }
+    /// A grid whose bits the caller fills in: grid_head, then set bits, then add(grid).
+    static Grid grid_head(std::string_view id, const std::vector<std::string>& groups, Vec2 origin, Vec2 tile,
+                          std::size_t cols, std::size_t rows, bool outside_solid);
+    void add(Grid g) { grids_.push_back(std::move(g)); }
 
-    /// The whole scene text; the builder is left empty.
+    /// The grids so far, in the order given; the builder keeps none.
+    std::vector<Grid> grids() { return std::move(grids_); }
+
+    /// The scene text without its grids (`"grids": []`); the builder's text is left empty.
     std::string text();
 
 private:
-    void begin_grid(std::string_view id, const std::vector<std::string>& groups, Vec2 origin, Vec2 tile,
-                    bool outside_solid);
-    /// Appends the next row as `cols` '.' and returns where its first character is.
-    std::size_t begin_row(std::size_t cols);
-    void end_grid();
     void key(std::string_view k);
 
     static constexpr const char* kHead = "{\"format\": \"collide-scene\", \"version\": 1,\n \"shapes\": [";
     std::string shapes_ = kHead;  ///< the scene's text up to the last shape written
-    std::string grids_;
-    std::string* out_ = &shapes_;  ///< where fields go: the shape or the grid in progress
+    std::vector<Grid> grids_;
+    std::string* out_ = &shapes_;  ///< where fields go: the shape in progress
     std::size_t shape_count_ = 0;
-    std::size_t grid_count_ = 0;
     std::size_t parts_ = 0;  ///< parts written in the compound in progress
-    std::size_t rows_ = 0;   ///< rows written in the grid in progress
 };
+
+/// `text` (from SceneText::text()) with `grids` written into its `"grids": []`, each grid's
+/// rows as strings of '#' (solid) and '.': the scene as `collide import` prints it.
+std::string with_grids(std::string text, const std::vector<Grid>& grids);
 
 }  // namespace collide::detail

@@ -144,6 +144,7 @@ public:
         walk(map_.layers, Vec2{}, "");
         result_.name = file_;
         result_.text = out_.text();
+        result_.grids = out_.grids();
         return std::move(result_);
     }
 
@@ -210,49 +211,104 @@ private:
         if (l.blocks.empty()) return;
         if (!(map_.tilewidth > 0 && map_.tileheight > 0))
             fail(map_.where, "the map's tile size must be > 0 for tile layer '" + path + "'");
-        std::int64_t x0 = l.blocks[0].x, y0 = l.blocks[0].y, x1 = x0, y1 = y0;
-        for (const TileBlock& b : l.blocks) {
-            x0 = std::min(x0, b.x);
-            y0 = std::min(y0, b.y);
-            x1 = std::max<std::int64_t>(x1, b.x + b.width);
-            y1 = std::max<std::int64_t>(y1, b.y + b.height);
-        }
-        const auto cols = static_cast<std::uint64_t>(x1 - x0), rows = static_cast<std::uint64_t>(y1 - y0);
-        if (cols == 0 || rows == 0) return;
-        if (cols > kMaxMapCells / rows)
-            fail(l.where, "layer '" + path + "': its chunks span " + std::to_string(cols) + " x " + std::to_string(rows) +
-                              " tiles, more than the " + std::to_string(kMaxMapCells) + " collide reads");
         warn_undefined_gids(l, path);
-
-        std::string id = path;
-        if (ids_.count(id) != 0) id = path + "#" + std::to_string(l.id);
-        id = unique(std::move(id));
+        const std::vector<std::vector<std::size_t>> parts = chunk_groups(l.blocks);
         std::vector<std::string> groups;
         add_group(groups, path);
         add_group(groups, l.cls);
         const Vec2 tile{map_.tilewidth, map_.tileheight};
-        const Vec2 origin{at.x + static_cast<double>(x0) * tile.x, at.y + static_cast<double>(y0) * tile.y};
-        if (l.blocks.size() == 1) {
-            const TileBlock& b = l.blocks[0];
-            out_.grid(id, groups, origin, tile, static_cast<std::size_t>(cols), static_cast<std::size_t>(rows), false,
-                      [&](std::size_t c, std::size_t r) { return solid(b.gids[r * b.width + c]); });
-        } else {
-            std::vector<bool> cells(static_cast<std::size_t>(cols * rows));
-            for (const TileBlock& b : l.blocks)
-                for (std::uint32_t r = 0; r < b.height; ++r)
+        for (const std::vector<std::size_t>& part : parts) {
+            const Box box = box_of(l.blocks, part);
+            const auto cols = static_cast<std::uint64_t>(box.x1 - box.x0), rows = static_cast<std::uint64_t>(box.y1 - box.y0);
+            if (cols == 0 || rows == 0) continue;
+            if (cols > kMaxMapCells / rows)
+                fail(l.where, "layer '" + path + "': its chunks span " + std::to_string(cols) + " x " + std::to_string(rows) +
+                                  " tiles, more than the " + std::to_string(kMaxMapCells) + " collide reads");
+            // One grid: the layer's name; a layer split into several: each named by its first tile.
+            std::string id = path;
+            if (parts.size() > 1) id += "[" + std::to_string(box.x0) + "," + std::to_string(box.y0) + "]";
+            else if (ids_.count(id) != 0) id = path + "#" + std::to_string(l.id);
+            id = unique(std::move(id));
+            const Vec2 origin{at.x + static_cast<double>(box.x0) * tile.x, at.y + static_cast<double>(box.y0) * tile.y};
+            Grid g = SceneText::grid_head(id, groups, origin, tile, static_cast<std::size_t>(cols), static_cast<std::size_t>(rows),
+                                          false);
+            for (const std::size_t k : part) {
+                const TileBlock& b = l.blocks[k];
+                for (std::uint32_t r = 0; r < b.height; ++r) {
+                    const auto first = static_cast<std::size_t>((b.y - box.y0 + r) * static_cast<std::int64_t>(cols) + (b.x - box.x0));
                     for (std::uint32_t c = 0; c < b.width; ++c)
-                        if (solid(b.gids[std::size_t{r} * b.width + c]))
-                            cells[static_cast<std::size_t>((b.y - y0 + r) * static_cast<std::int64_t>(cols) + (b.x - x0 + c))] = true;
-            out_.grid(id, groups, origin, tile, static_cast<std::size_t>(cols), static_cast<std::size_t>(rows), false,
-                      [&](std::size_t c, std::size_t r) { return static_cast<bool>(cells[r * cols + c]); });
+                        if (solid(b.gids[std::size_t{r} * b.width + c])) g.bits[(first + c) / 64] |= std::uint64_t{1} << ((first + c) % 64);
+                }
+            }
+            out_.add(std::move(g));
+            MapSource src;
+            src.what = "layer '" + path + "'";
+            src.json_path = l.where.json_path;
+            src.line = l.where.line;
+            src.column = l.where.column;
+            result_.grid_sources.push_back(std::move(src));
         }
-        MapSource src;
-        src.what = "layer '" + path + "'";
-        src.json_path = l.where.json_path;
-        src.line = l.where.line;
-        src.column = l.where.column;
-        result_.grid_sources.push_back(std::move(src));
         if (!collision_.empty()) tile_shapes(l, at, path);
+    }
+
+    struct Box {
+        std::int64_t x0, y0, x1, y1;  // in tiles, [x0, x1) x [y0, y1)
+    };
+    static Box box_of(const std::vector<TileBlock>& blocks, const std::vector<std::size_t>& part) {
+        Box b{blocks[part[0]].x, blocks[part[0]].y, blocks[part[0]].x, blocks[part[0]].y};
+        for (const std::size_t k : part) {
+            b.x0 = std::min(b.x0, blocks[k].x);
+            b.y0 = std::min(b.y0, blocks[k].y);
+            b.x1 = std::max<std::int64_t>(b.x1, blocks[k].x + blocks[k].width);
+            b.y1 = std::max<std::int64_t>(b.y1, blocks[k].y + blocks[k].height);
+        }
+        return b;
+    }
+
+    // The chunks of a layer as groups, each one grid (README "Tiled maps"): all of them, unless
+    // their bounding box is mostly empty (over kSparseCells cells and over 4 times the cells of
+    // the chunks); then they are split along the longer side at the widest gap between chunks
+    // (in half by count where there is none), and each half likewise. Memory follows the
+    // chunks, not the distance between them: two 16 x 16 chunks 100,000 tiles apart are two
+    // small grids, not 10^10 cells. A finite layer is one block, one grid.
+    static std::vector<std::vector<std::size_t>> chunk_groups(const std::vector<TileBlock>& blocks) {
+        constexpr std::uint64_t kSparseCells = std::uint64_t{1} << 22;
+        std::vector<std::vector<std::size_t>> out, todo(1);
+        for (std::size_t k = 0; k < blocks.size(); ++k) todo[0].push_back(k);
+        while (!todo.empty()) {
+            std::vector<std::size_t> part = std::move(todo.back());
+            todo.pop_back();
+            const Box b = box_of(blocks, part);
+            const auto w = static_cast<std::uint64_t>(b.x1 - b.x0), h = static_cast<std::uint64_t>(b.y1 - b.y0);
+            std::uint64_t held = 0;
+            for (const std::size_t k : part) held += std::uint64_t{blocks[k].width} * blocks[k].height;
+            const bool sparse = w > 0 && h > 0 && w > kSparseCells / h && w > 4 * held / h;  // w h > both, exactly
+            if (part.size() == 1 || !sparse) {
+                out.push_back(std::move(part));
+                continue;
+            }
+            // Along the longer side: sorted by where each chunk starts, cut at the widest gap.
+            const bool along_x = w >= h;
+            const auto lo = [&](std::size_t k) { return along_x ? blocks[k].x : blocks[k].y; };
+            const auto hi = [&](std::size_t k) {
+                return along_x ? blocks[k].x + std::int64_t{blocks[k].width} : blocks[k].y + std::int64_t{blocks[k].height};
+            };
+            std::sort(part.begin(), part.end(), [&](std::size_t a, std::size_t c) { return lo(a) != lo(c) ? lo(a) < lo(c) : a < c; });
+            std::size_t cut = part.size() / 2;
+            std::int64_t reach = hi(part[0]), widest = 0;
+            for (std::size_t i = 1; i < part.size(); ++i) {
+                if (lo(part[i]) - reach > widest) {
+                    widest = lo(part[i]) - reach;
+                    cut = i;
+                }
+                reach = std::max(reach, hi(part[i]));
+            }
+            // Second half first on the stack: the first half comes out first.
+            todo.emplace_back(part.begin() + static_cast<std::ptrdiff_t>(cut), part.end());
+            todo.emplace_back(part.begin(), part.begin() + static_cast<std::ptrdiff_t>(cut));
+        }
+        for (std::vector<std::size_t>& part : out) std::sort(part.begin(), part.end());
+        return out;
     }
 
     // A tile whose tile has collision shapes is those shapes (a compound of its own), not a

@@ -312,7 +312,6 @@ void Reader::read_tile_data(const At& at, const Json& j, Layer& layer) {
             if (data->size() != count)
                 d.fail("", "the data holds " + std::to_string(data->size()) + " tiles, the layer declares " +
                                std::to_string(count));
-            out.reserve(data->size());
             for (const Json& g : *data) {
                 if (!g.is_number_unsigned() || g.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxU32))
                     d.fail(std::to_string(out.size()), "a gid must be an integer from 0 to 4294967295");

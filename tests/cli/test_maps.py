@@ -272,6 +272,45 @@ def a_corrupt_layer_is_exit_2_naming_the_layer():
         check("layer 'Hazards': zlib data is corrupt" in r.err, f"stderr {r.err!r}")
 
 
+def infinite_map(chunks, objects=""):
+    """A TMJ infinite map whose layer 'Ground' holds solid 4 x 4 chunks at the (x, y) given."""
+    layer = {"type": "tilelayer", "id": 1, "name": "Ground", "startx": min(x for x, _ in chunks),
+             "starty": min(y for _, y in chunks), "width": max(x for x, _ in chunks) - min(x for x, _ in chunks) + 4,
+             "height": max(y for _, y in chunks) - min(y for _, y in chunks) + 4,
+             "chunks": [{"x": x, "y": y, "width": 4, "height": 4, "data": [1] * 16} for x, y in chunks]}
+    return {"type": "map", "orientation": "orthogonal", "infinite": True, "width": 4, "height": 4,
+            "tilewidth": 16, "tileheight": 16,
+            "tilesets": [{"firstgid": 1, "name": "t", "tilewidth": 16, "tileheight": 16, "tilecount": 1, "columns": 1,
+                          "image": "t.png", "imagewidth": 16, "imageheight": 16}],
+            "layers": [layer, {"type": "objectgroup", "id": 2, "name": "Objects", "objects": objects or []}]}
+
+
+@test
+def chunks_far_apart_become_a_grid_each_and_near_chunks_one_grid():
+    # Chunks 100,000 tiles apart: their bounding box is 10^10 cells, so each is a grid of its
+    # own, named by its first tile, in the layer's group; chunks side by side stay one grid
+    # named by the layer. A coin on the far chunk meets it at its cell; import writes the two
+    # small grids and checks the same.
+    coin = [{"id": 1, "name": "coin", "x": 1600008 + 20, "y": 1600008 + 4, "width": 4, "height": 4},
+            {"id": 2, "name": "spark", "point": True, "x": 8, "y": 8}]
+    with tempfile.TemporaryDirectory() as d:
+        far = write(d, "far.tmj", infinite_map([(0, 0), (100000, 100000)], coin))
+        r = collide("check", "--pairs", "*:Ground", "-f", "jsonl", far)
+        status(r, 0)
+        records = t.jsonl(r)
+        eq([(x["a"], x["b"], x["cells"]) for x in records if x["type"] == "collision"],
+           [("coin", "Ground[100000,100000]", [[1, 0]]), ("spark", "Ground[0,0]", [[0, 0]])], "collisions")
+        eq(records[-1]["grids"], 2, "two grids")
+        imported = imported_checks_the_same(far)
+        eq([(g["id"], g["groups"], g["origin"], len(g["rows"]), len(g["rows"][0])) for g in imported["grids"]],
+           [("Ground[0,0]", ["Ground"], [0, 0], 4, 4), ("Ground[100000,100000]", ["Ground"], [1600000, 1600000], 4, 4)],
+           "the imported grids")
+        near = write(d, "near.tmj", infinite_map([(0, 0), (4, 0), (40, 8)], coin))
+        grids = scenes_of(collide("check", near))[0]["summary"]["grids"]
+        eq(grids, 1, "chunks close together: one grid")
+        eq([g["id"] for g in imported_checks_the_same(near)["grids"]], ["Ground"], "named by the layer")
+
+
 @test
 def a_tiled_json_map_named_json_is_read_as_a_map():
     with tempfile.TemporaryDirectory() as d:

@@ -35,6 +35,7 @@ Prints one line per failed check and, last, "N passed, M failed" (cases, not che
 """
 
 import argparse
+import base64
 import concurrent.futures
 import json
 import math
@@ -42,11 +43,13 @@ import os
 import random
 import re
 import resource
+import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PREFIX = "collide: error: "
@@ -300,6 +303,55 @@ def gen_near_row(d):
     return path, None
 
 
+def zstd_zeros(n):
+    """A zstd frame (RFC 8878) of n zero bytes made of RLE blocks of 128 KiB: 32 kB for 1 GiB,
+    written by hand so that the test needs no zstd module."""
+    out = bytearray(struct.pack("<I", 0xFD2FB528))
+    out += bytes([0x00, 0x38])  # no content size, no checksum; window 2^17
+    left = n
+    while left > 0:
+        size = min(131072, left)
+        left -= size
+        out += struct.pack("<I", (1 if left == 0 else 0) | (1 << 1) | (size << 3))[:3] + b"\x00"
+    return bytes(out)
+
+
+TMX_HEAD = ('<?xml version="1.0" encoding="UTF-8"?>\n<map version="1.10" orientation="orthogonal" '
+            'width="%d" height="%d" tilewidth="16" tileheight="16" infinite="%d">\n'
+            ' <tileset firstgid="1" name="t" tilewidth="16" tileheight="16" tilecount="4" columns="2">'
+            '<image source="t.png" width="32" height="32"/></tileset>\n')
+
+
+def gen_empty_zstd_layer(d):
+    # A valid, empty 16384 x 16384 layer (2^28 cells) in 44 kB: its gids as 32-bit words
+    # were 1 GiB, and through scene text 1.5 GB; the grid's own bits are 32 MiB.
+    n = 16384
+    path = os.path.join(d, "empty.tmx")
+    data = base64.b64encode(zstd_zeros(n * n * 4)).decode()
+    with open(path, "w") as f:
+        f.write(TMX_HEAD % (n, n, 0))
+        f.write(' <layer id="1" name="Ground" width="%d" height="%d">\n  <data encoding="base64" '
+                'compression="zstd">%s</data>\n </layer>\n</map>\n' % (n, n, data))
+    return path, None
+
+
+def gen_sparse_chunks(d):
+    # An infinite map of two solid 16 x 16 chunks 100,000 tiles apart (1.3 kB): their bounding
+    # box is 10^10 cells, so the layer becomes two grids (README "Tiled maps"); a coin on the
+    # far chunk meets it.
+    path = os.path.join(d, "sparse.tmx")
+    chunk = base64.b64encode(zlib.compress(struct.pack("<256I", *([1] * 256)))).decode()
+    with open(path, "w") as f:
+        f.write(TMX_HEAD % (30, 20, 1))
+        f.write(' <layer id="1" name="Ground" width="30" height="20">\n  <data encoding="base64" compression="zlib">\n')
+        for x in (0, 100000):
+            f.write('   <chunk x="%d" y="%d" width="16" height="16">%s</chunk>\n' % (x, x, chunk))
+        f.write('  </data>\n </layer>\n <objectgroup id="2" name="Objects">\n'
+                '  <object id="1" name="coin" x="1600040" y="1600040" width="8" height="8"/>\n'
+                ' </objectgroup>\n</map>\n')
+    return path, None
+
+
 def gen_big_lattices(d):
     # A 1000 x 1000 grid (a fifth solid) crossed by 200 long moves and covered by a rect and a
     # diagonal segment; and a one-cell grid on a 1e-9 tile that bodies a million units wide
@@ -482,6 +534,15 @@ HOSTILE = {
         gen=gen_all_pairs, args=["render", "--no-points", "FILE"], status=0,
         out_lines=1261, out_contains=['719400 collisions</text>', '</svg>'],  # a line a circle, the legend
         bound=lambda size: 48 * MiB, limit=(30, 300)),
+    "tmx-empty-16384x16384-zstd-layer": dict(
+        gen=gen_empty_zstd_layer, args=["check", "FILE", "-f", "jsonl"], status=0,
+        out_lines=1, out_contains=['"shapes": 0, "grids": 1, "collisions": 0'],
+        bound=lambda size: 32 * MiB + 64 * MiB, limit=(20, 120)),
+    "tmx-chunks-100000-tiles-apart": dict(
+        gen=gen_sparse_chunks, args=["check", "FILE", "-f", "jsonl"], status=0,
+        out_lines=2, out_contains=['"a": "coin", "b": "Ground[100000,100000]", "relation": "overlap", "cells": [[2, 2]]',
+                                   '"shapes": 1, "grids": 2, "collisions": 1'],
+        bound=lambda size: 64 * MiB, limit=(5, 30)),
     "grid-1e6-cells-and-1e15-cell-bodies": dict(
         gen=gen_big_lattices, args=["check", "FILE", "-f", "jsonl"], status=0,
         out_lines=3 + 202 + 1, out_contains=['"id": "wide-rect", "allowed": true', '"shapes": 3, "grids": 2'],

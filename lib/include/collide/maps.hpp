@@ -87,7 +87,11 @@ struct TileSource {
 /// One scene a map becomes.
 struct MapImport {
     std::string name;  ///< the scene's name: the map's file, or "FILE#LEVEL" for LDtk
-    std::string text;  ///< the collide scene (JSON), as `collide import` prints it
+    /// The collide scene (JSON) without its grids (`"grids": []`); scene_text() has them too.
+    std::string text;
+    /// The grids (tile layers, IntGrid layers), built as they are: a big layer never becomes
+    /// text unless it is imported.
+    std::vector<Grid> grids;
     std::vector<std::string> warnings;  ///< what was skipped and why, one line each
     std::vector<MapSource> shape_sources;  ///< where each shape of the scene came from, in order
     std::vector<MapSource> grid_sources;   ///< where each grid came from, in order
@@ -100,8 +104,14 @@ struct MapImport {
 std::vector<MapImport> import_map(const std::string& file, std::string_view text, MapFormat format,
                                   const FileLoader& load, std::string_view level = {});
 
-/// read_scene of an imported map; an error about one of its shapes or grids is reported
+/// The scene a map becomes as `collide import` prints it: `text` with the grids written in
+/// (each as rows of '#' and '.').
+std::string scene_text(const MapImport& map);
+
+/// read_scene of an imported map, with its grids; an error about one of its shapes or grids is reported
 /// against the map, naming the object or layer (MapSource) rather than the generated text.
 Scene read_map_scene(const MapImport& map, const ReadOptions& options = {});
+/// The same, taking the map's grids rather than copying them (a big tile layer's bits).
+Scene read_map_scene(MapImport&& map, const ReadOptions& options = {});
 
 }  // namespace collide

@@ -4,7 +4,8 @@
 # from the size of its answer. Figures: tests/bench/README.md.
 #
 #   bash tests/bench/n4n_bench.sh [--runs N] FAMILY [BIN...]    # default build/cli/collide
-#   FAMILY: near-probe near-probe-rule near-probe-rule-all near-grid moves-early sweep-polygon
+#   FAMILY: near-probe near-probe-rule near-probe-rule-all near-grid moves-early moves-huge-body
+#           sweep-polygon
 set -euo pipefail
 runs=3
 if [ "${1:-}" = --runs ]; then runs=$2; shift 2; fi
@@ -17,6 +18,7 @@ case $family in
   near-probe-rule|near-probe-rule-all) n=20000; args=() ;;
   near-grid) n=16384; args=(--near 1e9 --pairs '*:g') ;;
   moves-early) n=20000; args=(--threads 1) ;;
+  moves-huge-body) n=5000; args=(--threads 1) ;;
   sweep-polygon) n=100000; args=(--threads 1) ;;
   *) echo "unknown family $family" >&2; exit 2 ;;
 esac

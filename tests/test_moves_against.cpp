@@ -2,7 +2,7 @@
 // moves_against.cpp: bodies so big that a step of their path spans the whole field (radius
 // 1e6 against shapes a few units wide), blocked at the right t by the right shape, allowed
 // where nothing is in the way, and equal to a brute-force reference (every shape swept, the
-// earliest exact time, ties to the lower index) on random scenes.
+// earliest exact time, ties to the lower index) on random scenes, lines and rays among them.
 #include "moves_against.hpp"
 #include "sweep.hpp"
 
@@ -156,7 +156,13 @@ TEST_CASE("moves against: huge and small bodies equal every shape swept, on rand
         for (int k = 0; k < n; ++k) {
             const double x = side * u(rng), y = side * u(rng), w = 0.5 + 3 * u(rng);
             switch (k % 4) {
-            case 0: add(s, Rect{{x, y}, {x + w, y + w}}); break;
+            case 0:
+                // Now and then one that no cell holds: a line, a ray, a long wall.
+                if (k == 40 && round % 3 == 0) add(s, Line{{x, y}, {x + 1, y + 3}});
+                else if (k == 40 && round % 3 == 1) add(s, Ray{{x, y}, {-1, -2}});
+                else if (k == 80 && round % 2 == 0) add(s, Rect{{x, y}, {x + side, y + 1}});
+                else add(s, Rect{{x, y}, {x + w, y + w}});
+                break;
             case 1: add(s, Circle{{x, y}, w}); break;
             case 2: add(s, Segment{{x, y}, {x + w, y - w}}); break;
             default: add(s, Point{{x, y}}); break;

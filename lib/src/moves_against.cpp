@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <unordered_map>
 
@@ -74,19 +75,31 @@ struct FirstHit {
 
     const SceneIndexes* edges = nullptr;
 
+    // Whether a shape the body cannot meet before `earliest` may still come first: a time
+    // past the best one's upper bound cannot, nor one at it with a higher index (a tie it
+    // would lose). The best only ever gets earlier, so what this refuses stays refused.
+    bool may_beat(double earliest, std::uint32_t shape) const {
+        return !best || earliest < best->hi || (earliest <= best->hi && shape < hit);
+    }
+
+    // Sweeps the body past one shape and keeps it if it comes first.
+    void consider(const Scene& scene, const Move& m, std::uint32_t shape) {
+        const auto t = first_contact(m, scene.shapes[shape].shape, edges ? edges->of(shape) : nullptr);
+        if (!t) return;
+        const int order = best ? compare(*t, *best) : -1;
+        if (order < 0 || (order == 0 && shape < hit)) {  // ties: the lower index
+            best = *t;
+            hit = shape;
+        }
+    }
+
     void offer(const Scene& scene, const Move& m, std::vector<Candidate>& batch) {
         std::sort(batch.begin(), batch.end(), [](const Candidate& x, const Candidate& y) {
             return x.earliest < y.earliest || (x.earliest == y.earliest && x.shape < y.shape);
         });
         for (const Candidate& c : batch) {
-            if (best && c.earliest > best->hi) break;
-            const auto t = first_contact(m, scene.shapes[c.shape].shape, edges ? edges->of(c.shape) : nullptr);
-            if (!t) continue;
-            const int order = best ? compare(*t, *best) : -1;
-            if (order < 0 || (order == 0 && c.shape < hit)) {  // ties: the lower index
-                best = *t;
-                hit = c.shape;
-            }
+            if (!may_beat(c.earliest, c.shape)) break;  // (nor can the rest, in this order)
+            consider(scene, m, c.shape);
         }
         batch.clear();
     }
@@ -126,7 +139,9 @@ double typical_size(const std::vector<Bounds>& bounds) {
 // size, hashed into buckets (a counting sort, so empty space costs nothing); obstacles
 // spanning more than kMaxSpan cells a side (or unbounded) are kept apart and offered to
 // every move. A move walks its path in steps of one cell and gathers the obstacles of the
-// cells each step's bounds cover: the cells along the path, not those of its whole box.
+// cells each step's bounds cover: the cells along the path, not those of its whole box. A
+// step wider than kMaxSpan cells (a huge body, or a path of more steps than obstacles) is
+// left to the caller (ObstacleTree).
 class PathGrid {
 public:
     static constexpr std::int64_t kMaxSpan = 8;
@@ -172,9 +187,10 @@ public:
     // Calls take(i) for each obstacle i whose bounds the body may reach along the path (the
     // big ones all, a few more than once), step by step along it; after each step, done(t)
     // says whether to stop, t being a time before which every obstacle the body meets has
-    // been taken (the body at times up to t lies in the steps' boxes walked so far).
-    template <class F, class Done>
-    void each_near(const Move& m, F&& take, Done&& done) const {
+    // been taken (the body at times up to t lies in the steps' boxes walked so far). At a
+    // step wider than kMaxSpan cells it calls wide() and stops: the caller finds the rest.
+    template <class F, class Done, class Wide>
+    void each_near(const Move& m, F&& take, Done&& done, Wide&& wide) const {
         for (const std::uint32_t i : big_) take(i);
         const double hx = m.body.kind == Body::Kind::Circle ? m.body.radius : m.body.size.x / 2;
         const double hy = m.body.kind == Body::Kind::Circle ? m.body.radius : m.body.size.y / 2;
@@ -219,9 +235,8 @@ public:
             const Vec2 a = at(k), b = at(k + 1);
             const Range r = range_of(Bounds{Vec2{std::min(a.x, b.x) - mx, std::min(a.y, b.y) - my},
                                             Vec2{std::max(a.x, b.x) + mx, std::max(a.y, b.y) + my}});
-            if (!r.small) {  // a step wider than kMaxSpan cells: every obstacle
-                for (const Entry& e : entries_)
-                    if (reaches(e.box)) take(e.item);
+            if (!r.small) {  // its cells might be all there are: gathering them would be n a move
+                wide();
                 return;
             }
             for (std::int64_t y = r.y0; y <= r.y1; ++y)
@@ -300,15 +315,172 @@ private:
     std::vector<Entry> entries_;
 };
 
+// A node of an ObstacleTree still to open: the earliest time the body may reach it, and the
+// lowest obstacle index below it.
+struct OpenNode {
+    double earliest;
+    std::uint32_t first;
+    std::uint32_t node;
+};
+
+// The obstacles of a selector with finite bounds in a bounding-volume tree (median splits of
+// their centres on the wider axis, at most kLeaf a leaf), each node holding the union of its
+// obstacles' bounds and the lowest obstacle index below it. For the steps PathGrid leaves to
+// its caller: searched best-first by the earliest time the body may reach a node (a lower
+// bound for everything inside it: earliest_reach), then by that index, it opens only the
+// nodes that may still hold the first hit (FirstHit::may_beat). A body over the whole field
+// at its start is blocked at t = 0 by the lowest obstacle it overlaps, found through O(log n)
+// nodes; one that passes the field by opens the root alone; one that comes at it opens the
+// nodes its rim may reach before the first hit.
+class ObstacleTree {
+public:
+    static constexpr std::uint32_t kLeaf = 8;
+
+    explicit ObstacleTree(const std::vector<Bounds>& bounds) {
+        for (std::size_t i = 0; i < bounds.size(); ++i)
+            if (std::isfinite(bounds[i].min.x) && std::isfinite(bounds[i].min.y) && std::isfinite(bounds[i].max.x) &&
+                std::isfinite(bounds[i].max.y))
+                items_.push_back(static_cast<std::uint32_t>(i));
+        nodes_.reserve(2 * (items_.size() / kLeaf + 1));
+        if (!items_.empty()) build(bounds, 0, static_cast<std::uint32_t>(items_.size()));
+    }
+
+    // Calls take(i) for the obstacles of each leaf opened, leaves in the order above; a node
+    // is opened when may_beat(earliest, lowest index) holds, asked anew as it comes up (the
+    // answer only turns to no as take finds hits), earliest being reach(node bounds, lowest
+    // index): a time no later than the body's first contact with anything inside, or nothing
+    // if it has none (or cannot beat). `open` is the caller's scratch.
+    template <class Reach, class Beat, class Take>
+    void search(std::vector<OpenNode>& open, Reach&& reach, Beat&& may_beat, Take&& take) const {
+        const auto later = [](const OpenNode& a, const OpenNode& b) {
+            return a.earliest > b.earliest || (a.earliest == b.earliest && a.first > b.first);
+        };
+        const auto push = [&](std::uint32_t k) {
+            const auto t = reach(nodes_[k].box, nodes_[k].first);
+            if (!t) return;
+            open.push_back(OpenNode{*t, nodes_[k].first, k});
+            std::push_heap(open.begin(), open.end(), later);
+        };
+        open.clear();
+        if (!nodes_.empty()) push(0);
+        while (!open.empty()) {
+            std::pop_heap(open.begin(), open.end(), later);
+            const OpenNode top = open.back();
+            open.pop_back();
+            if (!may_beat(top.earliest, top.first)) continue;
+            const Node& n = nodes_[top.node];
+            if (n.left == 0) {
+                for (std::uint32_t k = n.begin; k < n.end; ++k) take(items_[k]);
+                continue;
+            }
+            push(n.left);
+            push(n.right);
+        }
+    }
+
+private:
+    struct Node {
+        Bounds box;
+        std::uint32_t first;       // the lowest obstacle index below
+        std::uint32_t begin, end;  // its obstacles, items_[begin, end)
+        std::uint32_t left = 0, right = 0;  // children (0 for a leaf: the root is no child)
+    };
+
+    // The node of items_[begin, end) and those below it; returns its index.
+    std::uint32_t build(const std::vector<Bounds>& bounds, std::uint32_t begin, std::uint32_t end) {
+        Node n;
+        n.box = bounds[items_[begin]];
+        n.first = items_[begin];
+        n.begin = begin;
+        n.end = end;
+        for (std::uint32_t k = begin + 1; k < end; ++k) {
+            const Bounds& b = bounds[items_[k]];
+            n.box = Bounds{Vec2{std::min(n.box.min.x, b.min.x), std::min(n.box.min.y, b.min.y)},
+                           Vec2{std::max(n.box.max.x, b.max.x), std::max(n.box.max.y, b.max.y)}};
+            n.first = std::min(n.first, items_[k]);
+        }
+        const auto k = static_cast<std::uint32_t>(nodes_.size());
+        nodes_.push_back(n);
+        if (end - begin <= kLeaf) {  // in index order: after a hit at t = 0, the rest are refused unswept
+            std::sort(items_.begin() + begin, items_.begin() + end);
+            return k;
+        }
+        // Halves across the wider side of the box: centres (halved first: no overflow) about the median.
+        const bool by_x = n.box.max.x / 2 - n.box.min.x / 2 >= n.box.max.y / 2 - n.box.min.y / 2;
+        const auto centre = [&](std::uint32_t i) {
+            const Bounds& b = bounds[i];
+            return by_x ? b.min.x / 2 + b.max.x / 2 : b.min.y / 2 + b.max.y / 2;
+        };
+        const std::uint32_t mid = begin + (end - begin) / 2;
+        std::nth_element(items_.begin() + begin, items_.begin() + mid, items_.begin() + end,
+                         [&](std::uint32_t a, std::uint32_t b) { return centre(a) < centre(b); });
+        const std::uint32_t left = build(bounds, begin, mid);
+        const std::uint32_t right = build(bounds, mid, end);
+        nodes_[k].left = left;
+        nodes_[k].right = right;
+        return k;
+    }
+
+    std::vector<std::uint32_t> items_;  // obstacle indices, grouped by node
+    std::vector<Node> nodes_;           // the root first
+};
+
+// For a circle body along a path: a time no later than its first contact with anything in the
+// closed bounds b, or nothing if it has none. In the frame of the path (s along it from
+// `from`, v across), the disk of radius R centred at s reaches a point (a, v) only once
+// s > a - sqrt(R^2 - v^2); b lies at a >= a0 and |v| >= its gap to the path. Every length is
+// off by far less than the margin mu (of the order of 2^-30 of the largest magnitude).
+std::optional<double> circle_reach(const Move& m, const Bounds& b) {
+    const Vec2 d{m.to.x - m.from.x, m.to.y - m.from.y};
+    const double len = std::hypot(d.x, d.y);
+    if (!m.check_path || !(len > 0) || !std::isfinite(len)) return 0.0;  // no better bound
+    const double ux = d.x / len, uy = d.y / len;
+    double a0 = HUGE_VAL, v0 = HUGE_VAL, v1 = -HUGE_VAL;
+    for (const double x : {b.min.x, b.max.x})
+        for (const double y : {b.min.y, b.max.y}) {
+            const double rx = x - m.from.x, ry = y - m.from.y;
+            a0 = std::min(a0, rx * ux + ry * uy);
+            v0 = std::min(v0, ry * ux - rx * uy);
+            v1 = std::max(v1, ry * ux - rx * uy);
+        }
+    const double r = m.body.radius;
+    const double mu = 0x1p-30 * (std::fabs(m.from.x) + std::fabs(m.from.y) + std::fabs(b.min.x) + std::fabs(b.min.y) +
+                                 std::fabs(b.max.x) + std::fabs(b.max.y) + r) + 0x1p-1000;
+    const double gap = std::max(0.0, (v0 > 0 ? v0 : v1 < 0 ? -v1 : 0.0) - mu);
+    const double rr = r + mu;
+    if (!(gap < rr)) return gap >= rr ? std::nullopt : std::optional<double>(0.0);  // (NaN: no bound)
+    const double s = a0 - std::sqrt((rr - gap) * (rr + gap)) - 2 * mu;
+    if (!(s > 0)) return 0.0;
+    const double t = s / len * (1 - 0x1p-30);
+    if (t > 1) return std::nullopt;  // past the end of the path
+    return t;
+}
+
+// A time no later than the body's first contact with anything in the closed bounds b, or
+// nothing if it has none or none that may beat the first hit so far (`lowest` being the
+// lowest index inside b): may_reach, raised for a circle by circle_reach (may_reach's box
+// around a huge disk sweeps a whole field long before the disk's rim does).
+std::optional<double> earliest_reach(const Move& m, const Bounds& b, const FirstHit& first, std::uint32_t lowest) {
+    const auto t = may_reach(m, b);
+    if (!t || !first.may_beat(*t, lowest)) return std::nullopt;
+    if (m.body.kind != Body::Kind::Circle) return t;
+    const auto c = circle_reach(m, b);
+    if (!c || !first.may_beat(std::max(*t, *c), lowest)) return std::nullopt;
+    return std::max(*t, *c);
+}
+
 void run_selector(const Scene& scene, const Obstacles& o, std::vector<MoveResult>& results, unsigned threads,
                   const SceneIndexes* edges) {
     const std::size_t ns = o.shapes.size();
     std::vector<Bounds> bounds(ns);
     for (std::size_t k = 0; k < ns; ++k) bounds[k] = bounds_of(scene.shapes[o.shapes[k]].shape);
     const PathGrid grid(bounds);
+    std::optional<ObstacleTree> tree;  // built by the first move that needs it
+    std::once_flag tree_built;
     const unsigned parts = threads > 1 && o.moves.size() >= kTwoThreadMoves ? 2 : 1;
     in_parts(parts, [&](unsigned part) {
         std::vector<Candidate> near;
+        std::vector<OpenNode> open;
         std::vector<std::uint32_t> seen(ns, 0);  // the last move (+ 1) that met each obstacle
         const std::size_t to = o.moves.size() * (part + 1) / parts;
         for (std::size_t p = o.moves.size() * part / parts; p < to; ++p) {
@@ -330,6 +502,18 @@ void run_selector(const Scene& scene, const Obstacles& o, std::vector<MoveResult
                 [&](double t) {
                     first.offer(scene, m, near);
                     return first.best && first.best->hi < t * (1.0 - 0x1p-30);
+                },
+                [&] {  // a huge body: the cost follows the nodes that may still hold the first hit
+                    first.offer(scene, m, near);
+                    std::call_once(tree_built, [&] { tree.emplace(bounds); });
+                    tree->search(
+                        open, [&](const Bounds& b, std::uint32_t e) { return earliest_reach(m, b, first, o.shapes[e]); },
+                        [&](double t, std::uint32_t e) { return first.may_beat(t, o.shapes[e]); },
+                        [&](std::uint32_t e) {
+                            if (seen[e] == tag) return;
+                            seen[e] = tag;
+                            if (earliest_reach(m, bounds[e], first, o.shapes[e])) first.consider(scene, m, o.shapes[e]);
+                        });
                 });
             first.offer(scene, m, near);
             results[k] = first.finish(scene, m, o.grids);

@@ -16,8 +16,11 @@ class SceneIndexes;  // edge_index.hpp
 /// entries are left as they are). The shapes a selector selects are put in a uniform grid by
 /// their bounds; each move walks the cells along its path, keeps the shapes whose bounds its
 /// body may reach, and sweeps them in the order it may reach them until the rest come too
-/// late; the first hit is decided exactly, ties going to the lower object index (shapes, then
-/// grids). Selectors that select
+/// late. A body wider than a few cells (radius 1e6 against shapes a few units wide) searches
+/// a bounding-volume tree of the shapes instead, best-first by the time it may reach a node,
+/// then by the lowest index inside: its cost follows the nodes that may hold its first hit,
+/// not the shapes its box covers. The first hit is decided exactly, ties going to the lower
+/// object index (shapes, then grids). Selectors that select
 /// nothing are appended to `empty` (if not there yet); their moves are allowed. With
 /// threads > 1, moves are run on two threads; the results never depend on it. A big polygon's
 /// edges are read through `edges` (the check's SceneIndexes), when given: only those near a

@@ -3,11 +3,19 @@
 # rounds: wall, user CPU and peak RSS. Every family must scale about 4x from n to 4n, apart
 # from the size of its answer. Figures: tests/bench/README.md.
 #
-#   bash tests/bench/n4n_bench.sh [--runs N] FAMILY [BIN...]    # default build/cli/collide
-#   FAMILY: near-probe near-probe-rule near-probe-rule-all near-grid moves-early sweep-polygon
+#   bash tests/bench/n4n_bench.sh [--runs N] [--n N] FAMILY [BIN...]    # default build/cli/collide
+#   FAMILY: near-probe near-probe-rule near-probe-rule-all near-grid moves-early moves-huge-body
+#           sweep-polygon
 set -euo pipefail
 runs=3
-if [ "${1:-}" = --runs ]; then runs=$2; shift 2; fi
+n_given=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --runs) runs=$2; shift 2 ;;
+    --n) n_given=$2; shift 2 ;;  # instead of the family's n
+    *) break ;;
+  esac
+done
 family=${1:?family}
 shift
 bins=("$@")
@@ -17,9 +25,11 @@ case $family in
   near-probe-rule|near-probe-rule-all) n=20000; args=() ;;
   near-grid) n=16384; args=(--near 1e9 --pairs '*:g') ;;
   moves-early) n=20000; args=(--threads 1) ;;
+  moves-huge-body) n=5000; args=(--threads 1) ;;
   sweep-polygon) n=100000; args=(--threads 1) ;;
   *) echo "unknown family $family" >&2; exit 2 ;;
 esac
+n=${n_given:-$n}
 dir=${TMPDIR:-/tmp}/collide-n4n
 mkdir -p "$dir"
 here=$(dirname "$0")

@@ -11,6 +11,9 @@ near-grid       N circles over a sqrt(N) x sqrt(N) grid g with one solid cell (i
 moves-early     N moves against N small obstacles, each crossing the field, blocked near its
                 start (item 4)
 sweep-polygon   N/100 short moves up into one comb polygon of N vertices (item 8)
+moves-huge-body N moves of circle bodies of radius 1e6 against N small obstacles (item 5):
+                a third start over the field (blocked at t = 0), a third come at it along x
+                from outside (blocked later), a third pass it by (allowed)
 """
 import json
 import random
@@ -47,6 +50,27 @@ def moves_early(n):
     return {"shapes": shapes, "moves": moves, "pairs": []}
 
 
+def moves_huge_body(n):
+    rng = random.Random(6)
+    side = 10 * int(n ** 0.5)
+    shapes = [{"id": f"o{i}", "type": "rect", "min": [x, y], "max": [x + 2, y + 2]}
+              for i, (x, y) in enumerate((rng.uniform(0, side), rng.uniform(0, side)) for _ in range(n))]
+    r = 1e6
+    moves = []
+    for i in range(n):
+        y = rng.uniform(0, side)
+        if i % 3 == 0:  # over the field from the start
+            path = [rng.uniform(0, side), y], [rng.uniform(0, side), rng.uniform(0, side)]
+        elif i % 3 == 1:  # from the left, into the field
+            x = -r - rng.uniform(1, side)
+            path = [x, y], [x + 2 * side, y]
+        else:  # beside the field, along it
+            path = [-r - rng.uniform(1, side), y], [-r - rng.uniform(1, side), y + rng.uniform(-side, side)]
+        moves.append({"id": f"m{i}", "against": "*", "from": path[0], "to": path[1],
+                      "body": {"type": "circle", "radius": r}})
+    return {"shapes": shapes, "moves": moves, "pairs": []}
+
+
 def sweep_polygon(n):
     teeth = (n - 2) // 4
     pts = []
@@ -65,7 +89,8 @@ def sweep_polygon(n):
 
 FAMILIES = {"near-probe": near_probe, "near-probe-rule": lambda n: near_probe(n, rule=True),
             "near-probe-rule-all": lambda n: near_probe(n, rule=True, default_pairs=True),
-            "near-grid": near_grid, "moves-early": moves_early, "sweep-polygon": sweep_polygon}
+            "near-grid": near_grid, "moves-early": moves_early,
+            "moves-huge-body": moves_huge_body, "sweep-polygon": sweep_polygon}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in FAMILIES:

@@ -40,10 +40,14 @@ public:
         for (; first != last; ++first) push_back(*first);
     }
 
-    std::uint32_t operator[](std::size_t k) const {
-        if (bits_ == 0) return palette_[0];
+    std::uint32_t operator[](std::size_t k) const { return palette_[index(k)]; }
+    /// The distinct gids, in order of first use, and where cell k's gid is among them: a
+    /// question asked of every cell (is it solid?) is asked once a tile this way.
+    const std::vector<std::uint32_t>& palette() const { return palette_; }
+    std::size_t index(std::size_t k) const {
+        if (bits_ == 0) return 0;
         const std::size_t bit = k * bits_;
-        return palette_[static_cast<std::size_t>((words_[bit / 64] >> (bit % 64)) & ((std::uint64_t{1} << bits_) - 1))];
+        return static_cast<std::size_t>((words_[bit / 64] >> (bit % 64)) & ((std::uint64_t{1} << bits_) - 1));
     }
     std::size_t size() const { return size_; }
     bool empty() const { return size_ == 0; }

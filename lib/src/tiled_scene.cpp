@@ -234,10 +234,13 @@ private:
                                           false);
             for (const std::size_t k : part) {
                 const TileBlock& b = l.blocks[k];
-                for (std::uint32_t r = 0; r < b.height; ++r) {
+                std::vector<char> solid_tile;  // of each gid of the block's palette
+                for (const std::uint32_t gid : b.gids.palette()) solid_tile.push_back(solid(gid) ? 1 : 0);
+                if (std::find(solid_tile.begin(), solid_tile.end(), 1) == solid_tile.end()) continue;  // nothing solid
+                for (std::uint32_t r = 0, i = 0; r < b.height; ++r) {
                     const auto first = static_cast<std::size_t>((b.y - box.y0 + r) * static_cast<std::int64_t>(cols) + (b.x - box.x0));
-                    for (std::uint32_t c = 0; c < b.width; ++c)
-                        if (solid(b.gids[std::size_t{r} * b.width + c])) g.bits[(first + c) / 64] |= std::uint64_t{1} << ((first + c) % 64);
+                    for (std::uint32_t c = 0; c < b.width; ++c, ++i)
+                        if (solid_tile[b.gids.index(i)]) g.bits[(first + c) / 64] |= std::uint64_t{1} << ((first + c) % 64);
                 }
             }
             out_.add(std::move(g));
@@ -335,7 +338,11 @@ private:
     void warn_undefined_gids(const Layer& l, const std::string& path) {
         std::uint64_t count = 0;
         std::string first;
-        for (const TileBlock& b : l.blocks)
+        for (const TileBlock& b : l.blocks) {
+            bool all_defined = true;  // the block's distinct gids first: in most layers all are
+            for (const std::uint32_t raw : b.gids.palette())
+                all_defined = all_defined && ((raw & kGidMask) == 0 || defined_gid(raw & kGidMask));
+            if (all_defined) continue;
             for (std::size_t k = 0; k < b.gids.size(); ++k) {
                 const std::uint32_t gid = b.gids[k] & kGidMask;
                 if (gid == 0 || defined_gid(gid)) continue;
@@ -343,6 +350,7 @@ private:
                     first = "(" + std::to_string(b.x + static_cast<std::int64_t>(k % b.width)) + ", " +
                             std::to_string(b.y + static_cast<std::int64_t>(k / b.width)) + "), gid " + std::to_string(gid);
             }
+        }
         if (count == 0) return;
         result_.warnings.push_back(file_ + ": layer '" + path + "': " +
                                    (count == 1 ? "tile " + first + " names" : std::to_string(count) + " tiles, the first " + first + ", name") +
@@ -351,7 +359,10 @@ private:
 
     // One compound per placed tile whose tile has collision shapes.
     void tile_shapes(const Layer& l, Vec2 at, const std::string& path) {
-        for (const TileBlock& b : l.blocks)
+        for (const TileBlock& b : l.blocks) {
+            const auto& palette = b.gids.palette();
+            if (std::none_of(palette.begin(), palette.end(), [&](std::uint32_t raw) { return collision_.count(raw & kGidMask) != 0; }))
+                continue;  // no tile of the block has collision shapes
             for (std::size_t k = 0; k < b.gids.size(); ++k) {
                 const std::uint32_t raw = b.gids[k];
                 const std::uint32_t gid = raw & kGidMask;
@@ -380,6 +391,7 @@ private:
                 src.column = l.where.column;
                 compound(id, *tile, *set, p, groups, std::move(src));
             }
+        }
     }
 
     // The tile's collision shapes as one compound. An error in a part is the tileset's, at

@@ -221,7 +221,7 @@ bool same_sources(const std::vector<MapSource>& a, const std::vector<MapSource>&
 void check_same(const Input& in, const std::vector<MapImport>& x, const std::vector<MapImport>& y) {
     if (x.size() != y.size()) fuzz::fail("importing twice gives a different number of scenes\n" + describe(in));
     for (std::size_t i = 0; i < x.size(); ++i) {
-        if (x[i].name != y[i].name || x[i].text != y[i].text || x[i].warnings != y[i].warnings ||
+        if (x[i].name != y[i].name || collide::scene_text(x[i]) != collide::scene_text(y[i]) || x[i].warnings != y[i].warnings ||
             !same_sources(x[i].shape_sources, y[i].shape_sources) || !same_sources(x[i].grid_sources, y[i].grid_sources))
             fuzz::fail("importing twice gives a different scene " + std::to_string(i) + " ('" + x[i].name + "')\n" +
                        describe(in) + "\nfirst:\n" + x[i].text.substr(0, 2000) + "\nsecond:\n" + y[i].text.substr(0, 2000));
@@ -303,6 +303,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             fuzz::fail("scene '" + m.name + "' has " + std::to_string(scene.shapes.size()) + " shapes and " +
                        std::to_string(scene.grids.size()) + " grids, its import " + std::to_string(m.shape_sources.size()) +
                        " shape sources and " + std::to_string(m.grid_sources.size()) + " grid sources\n" + describe(in));
+        // What `collide import` prints is the same scene: its grids read back bit for bit.
+        try {
+            const Scene printed = collide::read_scene(collide::scene_text(m), m.name);
+            bool same = printed.grids.size() == scene.grids.size();
+            for (std::size_t g = 0; same && g < scene.grids.size(); ++g) {
+                const collide::Grid &a = printed.grids[g], &b = scene.grids[g];
+                same = a.id == b.id && a.groups == b.groups && a.cols == b.cols && a.rows == b.rows && a.bits == b.bits &&
+                       a.origin.x == b.origin.x && a.origin.y == b.origin.y && a.tile.x == b.tile.x && a.tile.y == b.tile.y &&
+                       a.outside_solid == b.outside_solid;
+            }
+            if (!same) fuzz::fail("scene '" + m.name + "': the grids collide import prints differ from those read\n" + describe(in));
+        } catch (const Error& e) {
+            fuzz::fail("scene '" + m.name + "': what collide import prints does not read: " + std::string(e.what()) + "\n" + describe(in));
+        }
         if (scene.shapes.size() > kMaxShapes) continue;
         try {
             (void)check(scene, CheckOptions{});

@@ -9,6 +9,7 @@
 #include "collide/check.hpp"
 #include "collide/geometry.hpp"
 #include "collide/scene.hpp"
+#include "move_bodies.hpp"
 
 #include <doctest/doctest.h>
 
@@ -26,33 +27,17 @@ using collide::detail::first_contact;
 using collide::detail::run_moves_against;
 using collide::detail::SweepTime;
 
-namespace {
+using move_bodies::circle_body;
+using move_bodies::num;
+using move_bodies::rect_body;
 
-std::string num(double v) {
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, r.ptr);
-}
+namespace {
 
 // "allowed", or "t=0.5 stop=(-1000000,0) hit=3": doubles as shortest round-trip text, so
 // comparing the text compares them exactly.
 std::string describe(const MoveResult& r) {
     if (r.allowed) return "allowed";
     return "t=" + num(r.t) + " stop=(" + num(r.stop.x) + "," + num(r.stop.y) + ") hit=" + (r.hit ? num(double(*r.hit)) : "-");
-}
-
-Body circle_body(double r) {
-    Body b;
-    b.kind = Body::Kind::Circle;
-    b.radius = r;
-    return b;
-}
-
-Body rect_body(double w, double h) {
-    Body b;
-    b.kind = Body::Kind::Rect;
-    b.size = Vec2{w, h};
-    return b;
 }
 
 Move move(Vec2 from, Vec2 to, Body body, bool path = true) {

@@ -10,6 +10,7 @@
 #include "collide/check.hpp"
 #include "collide/geometry.hpp"
 #include "collide/scene.hpp"
+#include "move_bodies.hpp"
 
 #include <doctest/doctest.h>
 
@@ -24,27 +25,11 @@ using namespace collide;
 using collide::detail::blocked_at;
 using collide::detail::first_contact;
 
+using move_bodies::circle_body;
+using move_bodies::num;
+using move_bodies::rect_body;
+
 namespace {
-
-std::string num(double v) {
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, r.ptr);
-}
-
-Body circle_body(double r) {
-    Body b;
-    b.kind = Body::Kind::Circle;
-    b.radius = r;
-    return b;
-}
-
-Body rect_body(double w, double h) {
-    Body b;
-    b.kind = Body::Kind::Rect;
-    b.size = Vec2{w, h};
-    return b;
-}
 
 Move move(Vec2 from, Vec2 to, Body body = {}, bool path = true) {
     Move m;

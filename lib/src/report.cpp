@@ -370,12 +370,7 @@ public:
     }
 
     void collision(const Scene& scene, const Collision& c) override {
-        csv_field(buf_, scene.file);
-        buf_ += ",collision,";
-        csv_field(buf_, object_id(scene, c.a));
-        buf_ += ',';
-        csv_field(buf_, object_id(scene, c.b));
-        buf_ += ',';
+        row_head(buf_, scene, "collision", c.a, c.b);
         buf_ += relation_name(c.relation);
         buf_ += ",,,,,";
         const bool grid = c.b >= scene.shapes.size();
@@ -428,16 +423,24 @@ public:
 
 private:
     void near_record(std::string& out, const Scene& scene, const NearPair& n, bool) override {
-        csv_field(out, scene.file);
-        out += ",near,";
-        csv_field(out, object_id(scene, n.a));
-        out += ',';
-        csv_field(out, object_id(scene, n.b));
-        out += ",,,,,,,,";
+        row_head(out, scene, "near", n.a, n.b);
+        out += ",,,,,,,";
         if (n.b >= scene.shapes.size()) out += "false";  // a shape-grid row (SPEC §4)
         out += ',';
         append_number(out, n.distance);
         out += ",,,,,\r\n";
+    }
+
+    // The first columns of a pair's row: scene, type, a, b (and the comma after b).
+    static void row_head(std::string& out, const Scene& scene, const char* type, std::size_t a, std::size_t b) {
+        csv_field(out, scene.file);
+        out += ',';
+        out += type;
+        out += ',';
+        csv_field(out, object_id(scene, a));
+        out += ',';
+        csv_field(out, object_id(scene, b));
+        out += ',';
     }
 
     // Lists inside one field: items split by ';', the two numbers of an item by a space.

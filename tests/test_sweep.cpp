@@ -203,6 +203,17 @@ TEST_CASE("sweep: every body against every shape type") {
         CHECK(sweep(move({8, -8}, {8, 8}), hook) == "t=0.25 stop=(8,-4)");  // along the piece: inside at once
         CHECK(sweep(move({4, -1}, {12, 1}), hook) == "allowed");           // through the end again
         CHECK(sweep(move({0, 1}, {16, 1}), hook) == "t=0.5 stop=(8,1)");     // elsewhere on the piece
+        // The same for a zero-width rect body (a segment; fuzz_sweep, a random seed): crossing
+        // the piece at the end only, or resting across it there, touches; moving onto the
+        // piece's interior, or crossing it elsewhere, is inside.
+        const Body stick = rect_body(0, 2);  // a vertical segment 2 long
+        const Body bar = rect_body(2, 0);    // a horizontal one
+        CHECK(sweep(move({8, 0}, {8, 0}, bar), hook) == "allowed");           // across the piece at the end
+        CHECK(sweep(move({4, 0}, {12, 0}, bar), hook) == "allowed");  // along y = 0 it meets both pieces at the end only
+        CHECK(sweep(move({4, 1}, {12, 1}, bar), hook) == "t=0.375 stop=(7,1)");  // y = 1: the vertical piece's interior
+        CHECK(sweep(move({6, 0}, {6, 0}, bar, false), hook) == "allowed");     // short of the piece
+        CHECK(sweep(move({8, -1.5}, {8, -1.5}, stick), hook) == "t=0 stop=(8,-1.5)");  // along the piece
+        CHECK(sweep(move({2, 3}, {14, 3}, bar), hook) == "t=0.4166666666666667 stop=(7,3)");  // elsewhere on the piece
     }
     SUBCASE("capsule from [8, -4] to [8, 4] of radius 1, and one with a == b (a disk)") {
         const Capsule c{{8, -4}, {8, 4}, 1};

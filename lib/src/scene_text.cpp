@@ -83,9 +83,13 @@ void SceneText::end_shape(const std::vector<std::string>& groups) {
 
 Grid SceneText::grid_head(std::string_view id, const std::vector<std::string>& groups, Vec2 origin, Vec2 tile,
                           std::size_t cols, std::size_t rows, bool outside_solid) {
+    // As the scene text would have them: a name that is not UTF-8 has U+FFFD for its bad bytes.
+    const auto utf8 = [](std::string_view name) { return is_valid_utf8(name) ? std::string(name) : valid_utf8(name); };
     Grid g;
-    g.id = std::string(id);
-    g.groups = Groups(groups);
+    g.id = utf8(id);
+    std::vector<std::string> names;
+    for (const std::string& name : groups) names.push_back(utf8(name));
+    g.groups = Groups(std::move(names));
     g.origin = origin;
     g.tile = tile;
     g.cols = cols;

@@ -306,20 +306,22 @@ struct Sweeper {
         return v != a && v != b && on_piece(Piece{PieceKind::Segment, a, b}, v);
     }
 
-    // A point body against the piece a-b of an open polyline whose end point e lies inside that
-    // piece: e is the polyline's boundary (as in GEOS, wherever else the curve passes), so a
-    // body that meets the piece only at e (crossing it there, or resting there) is not inside.
-    // A body moving along the piece is inside at once all the same: the infimum is unchanged.
-    void piece_through_end(Vec2 a, Vec2 b, Vec2 front, Vec2 back) {
-        Sweeper one = *this;
-        one.best.reset();
-        one.segment(a, b);
-        if (!one.best) return;
-        const bool along = from != to && orient(a, b, from) == 0 && orient(a, b, to) == 0;
-        if (!along)
-            for (const Vec2 e : {front, back})
-                if (inside_segment(a, b, e) && (from == to ? from == e : orient(from, to, e) == 0)) return;
-        take(one.best);
+    // The piece a-b of an open polyline, for a body of no area (a point or a zero-width rect):
+    // an end point of the polyline that lies inside the piece is the polyline's boundary (as
+    // in GEOS, wherever else the curve passes), so the piece is swept as the parts it cuts it
+    // into, each closed at that end: a body that meets the piece only there (crossing it, or
+    // resting on it) touches, one that meets it elsewhere, or moves along it, is inside.
+    void piece_with_ends(Vec2 a, Vec2 b, Vec2 front, Vec2 back) {
+        Vec2 cuts[4] = {a, a, a, b};
+        int n = 1;
+        for (const Vec2 e : {front, back})
+            if (inside_segment(a, b, e) && !(n == 2 && cuts[1] == e)) cuts[n++] = e;
+        cuts[n++] = b;
+        // Cuts lie on a-b exactly: their order along it is that of one coordinate.
+        const bool by_x = a.x != b.x;
+        const auto before = [&](Vec2 u, Vec2 v) { return by_x ? (a.x < b.x ? u.x < v.x : u.x > v.x) : (a.y < b.y ? u.y < v.y : u.y > v.y); };
+        if (n == 4 && before(cuts[2], cuts[1])) std::swap(cuts[1], cuts[2]);
+        for (int k = 0; k + 1 < n && !done(); ++k) segment(cuts[k], cuts[k + 1]);
     }
 
     void polyline(const std::vector<Vec2>& p) {
@@ -328,8 +330,9 @@ struct Sweeper {
         const bool closed = p.front() == p.back();
         for (std::size_t i = 0; i + 1 < n && !done(); ++i) {
             if (p[i] == p[i + 1] || !near(p[i], p[i + 1])) continue;
-            if (point() && !closed && (inside_segment(p[i], p[i + 1], p.front()) || inside_segment(p[i], p[i + 1], p.back())))
-                piece_through_end(p[i], p[i + 1], p.front(), p.back());
+            if ((point() || flat()) && !closed &&
+                (inside_segment(p[i], p[i + 1], p.front()) || inside_segment(p[i], p[i + 1], p.back())))
+                piece_with_ends(p[i], p[i + 1], p.front(), p.back());
             else
                 segment(p[i], p[i + 1]);
         }

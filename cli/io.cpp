@@ -1,6 +1,6 @@
 #include "io.hpp"
-#include "map_input.hpp"
 #include "log.hpp"
+#include "map_input.hpp"
 
 #include <collide/error.hpp>
 

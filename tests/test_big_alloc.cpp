@@ -1,6 +1,6 @@
 // Huge-page advice for big arrays (lib/src/big_alloc.hpp): it must never change what a
 // vector holds, and on Linux it marks the advised memory for transparent huge pages.
-#include "big_alloc.hpp"
+#include "support/big_alloc.hpp"
 
 #include <doctest/doctest.h>
 

@@ -2,8 +2,8 @@
 // far outliers, lines and rays, many grids. Every method and every way of asking (all pairs
 // at once, in one or two shares, or one item at a time) must give brute force's pairs, and
 // those must hold every pair that really collides.
-#include "broadphase.hpp"
-#include "grid_ops.hpp"
+#include "check/broadphase.hpp"
+#include "grids/grid_ops.hpp"
 
 #include "collide/check.hpp"
 #include "collide/geometry.hpp"

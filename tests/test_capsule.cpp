@@ -4,7 +4,7 @@
 // sums of them are compared exactly; irrational ones (where a line crosses a cap) with near().
 #include "collide/geometry.hpp"
 
-#include "grid_ops.hpp"
+#include "grids/grid_ops.hpp"
 
 #include "collide/scene.hpp"
 

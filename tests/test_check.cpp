@@ -2,7 +2,7 @@
 // all give the same result; candidate_pairs() directly.
 #include "collide/check.hpp"
 
-#include "broadphase.hpp"
+#include "check/broadphase.hpp"
 
 #include <doctest/doctest.h>
 

@@ -3,9 +3,9 @@
 // worked out by hand in the comment beside it (3-4-5 triangles and axis gaps, so the value
 // is exact); an irrational one is checked against std::sqrt, which IEEE 754 rounds
 // correctly, or against a value computed independently at high precision.
-#include "distance.hpp"
-#include "edge_index.hpp"
-#include "solid_cells.hpp"
+#include "geometry/edge_index.hpp"
+#include "grids/solid_cells.hpp"
+#include "queries/distance.hpp"
 
 #include "collide/geometry.hpp"
 #include "collide/scene.hpp"

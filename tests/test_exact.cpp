@@ -1,6 +1,6 @@
 // Exact and Filtered arithmetic, and sign_of, the filtered predicate evaluator.
-#include "exact.hpp"
-#include "predicates.hpp"
+#include "numeric/exact.hpp"
+#include "numeric/predicates.hpp"
 
 #include <doctest/doctest.h>
 

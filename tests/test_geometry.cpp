@@ -8,9 +8,10 @@
 // fast paths agreeing with the general polygon code.
 #include "collide/geometry.hpp"
 
-#include "collide_into.hpp"
-#include "edge_index.hpp"
-#include "simple_polygon.hpp"
+#include "check/scene_indexes.hpp"
+#include "geometry/edge_index.hpp"
+#include "queries/collide_into.hpp"
+#include "scene/simple_polygon.hpp"
 
 #include <doctest/doctest.h>
 

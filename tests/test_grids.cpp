@@ -7,7 +7,7 @@
 // [10c, 10c + 10) x [10r, 10r + 10). Results are compared as text ("[1,1] outside",
 // "blocked t=0.5 stop=(20,15) cell=[2,1]") whose numbers are shortest round-trip forms, so
 // a text comparison is an exact comparison of doubles.
-#include "grid_ops.hpp"
+#include "grids/grid_ops.hpp"
 
 #include "collide/check.hpp"
 #include "collide/scene.hpp"

@@ -1,5 +1,5 @@
 // The scene reader's JSON layer: values, packed number arrays, and where it draws lines.
-#include "json_doc.hpp"
+#include "support/json_doc.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,8 +1,8 @@
 // A Tiled map as a scene (tiled_scene.cpp): the conversion of SPEC §1.5 on maps built in
 // the model directly, so that each rule is seen apart from the file formats (test_tmx.cpp and
 // test_tmj.cpp read those). Also the tile data decoding shared by both formats.
-#include "layer_data.hpp"
-#include "tiled_model.hpp"
+#include "maps/layer_data.hpp"
+#include "maps/tiled_model.hpp"
 
 #include <collide/check.hpp>
 #include <collide/maps.hpp>

@@ -3,8 +3,8 @@
 // 1e6 against shapes a few units wide), blocked at the right t by the right shape, allowed
 // where nothing is in the way, and equal to a brute-force reference (every shape swept, the
 // earliest exact time, ties to the lower index) on random scenes, lines and rays among them.
-#include "moves_against.hpp"
-#include "sweep.hpp"
+#include "check/moves_against.hpp"
+#include "queries/sweep.hpp"
 
 #include "collide/check.hpp"
 #include "collide/geometry.hpp"

@@ -5,7 +5,7 @@
 
 #include "collide/check.hpp"
 #include "collide/scene.hpp"
-#include "svg_canvas.hpp"
+#include "render/svg_canvas.hpp"
 
 #include <doctest/doctest.h>
 

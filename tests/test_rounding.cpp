@@ -4,7 +4,7 @@
 // IEEE 754 division, square root and fused multiply-add are correctly rounded themselves, so
 // a / b, sqrt(q) and fma(a, b, c) are exact references for round_quotient on random doubles,
 // near-ties included; ties and the ends of the double range are checked by hand.
-#include "rounding.hpp"
+#include "numeric/rounding.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // Selections: the lists kept for many specs select exactly what the masks of a few select,
 // and check() gives the same result whichever it uses.
-#include "selection.hpp"
+#include "scene/selection.hpp"
 
 #include "collide/check.hpp"
 

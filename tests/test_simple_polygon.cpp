@@ -2,7 +2,7 @@
 // rings and the Shamos–Hoey sweep for big ones. Named degenerate rings first, each through
 // both checks; then random rings on a small integer grid (many collinear and repeated
 // coordinates) against a brute force written here in 64-bit integers.
-#include "simple_polygon.hpp"
+#include "scene/simple_polygon.hpp"
 
 #include "collide/scene.hpp"
 

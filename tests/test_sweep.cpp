@@ -3,9 +3,9 @@
 // bodies move along y = 0 from [0, 0] to [16, 0] unless a case says otherwise, so a contact
 // at x = c is t = c / 16 and stop [c, 0]. Results are compared as text ("t=0.5 stop=(8,0)")
 // whose numbers are shortest round-trip forms: a text comparison compares doubles exactly.
-#include "grid_ops.hpp"
-#include "edge_index.hpp"
-#include "sweep.hpp"
+#include "geometry/edge_index.hpp"
+#include "grids/grid_ops.hpp"
+#include "queries/sweep.hpp"
 
 #include "collide/check.hpp"
 #include "collide/geometry.hpp"

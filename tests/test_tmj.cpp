@@ -1,7 +1,7 @@
 // The TMJ reader (Tiled JSON maps, tiled_tmj.cpp): the model it fills from small inline maps,
 // with tilesets and templates served by an in-memory loader, and its errors word for word.
 #include "map_data.hpp"
-#include "tiled_model.hpp"
+#include "maps/tiled_model.hpp"
 
 #include <doctest/doctest.h>
 

@@ -2,7 +2,7 @@
 // external tilesets and templates through an in-memory loader, infinite maps' chunks, and the
 // errors hostile or broken maps give, word for word with file and line:column.
 #include "map_data.hpp"
-#include "tiled_model.hpp"
+#include "maps/tiled_model.hpp"
 
 #include <doctest/doctest.h>
 #include <zlib.h>

@@ -18,8 +18,8 @@
 // of the circles at V = 10^5.
 #include "collide/collide.hpp"
 
-#include "collide_into.hpp"
-#include "edge_index.hpp"
+#include "geometry/edge_index.hpp"
+#include "queries/collide_into.hpp"
 
 #include <chrono>
 #include <cmath>

@@ -25,7 +25,7 @@
 //      outside is solid and the shape leaves the grid's closed extent.
 // A failure prints the grid and the query, then traps.
 #include "fuzz_common.hpp"
-#include "grid_ops.hpp"
+#include "grids/grid_ops.hpp"
 
 #include <fuzzer/FuzzedDataProvider.h>
 

@@ -27,7 +27,7 @@
 // shapes are imported and read but not checked.
 #include "fuzz_common.hpp"
 
-#include "tiled_model.hpp"
+#include "maps/tiled_model.hpp"
 
 #include <collide/maps.hpp>
 

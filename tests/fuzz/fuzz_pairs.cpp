@@ -26,10 +26,10 @@
 // A failure prints both shapes and what differed, then traps.
 #include "fuzz_common.hpp"
 
-#include "collide_into.hpp"
-#include "edge_index.hpp"
-#include "predicates.hpp"
-#include "rounding.hpp"
+#include "geometry/edge_index.hpp"
+#include "numeric/predicates.hpp"
+#include "numeric/rounding.hpp"
+#include "queries/collide_into.hpp"
 
 #include <fuzzer/FuzzedDataProvider.h>
 

@@ -15,8 +15,8 @@
 // some are exact copies or neighbours of others. A failure prints the ring and traps.
 #include "fuzz_common.hpp"
 
-#include "exact.hpp"
-#include "simple_polygon.hpp"
+#include "numeric/exact.hpp"
+#include "scene/simple_polygon.hpp"
 
 #include <fuzzer/FuzzedDataProvider.h>
 

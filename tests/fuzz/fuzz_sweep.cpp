@@ -16,7 +16,7 @@
 // A failure prints the move and the shape, then traps.
 #include "fuzz_common.hpp"
 
-#include "sweep.hpp"
+#include "queries/sweep.hpp"
 
 #include <fuzzer/FuzzedDataProvider.h>
 

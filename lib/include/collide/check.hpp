@@ -8,6 +8,7 @@
 
 #include "collide/geometry.hpp"
 #include "collide/scene.hpp"
+#include "collide/types.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -70,13 +71,6 @@ struct CheckOptions {
     CheckProgress* progress = nullptr;
 };
 
-/// A grid cell as [col, row], indexing rows[row][col] as written; may lie outside the grid.
-struct Cell {
-    std::int64_t col = 0;
-    std::int64_t row = 0;
-    friend bool operator==(Cell a, Cell b) { return a.col == b.col && a.row == b.row; }
-};
-
 /// A reported collision. `a` is a shape index; `b` a shape index, or shapes.size() + the
 /// index of a grid.
 struct Collision {
@@ -100,18 +94,6 @@ struct NearPair {
     std::size_t a = 0;
     std::size_t b = 0;
     double distance = 0.0;  ///< the exact distance, correctly rounded
-};
-
-/// The answer to a move.
-struct MoveResult {
-    bool allowed = true;
-    double t = 0.0;  ///< blocked: fraction of the path where it stops
-    Vec2 stop;       ///< blocked: from + t (to - from)
-    Cell cell;       ///< blocked on a grid: first solid cell hit
-    /// Blocked, for a move with `against`: the object hit first (a shape index, or
-    /// shapes.size() + the index of a grid, whose `cell` is then set).
-    std::optional<std::size_t> hit;
-    std::optional<bool> passed;  ///< when the move has an expectation
 };
 
 /// The outcome of a rule. Violations are (a, b) pairs for `none` and (a, npos) shapes for

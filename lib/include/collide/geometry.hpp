@@ -28,130 +28,13 @@
 // (self-intersecting, fewer than three vertices) gives an unspecified relation, never UB.
 #pragma once
 
+#include "collide/types.hpp"
+
 #include <cstdint>
 #include <optional>
-#include <string_view>
-#include <variant>
 #include <vector>
 
 namespace collide {
-
-/// A position or direction in scene units.
-struct Vec2 {
-    double x = 0.0;
-    double y = 0.0;
-    friend bool operator==(Vec2 a, Vec2 b) { return a.x == b.x && a.y == b.y; }
-    friend bool operator!=(Vec2 a, Vec2 b) { return !(a == b); }
-    /// Order by x, then y: the order of `points` in every report.
-    friend bool operator<(Vec2 a, Vec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
-};
-
-/// A single point.
-struct Point {
-    Vec2 at;
-};
-
-/// A closed disk; radius >= 0 (0 is the point `center`).
-struct Circle {
-    Vec2 center;
-    double radius = 0.0;
-};
-
-/// A closed axis-aligned rectangle; min <= max on both axes (zero extent allowed).
-struct Rect {
-    Vec2 min;
-    Vec2 max;
-};
-
-/// A closed segment from a to b; a == b is a point.
-struct Segment {
-    Vec2 a;
-    Vec2 b;
-};
-
-/// The infinite line through a and b; a != b.
-struct Line {
-    Vec2 a;
-    Vec2 b;
-};
-
-/// The half-line {origin + t * direction : t >= 0}; direction != 0.
-struct Ray {
-    Vec2 origin;
-    Vec2 direction;
-};
-
-/// A simple polygon (no self-intersection, non-zero area, either winding, >= 3 vertices,
-/// no consecutive repeats), closed implicitly; the region it bounds, boundary included.
-struct Polygon {
-    std::vector<Vec2> points;
-};
-
-/// A chain of segments through `points` (>= 1 point). It may cross itself. When the last
-/// point equals the first it is closed and has no boundary points.
-struct Polyline {
-    std::vector<Vec2> points;
-};
-
-/// Every point within `radius` (> 0) of the segment a-b, closed: a stadium. a == b is the
-/// disk of that radius. Its outline is two straight sides and two half circles.
-struct Capsule {
-    Vec2 a;
-    Vec2 b;
-    double radius = 0.0;
-};
-
-struct Compound;
-
-/// Any shape. The alternative index is the ShapeType. (The scene format's `box` and
-/// `ellipse` are read as the polygon, rect or circle they are: see box_corners and
-/// ellipse_points.)
-using Shape = std::variant<Point, Circle, Rect, Segment, Line, Ray, Polygon, Polyline, Capsule, Compound>;
-
-/// One object made of parts (>= 1, none a Compound): it collides with whatever one of its
-/// parts collides with. Parts may overlap each other; the compound has no outline of its
-/// own, so it only touches or overlaps (never contains, is within or equals) another shape.
-struct Compound {
-    std::vector<Shape> parts;
-};
-
-/// The kind of a Shape, in the order of the variant.
-enum class ShapeType : std::uint8_t { Point, Circle, Rect, Segment, Line, Ray, Polygon, Polyline, Capsule, Compound };
-
-/// The type of a shape.
-inline ShapeType type_of(const Shape& s) { return static_cast<ShapeType>(s.index()); }
-
-/// The scene-file name of a shape type ("point", "circle", ...).
-std::string_view type_name(ShapeType t);
-
-/// How two colliding shapes relate (OGC / DE-9IM, as GEOS and Shapely decide it).
-enum class Relation : std::uint8_t {
-    Touch,     ///< they share points, but no interior point of one is interior to the other
-    Overlap,   ///< any other collision
-    Contains,  ///< every point of b lies in a, and the interiors meet
-    Within,    ///< every point of a lies in b, and the interiors meet
-    Equal,     ///< the same point set
-};
-
-/// "touch", "overlap", "contains", "within" or "equal".
-std::string_view relation_name(Relation r);
-
-/// The relation seen from the other side (contains <-> within).
-Relation mirrored(Relation r);
-
-/// What collide() found for two shapes that share at least one point.
-struct Contact {
-    Relation relation = Relation::Touch;
-    /// Intersection of the outlines (boundary curve of circle, rect, polygon; the shape itself
-    /// for the others), sorted by x then y, without duplicates. A shared straight piece of
-    /// positive length contributes its two end points. Empty when points were not asked for.
-    /// A point beyond the double range is left out (see Limits above).
-    std::vector<Vec2> points;
-    /// When a side is a Compound: the indices of its parts that collide with the other side,
-    /// ascending (always filled, points wanted or not); empty for any other shape.
-    std::vector<std::uint32_t> parts_a;
-    std::vector<std::uint32_t> parts_b;
-};
 
 /// Exact collision test of a against b. Returns nothing when they share no point.
 /// With want_points false, Contact::points stays empty (and the test is cheaper).
@@ -167,13 +50,6 @@ double distance(const Shape& a, const Shape& b);
 /// pair that does not collide when this is <= 0.
 int compare_distance(const Shape& a, const Shape& b, double d);
 
-/// The minimum translation vector of a colliding pair (SPEC §2.7): moving b by depth * normal
-/// leaves the interiors of a and b apart (touching at most), and no shorter move does.
-struct Separation {
-    Vec2 normal;         ///< unit vector, pointing the way b moves (from a toward b)
-    double depth = 0.0;  ///< >= 0; 0 for a pair that only touches
-};
-
 /// The separation of two colliding convex shapes (point, circle, rect, segment, capsule, or a
 /// convex polygon, which boxes are): nothing when either is another type (line, ray,
 /// polyline, concave polygon, compound) or when they do not collide. Where several
@@ -181,12 +57,6 @@ struct Separation {
 /// wins. Accurate to about 1e-12 relative to the largest coordinate magnitude involved;
 /// which directions tie is decided exactly.
 std::optional<Separation> separation(const Shape& a, const Shape& b);
-
-/// Axis-aligned bounds of a shape; rays and lines are unbounded (infinite components).
-struct Bounds {
-    Vec2 min;
-    Vec2 max;
-};
 
 /// Smallest Bounds holding the shape (exact: every component is an input coordinate,
 /// rounded outward where it is a computed sum, or +-infinity).

@@ -12,6 +12,7 @@
 
 #include "collide/error.hpp"
 #include "collide/geometry.hpp"
+#include "collide/types.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -25,94 +26,11 @@
 
 namespace collide {
 
-/// The groups of a shape or grid: a list of names, in file order, that cannot change once
-/// made, so that every object with the same list can share one copy (a scene of a million
-/// shapes in group "things" holds that list once, not a million times). It reads like a
-/// const std::vector<std::string>; to change an object's groups, assign a new list:
-/// `shape.groups = {"player", "solid"};`.
-class Groups {
-public:
-    using value_type = std::string;
-    using const_iterator = std::vector<std::string>::const_iterator;
-    using iterator = const_iterator;
-
-    Groups() = default;
-    Groups(std::initializer_list<std::string> names) : Groups(std::vector<std::string>(names)) {}
-    Groups(std::vector<std::string> names)  // NOLINT: implicit, so that a vector can be assigned
-        : list_(names.empty() ? nullptr : std::make_shared<const std::vector<std::string>>(std::move(names))) {}
-
-    /// The names, in file order.
-    const std::vector<std::string>& names() const { return list_ ? *list_ : none(); }
-    operator const std::vector<std::string>&() const { return names(); }  // NOLINT: reads as the list
-    const_iterator begin() const { return names().begin(); }
-    const_iterator end() const { return names().end(); }
-    std::size_t size() const { return names().size(); }
-    bool empty() const { return names().empty(); }
-    const std::string& operator[](std::size_t i) const { return names()[i]; }
-
-    /// Equal names in the same order (shared or not).
-    friend bool operator==(const Groups& a, const Groups& b) { return a.list_ == b.list_ || a.names() == b.names(); }
-    friend bool operator!=(const Groups& a, const Groups& b) { return !(a == b); }
-    friend bool operator==(const Groups& a, const std::vector<std::string>& b) { return a.names() == b; }
-    friend bool operator!=(const Groups& a, const std::vector<std::string>& b) { return !(a == b); }
-    friend bool operator==(const std::vector<std::string>& a, const Groups& b) { return a == b.names(); }
-    friend bool operator!=(const std::vector<std::string>& a, const Groups& b) { return !(a == b); }
-
-private:
-    static const std::vector<std::string>& none() {
-        static const std::vector<std::string> empty;
-        return empty;
-    }
-    std::shared_ptr<const std::vector<std::string>> list_;  // null: no groups
-};
-
 /// A shape of the scene with its id and groups.
 struct SceneShape {
     std::string id;
     Shape shape;
     Groups groups;
-};
-
-/// A tile grid: cols x rows cells of size `tile`, the min corner at `origin`.
-/// Row 0 is the first row written in the file: the top row as a person sees it.
-struct Grid {
-    std::string id;
-    Groups groups;
-    Vec2 origin;                 ///< min corner of the grid
-    Vec2 tile{1.0, 1.0};         ///< cell width and height, > 0
-    std::size_t cols = 0;
-    std::size_t rows = 0;
-    bool outside_solid = true;   ///< whether everything outside the grid blocks
-    bool y_up = false;           ///< with y up, row 0 is the row at the greatest y
-    std::vector<std::uint64_t> bits;  ///< solid flags, row-major as written, 1 bit a cell
-
-    /// Whether cell (col, row) as written is solid; col < cols, row < rows.
-    bool solid(std::size_t col, std::size_t row) const {
-        const std::size_t i = row * cols + col;
-        return (bits[i / 64] >> (i % 64)) & 1u;
-    }
-};
-
-/// The body that a move carries.
-struct Body {
-    enum class Kind : std::uint8_t { Point, Circle, Rect } kind = Kind::Point;
-    double radius = 0.0;  ///< Circle
-    Vec2 size;            ///< Rect: width and height, centred on the position
-};
-
-/// A movement-allowed query (SPEC §1.3): on one grid, or against the shapes and grids a
-/// selector selects.
-struct Move {
-    std::string id;
-    std::size_t grid = 0;  ///< index into Scene::grids, when `against` is not set
-    /// A selector (a group, an id or `*`): the body must not enter the shapes and grids it
-    /// selects (SPEC §2.5). When set, `grid` is unused.
-    std::optional<std::string> against;
-    Vec2 from;
-    Vec2 to;
-    Body body;
-    bool check_path = true;              ///< false: only the destination is tested
-    std::optional<bool> expect_allowed;  ///< the `expect` of the scene, if any
 };
 
 /// A pair spec "A:B": every shape selected by `left` with every shape or grid selected by

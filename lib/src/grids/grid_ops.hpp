@@ -1,0 +1,22 @@
+// Shapes against tile grids, and moves on them (SPEC §2.4).
+#pragma once
+
+#include "collide/types.hpp"
+
+#include <optional>
+
+namespace collide::detail {
+
+/// The solid cells a shape's interior meets (sorted by row, then column) and whether it
+/// reaches the grid's solid outside; nothing when it meets neither.
+struct GridHit {
+    std::vector<Cell> cells;
+    bool outside = false;
+    std::vector<std::uint32_t> parts;  ///< a compound's parts that hit, ascending
+};
+std::optional<GridHit> shape_vs_grid(const Shape& shape, const Grid& grid);
+
+/// Whether a move is allowed, and where it stops when it is not.
+MoveResult run_move(const Move& move, const Grid& grid);
+
+}  // namespace collide::detail

@@ -1,0 +1,298 @@
+// Level-editor maps (collide/maps.hpp): which reader a file goes to, the files a map names,
+// and errors in the scene a map became reported against the map.
+#include "collide/maps.hpp"
+
+#include "maps/ldtk.hpp"
+#include "maps/tiled_model.hpp"
+#include "scene/scene_text.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+
+namespace collide {
+
+namespace {
+
+bool ends_with_ci(std::string_view s, std::string_view suffix) {
+    if (s.size() < suffix.size()) return false;
+    return std::equal(suffix.begin(), suffix.end(), s.end() - static_cast<std::ptrdiff_t>(suffix.size()),
+                      [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+}
+
+// Stops at the first top-level key "type" and remembers whether its value is "map"; every
+// other value is skipped without being stored.
+class TopLevelType : public nlohmann::json_sax<nlohmann::json> {
+public:
+    bool is_map = false;
+
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t&) override { return value(); }
+    bool string(string_t& s) override {
+        if (depth_ == 1 && type_key_) {
+            is_map = s == "map";
+            return false;  // found: stop reading
+        }
+        return value();
+    }
+    bool binary(binary_t&) override { return value(); }
+    bool start_object(std::size_t) override { return open(); }
+    bool end_object() override { return close(); }
+    bool start_array(std::size_t) override { return open(); }
+    bool end_array() override { return close(); }
+    bool key(string_t& k) override {
+        type_key_ = depth_ == 1 && k == "type";
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+private:
+    bool value() {
+        type_key_ = false;
+        return true;
+    }
+    bool open() {
+        ++depth_;
+        type_key_ = false;
+        return true;
+    }
+    bool close() {
+        --depth_;
+        return true;
+    }
+    int depth_ = 0;
+    bool type_key_ = false;
+};
+
+}  // namespace
+
+bool is_tiled_json(std::string_view text) {
+    TopLevelType sax;
+    (void)nlohmann::json::sax_parse(text.begin(), text.end(), &sax);
+    return sax.is_map;
+}
+
+MapFormat map_format(std::string_view file, std::string_view text) {
+    if (ends_with_ci(file, ".tmx")) return MapFormat::TiledXml;
+    if (ends_with_ci(file, ".tmj")) return MapFormat::TiledJson;
+    if (ends_with_ci(file, ".ldtk")) return MapFormat::Ldtk;
+    if (!text.empty() && is_tiled_json(text)) return MapFormat::TiledJson;
+    return MapFormat::None;
+}
+
+namespace {
+
+// Whether the first byte after a byte-order mark and white space can start XML ('<') or JSON:
+// a file of NUL bytes (a sparse file, a disk image) fails there, before room is made for all.
+bool can_start_map_file(std::string_view text) {
+    std::size_t i = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) ++i;
+    return i == text.size() || std::string_view("<{[\"-0123456789tfn").find(text[i]) != std::string_view::npos;
+}
+
+}  // namespace
+
+FileLoader file_system_loader() {
+    return [](const std::string& path) {
+        // O_NONBLOCK: a FIFO opens at once (and is refused below) instead of waiting for a writer.
+        const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) throw Error(path, "", std::string("cannot open: ") + std::strerror(errno));
+        struct Closer {
+            int fd;
+            ~Closer() { ::close(fd); }
+        } const closer{fd};
+        struct stat st {};
+        if (::fstat(fd, &st) != 0) throw Error(path, "", std::string("cannot read: ") + std::strerror(errno));
+        // A map names tilesets, templates and level files: a device, a FIFO or a socket never is
+        // one (/dev/zero would be read for ever), and a directory cannot be.
+        if (S_ISDIR(st.st_mode)) throw Error(path, "", std::string("cannot read: ") + std::strerror(EISDIR));
+        if (!S_ISREG(st.st_mode)) throw Error(path, "", "cannot read: not a regular file");
+        if (static_cast<std::uint64_t>(st.st_size) > kMaxMapFileBytes)
+            throw Error(path, "", "cannot read: the file holds " + std::to_string(st.st_size) + " bytes, more than the " +
+                                      std::to_string(kMaxMapFileBytes) + " collide reads from a file a map names");
+        std::string text;
+        const auto read_up_to = [&](std::size_t size) {
+            const std::size_t from = text.size();
+            text.resize(size);
+            std::size_t got = from;
+            while (got < size) {
+                const ssize_t n = ::read(fd, text.data() + got, size - got);
+                if (n < 0 && errno == EINTR) continue;
+                if (n < 0) throw Error(path, "", std::string("cannot read: ") + std::strerror(errno));
+                if (n == 0) break;
+                got += static_cast<std::size_t>(n);
+            }
+            text.resize(got);
+            return got == size;
+        };
+        // The first bytes alone decide whether it can be XML or JSON at all; then the rest of the
+        // size it had when opened (a file that grows meanwhile is read as it was then).
+        const auto size = static_cast<std::size_t>(st.st_size);
+        if (read_up_to(std::min<std::size_t>(size, 4096)) && size > 4096 && can_start_map_file(text)) read_up_to(size);
+        return text;
+    };
+}
+
+std::vector<MapImport> import_map(const std::string& file, std::string_view text, MapFormat format,
+                                  const FileLoader& load, std::string_view level) {
+    using namespace detail::tiled;
+    switch (format) {
+        case MapFormat::TiledXml:
+        case MapFormat::TiledJson: {
+            if (!level.empty())
+                throw Error(file, "", "'#" + std::string(level) + "' names a level, but a Tiled map has none");
+            const Map map = format == MapFormat::TiledXml ? read_tmx(file, text, load) : read_tmj(file, text, load);
+            std::vector<MapImport> out;
+            out.push_back(tiled_scene(map, file));
+            return out;
+        }
+        case MapFormat::Ldtk:
+            return detail::import_ldtk(file, text, load, level);
+        case MapFormat::None:
+            break;
+    }
+    throw Error(file, "", "not a Tiled map or an LDtk project");
+}
+
+std::string scene_text(const MapImport& map) { return detail::with_grids(map.text, map.grids); }
+
+namespace {
+
+// The map's grids after its scene's shapes (moved out of `take`, the map's own, when set), checked as the scene reader checks grids: a finite
+// origin and tile size, and an id no shape or earlier grid has. An error names the layer.
+void add_map_grids(Scene& scene, const MapImport& map, std::vector<Grid>* take) {
+    std::unordered_map<std::string_view, std::string> seen;
+    for (std::size_t i = 0; i < scene.shapes.size(); ++i) seen.emplace(scene.shapes[i].id, "/shapes/" + std::to_string(i));
+    scene.grids.reserve(map.grids.size());
+    for (std::size_t k = 0; k < map.grids.size(); ++k) {
+        const Grid& g = map.grids[k];
+        const auto fail = [&](const std::string& message) {
+            MapSource s;
+            if (k < map.grid_sources.size()) s = map.grid_sources[k];
+            else s.what = "grid '" + g.id + "'";
+            throw Error(map.name, s.json_path, s.what + ": " + message, s.line, s.column);
+        };
+        const auto finite = [](Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); };
+        if (!finite(g.origin)) fail("its origin is beyond the double range");
+        if (!finite(g.tile) || !(g.tile.x > 0) || !(g.tile.y > 0)) fail("its tile size must be finite and > 0");
+        const auto [it, added] = seen.emplace(g.id, "/grids/" + std::to_string(k));
+        if (!added) fail("duplicate id '" + g.id + "' (also " + it->second + ")");
+    }
+    for (std::size_t k = 0; k < map.grids.size(); ++k) {
+        scene.grids.push_back(take ? std::move((*take)[k]) : map.grids[k]);
+        scene.grids.back().y_up = scene.y_up;
+    }
+}
+
+}  // namespace
+
+namespace {
+
+Scene read_taking(const MapImport& map, const ReadOptions& options, std::vector<Grid>* take) {
+    try {
+        Scene scene = read_scene(map.text, map.name, options);
+        add_map_grids(scene, map, take);
+        return scene;
+    } catch (const Error& e) {
+        // "/shapes/12/points" or "/grids/0/rows": the map object or layer it came from.
+        const std::string& path = e.json_path();
+        const bool shape = path.rfind("/shapes/", 0) == 0;
+        if (!shape && path.rfind("/grids/", 0) != 0) throw;
+        const std::vector<MapSource>& sources = shape ? map.shape_sources : map.grid_sources;
+        // The index written at path[k], when it is below `limit`; k moves past its digits.
+        const auto index_at = [&](std::size_t& k, std::size_t limit) -> std::optional<std::size_t> {
+            std::size_t index = 0;
+            const std::size_t first = k;
+            for (; k < path.size() && std::isdigit(static_cast<unsigned char>(path[k])) && index < limit; ++k)
+                index = index * 10 + static_cast<std::size_t>(path[k] - '0');
+            if (k == first || index >= limit) return std::nullopt;
+            return index;
+        };
+        std::size_t k = shape ? 8 : 7;
+        const auto index = index_at(k, sources.size());
+        if (!index) throw;
+        const MapSource& s = sources[*index];
+        // A tile's collision shape ("/parts/K"): the error is the tileset's, at the shape;
+        // where the map places the tile follows.
+        const std::string parts = "/parts/";
+        if (shape && s.tile < map.tiles.size() && path.compare(k, parts.size(), parts) == 0) {
+            const TileSource& tile = map.tiles[s.tile];
+            k += parts.size();
+            if (const auto part = index_at(k, tile.parts.size())) {
+                const TileShapeSource& q = tile.parts[*part];
+                const std::string placed =
+                    map.name + (s.line > 0 ? ":" + std::to_string(s.line) + ":" + std::to_string(s.column)
+                                           : s.json_path.empty() ? std::string() : " " + s.json_path);
+                throw Error(q.file, q.json_path,
+                            tile.what + ", collision shape " + std::to_string(q.index) + ", placed as " + s.what + " (" +
+                                placed + "): " + e.message(),
+                            q.line, q.column);
+            }
+        }
+        throw Error(map.name, s.json_path, s.what + ": " + e.message(), s.line, s.column);
+    }
+}
+
+}  // namespace
+
+Scene read_map_scene(const MapImport& map, const ReadOptions& options) { return read_taking(map, options, nullptr); }
+
+Scene read_map_scene(MapImport&& map, const ReadOptions& options) { return read_taking(map, options, &map.grids); }
+
+namespace detail::tiled {
+
+bool defines(const Tileset& set, std::uint32_t id) {
+    if (!set.image_collection && (set.tilecount == 0 || id < set.tilecount)) return true;
+    const auto tile = std::lower_bound(set.tiles.begin(), set.tiles.end(), id,
+                                       [](const Tile& a, std::uint32_t v) { return a.id < v; });
+    return tile != set.tiles.end() && tile->id == id;
+}
+
+TileRef tile_of(const std::vector<std::shared_ptr<const Tileset>>& sets, std::uint32_t gid) {
+    TileRef ref;
+    ref.gid = gid & kGidMask;
+    ref.flips = gid & (kFlipH | kFlipV | kFlipD);
+    const auto after = std::upper_bound(sets.begin(), sets.end(), ref.gid,
+                                        [](std::uint32_t v, const auto& t) { return v < t->firstgid; });
+    if (after == sets.begin()) {
+        ref.id = ref.gid;
+        ref.defined = false;
+        return ref;
+    }
+    ref.tileset = *(after - 1);
+    ref.id = ref.gid - ref.tileset->firstgid;
+    ref.defined = defines(*ref.tileset, ref.id);
+    return ref;
+}
+
+bool json_tileset(std::string_view file) { return ends_with_ci(file, ".tsj") || ends_with_ci(file, ".json"); }
+bool json_template(std::string_view file, bool map_json) {
+    if (ends_with_ci(file, ".tj") || ends_with_ci(file, ".json")) return true;
+    return ends_with_ci(file, ".tx") ? false : map_json;
+}
+
+std::string resolve_path(const std::string& from, const std::string& path) {
+    if (!path.empty() && path[0] == '/') return path;
+    const std::size_t slash = from.rfind('/');
+    return slash == std::string::npos ? path : from.substr(0, slash + 1) + path;
+}
+
+}  // namespace detail::tiled
+
+}  // namespace collide

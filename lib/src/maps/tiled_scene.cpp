@@ -1,0 +1,640 @@
+// A Tiled map as a scene (SPEC §1.5): tile layers become grids, tiles with collision shapes
+// and objects become shapes. The reader (tiled_tmx.cpp, tiled_tmj.cpp) has already resolved
+// files, templates and encodings; what is left is geometry and naming.
+//
+// Where Tiled leaves room, the choices (README "Tiled maps"): a tile's collision shapes are
+// flipped inside the tile's own box (diagonal first, then horizontal, then vertical, as Tiled
+// draws them), scaled to a tile object's size, and turned with it; tiles are drawn from the
+// bottom-left of their cell plus the tileset's tile offset; an ellipse or capsule with a zero
+// side is the segment or point it is; the second tile layer with a taken name gets
+// `NAME#LAYERID`.
+#include "maps/tiled_model.hpp"
+
+#include "numeric/angles.hpp"
+#include "scene/scene_text.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace collide::detail::tiled {
+
+namespace {
+
+// Where an object or a tile's collision shape goes: `p` in its own pixels is flipped inside the
+// tile's box (tile shapes only), scaled, shifted by the anchor, then turned by `angle` about
+// `at` (a rotated object) and placed at `at`.
+struct Placement {
+    Vec2 at;
+    std::uint32_t flips = 0;
+    Vec2 box;           ///< the tile's width and height, after a diagonal flip
+    Vec2 scale{1, 1};
+    Vec2 shift;         ///< added after scaling: minus the anchor
+    double angle = 0;   ///< degrees, clockwise with y down
+    double c = 1, s = 0;
+
+    bool turned() const { return angle != 0; }
+    bool uniform() const { return scale.x == scale.y; }
+
+    Vec2 apply(Vec2 p) const {
+        if (flips & kFlipD) std::swap(p.x, p.y);
+        if (flips & kFlipH) p.x = box.x - p.x;
+        if (flips & kFlipV) p.y = box.y - p.y;
+        if (scale.x != 1 || scale.y != 1) p = Vec2{p.x * scale.x, p.y * scale.y};
+        if (shift.x != 0 || shift.y != 0) p = Vec2{p.x + shift.x, p.y + shift.y};
+        if (!turned()) return Vec2{at.x + p.x, at.y + p.y};
+        // As SPEC §2.5 evaluates a box's corner: each product rounded, sums left to right.
+        return Vec2{at.x + p.x * c - p.y * s, at.y + p.x * s + p.y * c};
+    }
+    /// A direction at `rho` degrees in the shape's own frame, as an angle in the world.
+    double angle_of(double rho) const {
+        if (flips & kFlipD) rho = 90 - rho;
+        if (flips & kFlipH) rho = 180 - rho;
+        if (flips & kFlipV) rho = -rho;
+        return rho + angle;
+    }
+    /// A length along the shape's own x (or y) axis, in the world.
+    double length(double v, bool along_y) const {
+        const bool y = along_y != ((flips & kFlipD) != 0);
+        return v * (y ? scale.y : scale.x);
+    }
+};
+
+// `origin + R(degrees) q`, evaluated as SPEC §2.5 evaluates a box's corner.
+Vec2 turned_about(Vec2 origin, Vec2 q, double degrees) {
+    if (degrees == 0) return Vec2{origin.x + q.x, origin.y + q.y};
+    double c = 1, s = 0;
+    cos_sin(degrees, c, s);
+    return Vec2{origin.x + q.x * c - q.y * s, origin.y + q.x * s + q.y * c};
+}
+
+Vec2 plus(Vec2 a, Vec2 b) { return Vec2{a.x + b.x, a.y + b.y}; }
+
+// The anchor of a tile object on its tile, as fractions of its width and height.
+Vec2 anchor(Alignment a) {
+    switch (a) {
+        case Alignment::TopLeft: return {0, 0};
+        case Alignment::Top: return {0.5, 0};
+        case Alignment::TopRight: return {1, 0};
+        case Alignment::Left: return {0, 0.5};
+        case Alignment::Center: return {0.5, 0.5};
+        case Alignment::Right: return {1, 0.5};
+        case Alignment::Unspecified:  // orthogonal maps: bottom-left
+        case Alignment::BottomLeft: return {0, 1};
+        case Alignment::Bottom: return {0.5, 1};
+        case Alignment::BottomRight: return {1, 1};
+    }
+    return {0, 1};
+}
+
+const Tile* find_tile(const Tileset& set, std::uint32_t id) {
+    const auto it = std::lower_bound(set.tiles.begin(), set.tiles.end(), id,
+                                     [](const Tile& t, std::uint32_t v) { return t.id < v; });
+    return it != set.tiles.end() && it->id == id ? &*it : nullptr;
+}
+
+// The size a tile of `set` is drawn at.
+Vec2 tile_size(const Tileset& set, const Tile* tile) {
+    if (tile && tile->width > 0 && tile->height > 0) return Vec2{tile->width, tile->height};
+    return Vec2{set.tilewidth, set.tileheight};
+}
+
+bool can_be_part(const Object& o) { return o.kind != ObjectKind::Text && o.kind != ObjectKind::Tile; }
+
+std::vector<std::string> split_groups(const std::string& list) {
+    std::vector<std::string> out;
+    std::size_t from = 0;
+    while (from <= list.size()) {
+        std::size_t to = list.find(',', from);
+        if (to == std::string::npos) to = list.size();
+        std::size_t a = from, b = to;
+        while (a < b && std::isspace(static_cast<unsigned char>(list[a]))) ++a;
+        while (b > a && std::isspace(static_cast<unsigned char>(list[b - 1]))) --b;
+        if (b > a) out.push_back(list.substr(a, b - a));
+        from = to + 1;
+    }
+    return out;
+}
+
+void add_group(std::vector<std::string>& groups, const std::string& g) {
+    if (!g.empty() && std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
+}
+
+void add_listed_groups(std::vector<std::string>& groups, const Properties& props) {
+    for (const auto& [name, value] : props)
+        if (name == "collide_groups")
+            for (const std::string& g : split_groups(value)) add_group(groups, g);
+}
+
+class Converter {
+public:
+    Converter(const Map& map, const std::string& file) : map_(map), file_(file) {}
+
+    MapImport run() {
+        if (map_.orientation != "orthogonal")
+            throw Error(file_, map_.where.json_path,
+                        "the map is " + (map_.orientation.empty() ? std::string("of no orientation") : map_.orientation) +
+                            ": only orthogonal maps have a plain x/y geometry",
+                        map_.where.line, map_.where.column);
+        count_names(map_.layers);
+        ids_.reserve(objects_ + 16);
+        index_collision_tiles();
+        walk(map_.layers, Vec2{}, "");
+        result_.name = file_;
+        result_.text = out_.text();
+        result_.grids = out_.grids();
+        return std::move(result_);
+    }
+
+private:
+    void count_names(const std::vector<Layer>& layers) {
+        for (const Layer& l : layers) {
+            layer_names_.insert(l.name);
+            objects_ += l.objects.size();
+            for (const Object& o : l.objects)
+                if (!o.name.empty()) ++object_names_[o.name];
+            count_names(l.layers);
+        }
+    }
+
+    // Every tile with collision shapes, by gid, for the tile layers' cells.
+    void index_collision_tiles() {
+        for (const auto& set : map_.tilesets) {
+            for (const Tile& t : set->tiles) {
+                if (std::none_of(t.shapes.begin(), t.shapes.end(), can_be_part)) continue;
+                const std::uint64_t gid = std::uint64_t{set->firstgid} + t.id;
+                if (gid > kGidMask) continue;
+                collision_[static_cast<std::uint32_t>(gid)] = {set.get(), &t};
+                first_collision_ = std::min(first_collision_, static_cast<std::uint32_t>(gid));
+                last_collision_ = std::max(last_collision_, static_cast<std::uint32_t>(gid));
+            }
+        }
+    }
+
+    // `id`, or when a shape or grid has it already (a map with repeated object ids, or an
+    // object named like another's NAME#ID), `id~2`, `id~3`, ...: scene ids are unique.
+    std::string unique(std::string id) {
+        if (ids_.insert(id).second) return id;
+        for (std::size_t n = 2;; ++n) {
+            std::string next = id + "~" + std::to_string(n);
+            if (ids_.insert(next).second) return next;
+        }
+    }
+
+    std::string object_id(const Object& o) const {
+        const auto it = object_names_.find(o.name);
+        if (!o.name.empty() && it != object_names_.end() && it->second == 1 && layer_names_.count(o.name) == 0) return o.name;
+        return o.name + "#" + std::to_string(o.id);
+    }
+
+    void walk(const std::vector<Layer>& layers, Vec2 offset, const std::string& prefix) {
+        for (const Layer& l : layers) {
+            const Vec2 at = plus(offset, l.offset);
+            // An unnamed layer is named by its id, as an unnamed object is.
+            const std::string path = prefix + (l.name.empty() ? "#" + std::to_string(l.id) : l.name);
+            switch (l.kind) {
+                case Layer::Kind::Tiles: tile_layer(l, at, path); break;
+                case Layer::Kind::Objects: object_layer(l, at, path); break;
+                case Layer::Kind::Group: walk(l.layers, at, path + "/"); break;
+                case Layer::Kind::Image: break;
+            }
+        }
+    }
+
+    [[noreturn]] void fail(const Where& w, const std::string& message) const {
+        throw Error(w.file.empty() ? file_ : w.file, w.json_path, message, w.line, w.column);
+    }
+
+    void tile_layer(const Layer& l, Vec2 at, const std::string& path) {
+        if (l.blocks.empty()) return;
+        if (!(map_.tilewidth > 0 && map_.tileheight > 0))
+            fail(map_.where, "the map's tile size must be > 0 for tile layer '" + path + "'");
+        warn_undefined_gids(l, path);
+        const std::vector<std::vector<std::size_t>> parts = chunk_groups(l.blocks);
+        std::vector<std::string> groups;
+        add_group(groups, path);
+        add_group(groups, l.cls);
+        const Vec2 tile{map_.tilewidth, map_.tileheight};
+        for (const std::vector<std::size_t>& part : parts) {
+            const Box box = box_of(l.blocks, part);
+            const auto cols = static_cast<std::uint64_t>(box.x1 - box.x0), rows = static_cast<std::uint64_t>(box.y1 - box.y0);
+            if (cols == 0 || rows == 0) continue;
+            if (cols > kMaxMapCells / rows)
+                fail(l.where, "layer '" + path + "': its chunks span " + std::to_string(cols) + " x " + std::to_string(rows) +
+                                  " tiles, more than the " + std::to_string(kMaxMapCells) + " collide reads");
+            // One grid: the layer's name; a layer split into several: each named by its first tile.
+            std::string id = path;
+            if (parts.size() > 1) id += "[" + std::to_string(box.x0) + "," + std::to_string(box.y0) + "]";
+            else if (ids_.count(id) != 0) id = path + "#" + std::to_string(l.id);
+            id = unique(std::move(id));
+            const Vec2 origin{at.x + static_cast<double>(box.x0) * tile.x, at.y + static_cast<double>(box.y0) * tile.y};
+            Grid g = SceneText::grid_head(id, groups, origin, tile, static_cast<std::size_t>(cols), static_cast<std::size_t>(rows),
+                                          false);
+            for (const std::size_t k : part) {
+                const TileBlock& b = l.blocks[k];
+                std::vector<char> solid_tile;  // of each gid of the block's palette
+                for (const std::uint32_t gid : b.gids.palette()) solid_tile.push_back(solid(gid) ? 1 : 0);
+                if (std::find(solid_tile.begin(), solid_tile.end(), 1) == solid_tile.end()) continue;  // nothing solid
+                for (std::uint32_t r = 0, i = 0; r < b.height; ++r) {
+                    const auto first = static_cast<std::size_t>((b.y - box.y0 + r) * static_cast<std::int64_t>(cols) + (b.x - box.x0));
+                    for (std::uint32_t c = 0; c < b.width; ++c, ++i)
+                        if (solid_tile[b.gids.index(i)]) g.bits[(first + c) / 64] |= std::uint64_t{1} << ((first + c) % 64);
+                }
+            }
+            out_.add(std::move(g));
+            MapSource src;
+            src.what = "layer '" + path + "'";
+            src.json_path = l.where.json_path;
+            src.line = l.where.line;
+            src.column = l.where.column;
+            result_.grid_sources.push_back(std::move(src));
+        }
+        if (!collision_.empty()) tile_shapes(l, at, path);
+    }
+
+    struct Box {
+        std::int64_t x0, y0, x1, y1;  // in tiles, [x0, x1) x [y0, y1)
+    };
+    static Box box_of(const std::vector<TileBlock>& blocks, const std::vector<std::size_t>& part) {
+        Box b{blocks[part[0]].x, blocks[part[0]].y, blocks[part[0]].x, blocks[part[0]].y};
+        for (const std::size_t k : part) {
+            b.x0 = std::min(b.x0, blocks[k].x);
+            b.y0 = std::min(b.y0, blocks[k].y);
+            b.x1 = std::max<std::int64_t>(b.x1, blocks[k].x + blocks[k].width);
+            b.y1 = std::max<std::int64_t>(b.y1, blocks[k].y + blocks[k].height);
+        }
+        return b;
+    }
+
+    // The chunks of a layer as groups, each one grid (README "Tiled maps"): all of them, unless
+    // their bounding box is mostly empty (over kSparseCells cells and over 4 times the cells of
+    // the chunks); then they are split along the longer side at the widest gap between chunks
+    // (in half by count where there is none), and each half likewise. Memory follows the
+    // chunks, not the distance between them: two 16 x 16 chunks 100,000 tiles apart are two
+    // small grids, not 10^10 cells. A finite layer is one block, one grid.
+    static std::vector<std::vector<std::size_t>> chunk_groups(const std::vector<TileBlock>& blocks) {
+        constexpr std::uint64_t kSparseCells = std::uint64_t{1} << 22;
+        std::vector<std::vector<std::size_t>> out, todo(1);
+        for (std::size_t k = 0; k < blocks.size(); ++k) todo[0].push_back(k);
+        while (!todo.empty()) {
+            std::vector<std::size_t> part = std::move(todo.back());
+            todo.pop_back();
+            const Box b = box_of(blocks, part);
+            const auto w = static_cast<std::uint64_t>(b.x1 - b.x0), h = static_cast<std::uint64_t>(b.y1 - b.y0);
+            std::uint64_t held = 0;
+            for (const std::size_t k : part) held += std::uint64_t{blocks[k].width} * blocks[k].height;
+            const bool sparse = w > 0 && h > 0 && w > kSparseCells / h && w > 4 * held / h;  // w h > both, exactly
+            if (part.size() == 1 || !sparse) {
+                out.push_back(std::move(part));
+                continue;
+            }
+            // Along the longer side: sorted by where each chunk starts, cut at the widest gap.
+            const bool along_x = w >= h;
+            const auto lo = [&](std::size_t k) { return along_x ? blocks[k].x : blocks[k].y; };
+            const auto hi = [&](std::size_t k) {
+                return along_x ? blocks[k].x + std::int64_t{blocks[k].width} : blocks[k].y + std::int64_t{blocks[k].height};
+            };
+            std::sort(part.begin(), part.end(), [&](std::size_t a, std::size_t c) { return lo(a) != lo(c) ? lo(a) < lo(c) : a < c; });
+            std::size_t cut = part.size() / 2;
+            std::int64_t reach = hi(part[0]), widest = 0;
+            for (std::size_t i = 1; i < part.size(); ++i) {
+                if (lo(part[i]) - reach > widest) {
+                    widest = lo(part[i]) - reach;
+                    cut = i;
+                }
+                reach = std::max(reach, hi(part[i]));
+            }
+            // Second half first on the stack: the first half comes out first.
+            todo.emplace_back(part.begin() + static_cast<std::ptrdiff_t>(cut), part.end());
+            todo.emplace_back(part.begin(), part.begin() + static_cast<std::ptrdiff_t>(cut));
+        }
+        for (std::vector<std::size_t>& part : out) std::sort(part.begin(), part.end());
+        return out;
+    }
+
+    // A tile whose tile has collision shapes is those shapes (a compound of its own), not a
+    // solid cell; every other tile is (SPEC §1.5), one naming no tile as well.
+    bool solid(std::uint32_t raw) const {
+        const std::uint32_t gid = raw & kGidMask;
+        if (gid == 0) return false;
+        if (gid < first_collision_ || gid > last_collision_) return true;  // most cells: no lookup
+        return collision_.count(gid) == 0;
+    }
+
+    // Whether a gid names a tile its tileset defines; the last tileset's range answers most.
+    bool defined_gid(std::uint32_t gid) {
+        if (gid >= defined_lo_ && gid <= defined_hi_) return true;
+        const TileRef ref = tile_of(map_.tilesets, gid);
+        if (ref.defined && ref.tileset && ref.tileset->tilecount > 0) {
+            defined_lo_ = ref.tileset->firstgid;
+            defined_hi_ = ref.tileset->firstgid + (ref.tileset->tilecount - 1);
+        }
+        return ref.defined;
+    }
+
+    // What Tiled opens, collide reads: a gid naming no tile is a solid cell, said once a layer.
+    void warn_undefined_gids(const Layer& l, const std::string& path) {
+        std::uint64_t count = 0;
+        std::string first;
+        for (const TileBlock& b : l.blocks) {
+            bool all_defined = true;  // the block's distinct gids first: in most layers all are
+            for (const std::uint32_t raw : b.gids.palette())
+                all_defined = all_defined && ((raw & kGidMask) == 0 || defined_gid(raw & kGidMask));
+            if (all_defined) continue;
+            for (std::size_t k = 0; k < b.gids.size(); ++k) {
+                const std::uint32_t gid = b.gids[k] & kGidMask;
+                if (gid == 0 || defined_gid(gid)) continue;
+                if (count++ == 0)
+                    first = "(" + std::to_string(b.x + static_cast<std::int64_t>(k % b.width)) + ", " +
+                            std::to_string(b.y + static_cast<std::int64_t>(k / b.width)) + "), gid " + std::to_string(gid);
+            }
+        }
+        if (count == 0) return;
+        result_.warnings.push_back(file_ + ": layer '" + path + "': " +
+                                   (count == 1 ? "tile " + first + " names" : std::to_string(count) + " tiles, the first " + first + ", name") +
+                                   " no tile of its tileset: read as solid");
+    }
+
+    // One compound per placed tile whose tile has collision shapes.
+    void tile_shapes(const Layer& l, Vec2 at, const std::string& path) {
+        for (const TileBlock& b : l.blocks) {
+            const auto& palette = b.gids.palette();
+            if (std::none_of(palette.begin(), palette.end(), [&](std::uint32_t raw) { return collision_.count(raw & kGidMask) != 0; }))
+                continue;  // no tile of the block has collision shapes
+            for (std::size_t k = 0; k < b.gids.size(); ++k) {
+                const std::uint32_t raw = b.gids[k];
+                const std::uint32_t gid = raw & kGidMask;
+                if (gid < first_collision_ || gid > last_collision_) continue;  // most cells: no lookup
+                const auto hit = collision_.find(gid);
+                if (hit == collision_.end()) continue;
+                const auto [set, tile] = hit->second;
+                const std::int64_t col = b.x + static_cast<std::int64_t>(k % b.width);
+                const std::int64_t row = b.y + static_cast<std::int64_t>(k / b.width);
+                const Vec2 size = tile_size(*set, tile);
+                Placement p;
+                p.flips = raw & (kFlipH | kFlipV | kFlipD);
+                p.box = (p.flips & kFlipD) ? Vec2{size.y, size.x} : size;
+                // Drawn from the bottom-left of its cell, moved by the tileset's tile offset.
+                p.at = Vec2{at.x + static_cast<double>(col) * map_.tilewidth + set->tileoffset.x,
+                            at.y + static_cast<double>(row + 1) * map_.tileheight - p.box.y + set->tileoffset.y};
+                const std::string id = unique(path + "@" + std::to_string(col) + "," + std::to_string(row));
+                std::vector<std::string> groups;
+                add_group(groups, path);
+                add_group(groups, "tile-collision");
+                add_group(groups, tile->cls);
+                MapSource src;
+                src.what = "tile '" + id + "' in layer '" + path + "'";
+                src.json_path = l.where.json_path;
+                src.line = l.where.line;
+                src.column = l.where.column;
+                compound(id, *tile, *set, p, groups, std::move(src));
+            }
+        }
+    }
+
+    // The tile's collision shapes as one compound. An error in a part is the tileset's, at
+    // the shape (MapImport::tiles, one entry per tile however often it is placed); `src` says
+    // where the tile is placed, and follows in its message.
+    void compound(const std::string& id, const Tile& tile, const Tileset& set, const Placement& p,
+                  const std::vector<std::string>& groups, MapSource src) {
+        out_.begin_shape(id, "compound");
+        out_.begin_parts();
+        for (const Object& o : tile.shapes)
+            if (can_be_part(o)) shape(o, p, true);
+        src.tile = tile_source(tile, set);
+        out_.end_parts();
+        out_.end_shape(groups);
+        result_.shape_sources.push_back(std::move(src));
+    }
+
+    void object_layer(const Layer& l, Vec2 at, const std::string& path) {
+        std::vector<std::string> layer_groups;
+        add_group(layer_groups, path);
+        for (const Object& o : l.objects) {
+            const std::string id = unique(object_id(o));
+            const std::string what = "object '" + (o.name.empty() ? "" : o.name) + "#" + std::to_string(o.id) +
+                                     "' in layer '" + path + "'";
+            if (o.kind == ObjectKind::Text) {
+                result_.warnings.push_back(file_ + ": " + what + " is a text object: skipped");
+                continue;
+            }
+            std::vector<std::string> groups = layer_groups;
+            const Tile* tile = nullptr;
+            if (o.kind == ObjectKind::Tile && !o.tile.defined)
+                result_.warnings.push_back(file_ + ": " + what + ": gid " + std::to_string(o.tile.gid) +
+                                           " names no tile of its tileset: read as its rectangle");
+            else if (o.kind == ObjectKind::Tile)
+                tile = find_tile(*o.tile.tileset, o.tile.id);
+            add_group(groups, !o.cls.empty() || !tile ? o.cls : tile->cls);
+            add_listed_groups(groups, l.properties);
+            add_listed_groups(groups, o.properties);
+            MapSource src;
+            src.what = what;
+            src.json_path = o.where.json_path;
+            src.line = o.where.line;
+            src.column = o.where.column;
+            if (o.kind == ObjectKind::Tile) {
+                tile_object(o, tile, at, id, groups, std::move(src));
+                continue;
+            }
+            Placement p;
+            p.at = at;
+            out_.begin_shape(id, type_of(o, p));
+            fields(o, p);
+            out_.end_shape(groups);
+            result_.shape_sources.push_back(std::move(src));
+        }
+    }
+
+    // A tile object: its tile's collision shapes, or else its rectangle (of its own size,
+    // anchored as its tileset says, bottom-left without one, when its gid names no tile).
+    void tile_object(const Object& o, const Tile* tile, Vec2 at, const std::string& id, const std::vector<std::string>& groups,
+                     MapSource src) {
+        static const Tileset kNoTileset;
+        const Tileset& set = o.tile.tileset ? *o.tile.tileset : kNoTileset;
+        const Vec2 size = tile_size(set, tile);
+        const double w = o.width > 0 ? o.width : size.x, h = o.height > 0 ? o.height : size.y;
+        const Vec2 a = anchor(set.alignment);
+        Placement p;
+        p.at = Vec2{at.x + o.x, at.y + o.y};
+        p.angle = o.rotation;
+        cos_sin(p.angle, p.c, p.s);
+        // The tileset's tile offset moves the tile in the object's own frame: scaled to the
+        // object's size and turned with it, as Tiled draws it.
+        p.shift = Vec2{-(a.x * w) + set.tileoffset.x * (size.x > 0 ? w / size.x : 1),
+                       -(a.y * h) + set.tileoffset.y * (size.y > 0 ? h / size.y : 1)};
+        p.flips = o.tile.flips;
+        p.box = (p.flips & kFlipD) ? Vec2{size.y, size.x} : size;
+        if (tile && std::any_of(tile->shapes.begin(), tile->shapes.end(), can_be_part)) {
+            p.scale = Vec2{p.box.x > 0 ? w / p.box.x : 1, p.box.y > 0 ? h / p.box.y : 1};
+            compound(id, *tile, set, p, groups, std::move(src));
+            return;
+        }
+        Object rect;
+        rect.kind = ObjectKind::Rect;
+        rect.width = w;
+        rect.height = h;
+        p.flips = 0;  // a rectangle flipped is the same rectangle
+        out_.begin_shape(id, type_of(rect, p));
+        fields(rect, p);
+        out_.end_shape(groups);
+        result_.shape_sources.push_back(std::move(src));
+    }
+
+    void shape(const Object& o, const Placement& p, bool part) {
+        if (part) out_.begin_part(type_of(o, p));
+        fields(o, p);
+        if (part) out_.end_part();
+    }
+
+    // The scene type an object is written as.
+    static const char* type_of(const Object& o, const Placement& p) {
+        const bool turned = o.rotation != 0 || p.turned();
+        switch (o.kind) {
+            case ObjectKind::Rect:
+                if (o.width == 0 || o.height == 0) return o.width == 0 && o.height == 0 ? "point" : "segment";
+                return turned ? (p.uniform() ? "box" : "polygon") : "rect";
+            case ObjectKind::Ellipse:
+                if (o.width == 0 || o.height == 0) return o.width == 0 && o.height == 0 ? "point" : "segment";
+                return o.width == o.height && p.uniform() ? "circle" : "ellipse";
+            case ObjectKind::Point: return "point";
+            case ObjectKind::Polygon: return "polygon";
+            case ObjectKind::Polyline: return "polyline";
+            case ObjectKind::Capsule:
+                if (o.width == 0 || o.height == 0) return o.width == 0 && o.height == 0 ? "point" : "segment";
+                return "capsule";
+            case ObjectKind::Text:
+            case ObjectKind::Tile: break;
+        }
+        return "point";
+    }
+
+    // A point of the object given in its own frame (relative to x, y; before its rotation).
+    Vec2 local(const Object& o, Vec2 q) const { return turned_about(Vec2{o.x, o.y}, q, o.rotation); }
+
+    void fields(const Object& o, const Placement& p) {
+        const bool turned = o.rotation != 0 || p.turned();
+        const double w = o.width, h = o.height;
+        switch (o.kind) {
+            case ObjectKind::Rect:
+            case ObjectKind::Ellipse:
+            case ObjectKind::Capsule:
+                if (w == 0 || h == 0) return degenerate(o, p);
+                break;
+            default: break;
+        }
+        switch (o.kind) {
+            case ObjectKind::Rect:
+                if (!turned) {
+                    if (p.flips == 0 && p.scale.x == 1 && p.scale.y == 1 && p.shift.x == 0 && p.shift.y == 0) {
+                        // As Tiled writes it: the min corner and the size.
+                        const Vec2 m = p.apply(Vec2{o.x, o.y});
+                        out_.number("x", m.x);
+                        out_.number("y", m.y);
+                        out_.number("width", w);
+                        out_.number("height", h);
+                        return;
+                    }
+                    const Vec2 a = p.apply(Vec2{o.x, o.y}), b = p.apply(Vec2{o.x + w, o.y + h});
+                    out_.pair("min", Vec2{std::min(a.x, b.x), std::min(a.y, b.y)});
+                    out_.pair("max", Vec2{std::max(a.x, b.x), std::max(a.y, b.y)});
+                    return;
+                }
+                if (!p.uniform()) {
+                    std::vector<Vec2> corners = {{0, 0}, {w, 0}, {w, h}, {0, h}};
+                    for (Vec2& c : corners) c = p.apply(local(o, c));
+                    out_.points("points", corners);
+                    return;
+                }
+                out_.pair("center", p.apply(local(o, Vec2{w / 2, h / 2})));
+                out_.pair("size", Vec2{w * p.scale.x, h * p.scale.x});
+                out_.number("angle", p.angle_of(o.rotation));
+                return;
+            case ObjectKind::Ellipse: {
+                const Vec2 center = p.apply(local(o, Vec2{w / 2, h / 2}));
+                out_.pair("center", center);
+                if (w == h && p.uniform()) {
+                    out_.number("radius", w / 2 * p.scale.x);
+                    return;
+                }
+                out_.pair("radii", Vec2{p.length(w / 2, false), p.length(h / 2, true)});
+                out_.number("angle", p.angle_of(o.rotation));
+                return;
+            }
+            case ObjectKind::Capsule: {
+                // The stadium inscribed in the object's rectangle, along its longer side.
+                const double r = std::min(w, h) / 2;
+                const Vec2 a = w >= h ? Vec2{r, h / 2} : Vec2{w / 2, r};
+                const Vec2 b = w >= h ? Vec2{w - r, h / 2} : Vec2{w / 2, h - r};
+                out_.pair("a", p.apply(local(o, a)));
+                out_.pair("b", p.apply(local(o, b)));
+                out_.number("radius", r * std::min(p.scale.x, p.scale.y));
+                return;
+            }
+            case ObjectKind::Point: out_.pair("at", p.apply(Vec2{o.x, o.y})); return;
+            case ObjectKind::Polygon:
+            case ObjectKind::Polyline: {
+                std::vector<Vec2> pts;
+                pts.reserve(o.points.size());
+                for (const Vec2& q : o.points) pts.push_back(p.apply(local(o, q)));
+                out_.points("points", pts);
+                return;
+            }
+            case ObjectKind::Text:
+            case ObjectKind::Tile: return;
+        }
+    }
+
+    // A rectangle, ellipse or capsule with a zero side: the segment along the other side, or
+    // the point.
+    void degenerate(const Object& o, const Placement& p) {
+        if (o.width == 0 && o.height == 0) {
+            out_.pair("at", p.apply(Vec2{o.x, o.y}));
+            return;
+        }
+        out_.pair("a", p.apply(local(o, Vec2{0, 0})));
+        out_.pair("b", p.apply(local(o, Vec2{o.width, o.height})));
+    }
+
+    std::uint32_t tile_source(const Tile& tile, const Tileset& set) {
+        const auto [it, added] = tile_sources_.emplace(&tile, static_cast<std::uint32_t>(result_.tiles.size()));
+        if (!added) return it->second;
+        TileSource t;
+        t.what = "tile " + std::to_string(tile.id) + " of tileset '" + set.name + "'";
+        for (std::size_t k = 0; k < tile.shapes.size(); ++k) {
+            const Object& o = tile.shapes[k];
+            if (can_be_part(o))
+                t.parts.push_back(TileShapeSource{o.where.file.empty() ? file_ : o.where.file, o.where.json_path, o.where.line,
+                                                  o.where.column, k});
+        }
+        result_.tiles.push_back(std::move(t));
+        return it->second;
+    }
+
+    struct CollisionTile {
+        const Tileset* set = nullptr;
+        const Tile* tile = nullptr;
+    };
+
+    const Map& map_;
+    const std::string& file_;
+    SceneText out_;
+    MapImport result_;
+    std::unordered_set<std::string> layer_names_;
+    std::unordered_map<std::string, std::size_t> object_names_;
+    std::size_t objects_ = 0;  ///< of every object layer
+    std::uint32_t first_collision_ = kGidMask, last_collision_ = 0;  ///< the gids in collision_ lie here
+    std::unordered_set<std::string> ids_;  ///< of every shape and grid written so far
+    /// By gid; a map, not a vector indexed by gid: a gid may be up to 2^28 (4 GiB of entries).
+    std::unordered_map<std::uint32_t, CollisionTile> collision_;
+    std::unordered_map<const Tile*, std::uint32_t> tile_sources_;  ///< index in result_.tiles
+    std::uint64_t defined_lo_ = 1, defined_hi_ = 0;  ///< gids known to name a tile (empty at first)
+};
+
+}  // namespace
+
+MapImport tiled_scene(const Map& map, const std::string& file) { return Converter(map, file).run(); }
+
+}  // namespace collide::detail::tiled

@@ -1,0 +1,63 @@
+// A shape as the cores its distance is measured from (distance_terms.hpp): one point, or
+// straight pieces, grown by a radius. Shared by distance.cpp and distance_grid.cpp.
+#pragma once
+
+#include "geometry/edge_index.hpp"
+#include "queries/distance_terms.hpp"
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <vector>
+
+namespace collide::detail {
+
+/// A point (circle: centre and radius) or pieces: kept, or read from a big polygon's or
+/// polyline's edge index. Pieces are never degenerate (a segment of one point is the point).
+struct Cores {
+    double r = 0.0;
+    bool is_point = false;
+    Vec2 point;
+    std::vector<Piece> pieces;
+    const EdgeIndex* index = nullptr;  // a big shape's: given, or `owned`
+    std::unique_ptr<EdgeIndex> owned;
+
+    std::size_t size() const { return is_point ? 1 : (index ? index->size() : pieces.size()); }
+    Piece piece(std::size_t i) const { return index ? index->edge(i) : pieces[i]; }
+    /// Some point of the set.
+    Vec2 first() const { return is_point ? point : piece(0).p; }
+};
+
+/// The cores of any shape but a compound (whose parts are taken one by one); `index` is the
+/// shape's edge index when the caller has it (edge_index.hpp), else one is built if needed.
+Cores cores_of(const Shape& s, const EdgeIndex* index = nullptr);
+
+/// A box grown by e (>= 0, maybe +inf) on every side, rounded outward.
+inline Box grown(Box b, double e) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    auto lo = [&](double v) { return std::nextafter(v - e, -inf); };
+    auto hi = [&](double v) { return std::nextafter(v + e, inf); };
+    return Box{Vec2{lo(b.min.x), lo(b.min.y)}, Vec2{hi(b.max.x), hi(b.max.y)}};
+}
+
+/// How far apart cores may lie and still give a term that matters: the term set's reach plus
+/// both radii, a little more for rounding.
+inline double core_reach(const TermSet& ts, Radii r) {
+    return (ts.reach() + r.ra + r.rb) * (1.0 + 0x1p-40) + 0x1p-1000;
+}
+
+/// Calls f(piece) for each piece of c whose box meets q.
+template <class F>
+void each_piece_near(const Cores& c, const Box& q, F&& f) {
+    if (c.index) {
+        c.index->each_meeting(q, [&](std::size_t i) {
+            f(c.index->edge(i));
+            return true;
+        });
+        return;
+    }
+    for (const Piece& p : c.pieces)
+        if (box_of(p).meets(q)) f(p);
+}
+
+}  // namespace collide::detail

@@ -1,0 +1,499 @@
+// Moves against shapes: each shape as a union of relatively open convex sets of body
+// centres (sweep.hpp), each set as a few constraints, entered at the greatest lower end of
+// their intervals of t. See sweep_form.hpp for the formulas.
+//
+// Which sets (K (+) B is the body B at every point of the piece K):
+// - point, rect (any extent), and straight pieces against a point or rect body: one
+//   K (+) box, flat where K and the box are (an equality along that normal);
+// - a circle body or a circle / capsule shape: K (+) box grown by R along x, along y, and
+//   the disks of radius R around its corners (a rounded box); a straight piece grown by R
+//   is the open strip beside it plus the disks at its ends;
+// - a polygon: its interior (t = 0 when the body starts there) and its edges, where a 2D
+//   body meets the interior as soon as it meets an edge. A point body only counts where it
+//   enters the interior: through an edge against its inward side, or through a vertex into
+//   the open interior cone, before the path's end (ending on the boundary is allowed, SPEC
+//   §2.5); a zero-width rect body (a segment) where its centre does, through
+//   an edge it is not parallel to, or through a vertex whose open interior cone holds its
+//   direction.
+#include "queries/sweep.hpp"
+
+#include "geometry/edge_index.hpp"
+#include "numeric/predicates.hpp"
+#include "queries/sweep_form.hpp"
+
+#include <algorithm>
+
+namespace collide::detail {
+
+namespace {
+
+using Kind = SweepForm::Kind;
+
+// The times in [0, 1] that satisfy every constraint applied so far: an interval whose ends
+// may be open.
+class Clip {
+public:
+    bool empty() const { return empty_; }
+    void none() { empty_ = true; }
+    void raise(const SweepTime& t, bool open) {
+        if (empty_) return;
+        const int c = compare(t, lo_);
+        if (c > 0) {
+            lo_ = t;
+            lo_open_ = open;
+        } else if (c == 0 && open) {
+            lo_open_ = true;
+        }
+        if (lo_.lo > hi_.hi) empty_ = true;  // clearly apart: decided on the bounds alone
+    }
+    void lower(const SweepTime& t, bool open) {
+        if (empty_) return;
+        const int c = compare(t, hi_);
+        if (c < 0) {
+            hi_ = t;
+            hi_open_ = open;
+        } else if (c == 0 && open) {
+            hi_open_ = true;
+        }
+        if (lo_.lo > hi_.hi) empty_ = true;
+    }
+    // The infimum of the times, when there are any.
+    std::optional<SweepTime> entry() const {
+        if (empty_) return std::nullopt;
+        const int c = compare(lo_, hi_);
+        if (c > 0 || (c == 0 && (lo_open_ || hi_open_))) return std::nullopt;
+        return lo_;
+    }
+
+private:
+    SweepTime lo_ = SweepTime::constant(0.0);
+    SweepTime hi_ = SweepTime::constant(1.0);
+    bool lo_open_ = false;
+    bool hi_open_ = false;
+    bool empty_ = false;
+};
+
+template <class Pick>
+int sign_linear(const SweepForm& f, Pick pick) {
+    return sign_of([&](auto z) {
+        using T = decltype(z);
+        return pick(sweep::linear(f, sweep::Terms<T>(f)));
+    });
+}
+
+// lambda(t) > 0 (or = 0) for the linear form f.
+void apply_linear(Clip& c, SweepForm f, bool equality) {
+    if (c.empty()) return;
+    f.kind = Kind::Linear;
+    const int s1 = sign_linear(f, [](const auto& l) { return l.l1; });
+    if (s1 == 0) {
+        const int s0 = sign_linear(f, [](const auto& l) { return l.l0; });
+        if (equality ? s0 != 0 : s0 <= 0) c.none();
+        return;
+    }
+    f.dsign = static_cast<std::int8_t>(s1);
+    const SweepTime t = SweepTime::of(f);
+    if (equality) {
+        c.raise(t, false);
+        c.lower(t, false);
+    } else if (s1 > 0) {
+        c.raise(t, true);
+    } else {
+        c.lower(t, true);
+    }
+}
+
+// |q(t)| < 2R.
+void apply_disk(Clip& c, SweepForm f) {
+    if (c.empty()) return;
+    f.kind = Kind::Disk;
+    if (f.from == f.to) {
+        if (sign_of([&](auto z) { return sweep::disk_start<decltype(z)>(f); }) >= 0) c.none();
+        return;
+    }
+    if (sign_of([&](auto z) { return sweep::eval<decltype(z)>(f).q; }) <= 0) return c.none();
+    f.root = -1;
+    c.raise(SweepTime::of(f), true);
+    f.root = 1;
+    c.lower(SweepTime::of(f), true);
+}
+
+// |e x q(t)| < 2R |e|.
+void apply_slab(Clip& c, SweepForm f) {
+    if (c.empty()) return;
+    f.kind = Kind::Slab;
+    const int rate = sign_of([&](auto z) { return sweep::slab_rate<decltype(z)>(f); });
+    if (rate == 0) {
+        if (sign_of([&](auto z) { return sweep::slab_start<decltype(z)>(f); }) >= 0) c.none();
+        return;
+    }
+    f.dsign = static_cast<std::int8_t>(rate);
+    f.root = -1;
+    c.raise(SweepTime::of(f), true);
+    f.root = 1;
+    c.lower(SweepTime::of(f), true);
+}
+
+int sign_diff(double b, double a) { return b > a ? 1 : (b < a ? -1 : 0); }
+
+// Sign of (b - a) x d, exactly.
+int cross_sign(Vec2 a, Vec2 b, Vec2 d0, Vec2 d1) {
+    return sign_of([&](auto z) {
+        using T = decltype(z);
+        return (T(b.x) - T(a.x)) * (T(d1.y) - T(d0.y)) - (T(b.y) - T(a.y)) * (T(d1.x) - T(d0.x));
+    });
+}
+
+enum class K : std::uint8_t { Point, Rect, Seg, Ray, Line };
+
+struct Sweeper {
+    Vec2 from, to;
+    double w = 0, h = 0, r = 0;  // body: rect extent, or circle radius
+    double r2 = 0;               // the shape's radius (circle, capsule)
+    Bounds reach;                // where the body can be
+    std::optional<SweepTime> best;
+    const EdgeIndex* index = nullptr;  // the top-level polygon's edges, when it is big
+
+    bool circle() const { return r > 0; }
+    bool point() const { return r == 0 && w == 0 && h == 0; }
+    bool flat() const { return r == 0 && (w == 0) != (h == 0); }  // a zero-width rect body
+    // Entries through a set of no area (a point body crossing a polygon's edge or vertex)
+    // reach the interior only after their time: one at the path's end (t = 1) is no entry.
+    bool before_end = false;
+
+    bool done() const { return best && best->hi <= 0.0; }
+
+    void take(const std::optional<SweepTime>& t) {
+        if (!t || (best && compare(*t, *best) >= 0)) return;
+        if (before_end && compare(*t, SweepTime::constant(1.0)) >= 0) return;
+        best = t;
+    }
+
+    SweepForm base(Vec2 a) const {
+        SweepForm f;
+        f.from = from;
+        f.to = to;
+        f.ax = a.x;
+        f.ay = a.y;
+        f.w = w;
+        f.h = h;
+        f.r1 = r;
+        f.r2 = r2;
+        return f;
+    }
+
+    // Whether the closed box of a and b can meet the body at all.
+    bool near(Vec2 a, Vec2 b) const {
+        return !(std::max(a.x, b.x) < reach.min.x || std::min(a.x, b.x) > reach.max.x ||
+                 std::max(a.y, b.y) < reach.min.y || std::min(a.y, b.y) > reach.max.y);
+    }
+
+    // K (+) the open box W x H (W = w + rx R, H = h + ry R); K from a to b (Ray: b is the
+    // direction).
+    void zonotope(K k, Vec2 a, Vec2 b, int rx, int ry) {
+        SweepForm f = base(a);
+        f.bx = b.x;
+        f.by = b.y;
+        f.e_diff = k != K::Ray;
+        f.rx = static_cast<std::int8_t>(rx);
+        f.ry = static_cast<std::int8_t>(ry);
+        const bool no_r = r == 0.0 && r2 == 0.0;
+        const bool w0 = w == 0.0 && (rx == 0 || no_r);
+        const bool h0 = h == 0.0 && (ry == 0 || no_r);
+        const int sx = k == K::Point ? 0 : k == K::Ray ? sign_diff(b.x, 0.0) : sign_diff(b.x, a.x);
+        const int sy = k == K::Point ? 0 : k == K::Ray ? sign_diff(b.y, 0.0) : sign_diff(b.y, a.y);
+        Clip c;
+        auto axis = [&](int alpha, int s, bool zero) {
+            SweepForm g = f;
+            g.alpha = static_cast<std::int8_t>(alpha);
+            if (s == 0 && zero) return apply_linear(c, g, true);  // flat: q = 0 on this axis
+            (alpha == 0 ? g.cW : g.cH) = 1;
+            const bool lower = !((k == K::Ray && s < 0) || (k == K::Line && s != 0));
+            const bool upper = !((k == K::Ray && s > 0) || (k == K::Line && s != 0));
+            if (lower) {  // q - 2 min(0, e) + W > 0
+                SweepForm l = g;
+                if (s < 0) (alpha == 0 ? l.cx : l.cy) = -2;
+                apply_linear(c, l, false);
+            }
+            if (upper) {  // -q + 2 max(0, e) + W > 0
+                g.sigma = -1;
+                if (s > 0) (alpha == 0 ? g.cx : g.cy) = 2;
+                apply_linear(c, g, false);
+            }
+        };
+        axis(0, sx, w0);
+        axis(1, sy, h0);
+        if ((k == K::Seg || k == K::Ray || k == K::Line) && sx != 0 && sy != 0) {
+            SweepForm g = f;
+            g.alpha = 2;
+            if (w0 && h0) {
+                apply_linear(c, g, true);
+            } else {  // |e x q| < |ex| H + |ey| W
+                g.cxH = static_cast<std::int8_t>(sx);
+                g.cyW = static_cast<std::int8_t>(sy);
+                apply_linear(c, g, false);
+                g.sigma = -1;
+                apply_linear(c, g, false);
+            }
+        }
+        take(c.entry());
+    }
+
+    // The open disk of radius R = r + r2 around a + o, o = (ox w, oy h) / 2.
+    void disk(Vec2 a, int ox, int oy) {
+        SweepForm f = base(a);
+        f.ox = static_cast<std::int8_t>(ox);
+        f.oy = static_cast<std::int8_t>(oy);
+        Clip c;
+        apply_disk(c, f);
+        take(c.entry());
+    }
+
+    // The piece from a + o to b + o (Ray: b the direction) grown by R = r + r2 (> 0).
+    void capsule(K k, Vec2 a, Vec2 b, int ox, int oy) {
+        SweepForm f = base(a);
+        f.bx = b.x;
+        f.by = b.y;
+        f.e_diff = k != K::Ray;
+        f.ox = static_cast<std::int8_t>(ox);
+        f.oy = static_cast<std::int8_t>(oy);
+        f.alpha = 3;
+        Clip c;
+        if (k != K::Line) apply_linear(c, f, false);  // e . q > 0
+        if (k == K::Seg) {                            // 2 |e|^2 - e . q > 0
+            SweepForm g = f;
+            g.sigma = -1;
+            g.cee = 2;
+            apply_linear(c, g, false);
+        }
+        apply_slab(c, f);
+        take(c.entry());
+        if (k != K::Line) disk(a, ox, oy);
+        if (k == K::Seg) disk(b, ox, oy);
+    }
+
+    // K (a point or a rect from a to b) (+) the body, grown by R = r + r2 > 0.
+    void rounded(K k, Vec2 a, Vec2 b) {
+        if (k == K::Point && w == 0 && h == 0) return disk(a, 0, 0);
+        zonotope(k, a, b, 2, 0);
+        zonotope(k, a, b, 0, 2);
+        for (int sx : {-1, 1})
+            for (int sy : {-1, 1}) disk(Vec2{sx < 0 ? a.x : b.x, sy < 0 ? a.y : b.y}, sx, sy);
+    }
+
+    void point_shape(Vec2 p) {
+        if (circle()) return disk(p, 0, 0);
+        zonotope(K::Point, p, p, 0, 0);
+    }
+
+    void segment(Vec2 a, Vec2 b) {
+        if (a == b) return point_shape(a);
+        if (circle()) return capsule(K::Seg, a, b, 0, 0);
+        zonotope(K::Seg, a, b, 0, 0);
+    }
+
+    void capsule_shape(const Capsule& s) {
+        if (s.a == s.b) return rounded(K::Point, s.a, s.a);
+        if (w == 0 && h == 0) return capsule(K::Seg, s.a, s.b, 0, 0);
+        zonotope(K::Seg, s.a, s.b, 2, 0);
+        zonotope(K::Seg, s.a, s.b, 0, 2);
+        for (int sx : {-1, 1})
+            for (int sy : {-1, 1}) capsule(K::Seg, s.a, s.b, sx, sy);
+    }
+
+    // Whether v lies on the open segment from a to b (a != b), exactly.
+    static bool inside_segment(Vec2 a, Vec2 b, Vec2 v) {
+        return v != a && v != b && on_piece(Piece{PieceKind::Segment, a, b}, v);
+    }
+
+    // The piece a-b of an open polyline, for a body of no area (a point or a zero-width rect):
+    // an end point of the polyline that lies inside the piece is the polyline's boundary (as
+    // in GEOS, wherever else the curve passes), so the piece is swept as the parts it cuts it
+    // into, each closed at that end: a body that meets the piece only there (crossing it, or
+    // resting on it) touches, one that meets it elsewhere, or moves along it, is inside.
+    void piece_with_ends(Vec2 a, Vec2 b, Vec2 front, Vec2 back) {
+        Vec2 cuts[4] = {a, a, a, b};
+        int n = 1;
+        for (const Vec2 e : {front, back})
+            if (inside_segment(a, b, e) && !(n == 2 && cuts[1] == e)) cuts[n++] = e;
+        cuts[n++] = b;
+        // Cuts lie on a-b exactly: their order along it is that of one coordinate.
+        const bool by_x = a.x != b.x;
+        const auto before = [&](Vec2 u, Vec2 v) { return by_x ? (a.x < b.x ? u.x < v.x : u.x > v.x) : (a.y < b.y ? u.y < v.y : u.y > v.y); };
+        if (n == 4 && before(cuts[2], cuts[1])) std::swap(cuts[1], cuts[2]);
+        for (int k = 0; k + 1 < n && !done(); ++k) segment(cuts[k], cuts[k + 1]);
+    }
+
+    void polyline(const std::vector<Vec2>& p) {
+        const std::size_t n = p.size();
+        if (std::all_of(p.begin(), p.end(), [&](Vec2 v) { return v == p[0]; })) return point_shape(p[0]);
+        const bool closed = p.front() == p.back();
+        for (std::size_t i = 0; i + 1 < n && !done(); ++i) {
+            if (p[i] == p[i + 1] || !near(p[i], p[i + 1])) continue;
+            if ((point() || flat()) && !closed &&
+                (inside_segment(p[i], p[i + 1], p.front()) || inside_segment(p[i], p[i + 1], p.back())))
+                piece_with_ends(p[i], p[i + 1], p.front(), p.back());
+            else
+                segment(p[i], p[i + 1]);
+        }
+        if (!point() && !flat()) return;  // a 2D body meets a vertex where it meets an edge
+        for (std::size_t i = closed ? 0 : 1; i + 1 < n && !done(); ++i) {
+            // An open polyline's ends are its boundary, wherever else it passes them.
+            if (!closed && (p[i] == p.front() || p[i] == p.back())) continue;
+            if (near(p[i], p[i])) zonotope(K::Point, p[i], p[i], 0, 0);
+        }
+    }
+
+    // Whether direction d points into the open interior at vertex v of the ring (orient:
+    // +1 counter-clockwise).
+    static bool into_cone(Vec2 u, Vec2 v, Vec2 x, Vec2 d, int orient) {
+        const Vec2 o{0, 0};
+        const bool next = cross_sign(v, x, o, d) * orient > 0;
+        const bool prev = cross_sign(u, v, o, d) * orient > 0;
+        const int turn = orient_sign(u, v, x) * orient;
+        if (turn > 0) return next && prev;
+        if (turn < 0) return next || prev;
+        return next;
+    }
+    static int orient_sign(Vec2 a, Vec2 b, Vec2 c) { return orient(a, b, c); }
+
+    // Calls f(i) for the polygon's edges i (from vertex i to i + 1) whose boxes the body can
+    // reach, until done(): by the edge index when there is one, else every edge (f tests
+    // near() itself). A vertex the body can reach starts such an edge.
+    template <class F>
+    void each_edge(std::size_t n, F&& f) {
+        if (index) {
+            index->each_meeting(Box{reach.min, reach.max}, [&](std::size_t i) {
+                f(i);
+                return !done();
+            });
+            return;
+        }
+        for (std::size_t i = 0; i < n && !done(); ++i) f(i);
+    }
+
+    void polygon(const Polygon& poly) {
+        const std::vector<Vec2>& v = poly.points;
+        const std::size_t n = v.size();
+        const Ring ring{v.data(), n};
+        if (locate_in(PolygonRef{ring, index}, from) > 0) return take(SweepTime::constant(0.0));
+        // (Only a point or segment body needs the winding: O(n) exact, or the index's.)
+        const int orient = point() || flat() ? (index ? index->orientation() : ring_orientation(ring)) : 1;
+        if (point() || flat()) {
+            // The centre entering the interior: a segment body holds its centre.
+            Sweeper centre = *this;
+            centre.w = centre.h = 0.0;
+            centre.before_end = true;
+            centre.centre_entries(v, orient);
+            best = centre.best;
+        }
+        if (point()) return;
+        each_edge(n, [&](std::size_t i) {
+            const Vec2 a = v[i];
+            const Vec2 b = v[i + 1 == n ? 0 : i + 1];
+            if (!near(a, b)) return;
+            if (circle()) capsule(K::Seg, a, b, 0, 0);
+            else if (!flat() || (w == 0 ? a.x != b.x : a.y != b.y)) zonotope(K::Seg, a, b, 0, 0);
+        });
+        if (!flat()) return;
+        const Vec2 s = w == 0 ? Vec2{0, 1} : Vec2{1, 0};
+        each_edge(n, [&](std::size_t i) {
+            const Vec2 u = v[i == 0 ? n - 1 : i - 1];
+            const Vec2 x = v[i + 1 == n ? 0 : i + 1];
+            if (near(v[i], v[i]) && (into_cone(u, v[i], x, s, orient) || into_cone(u, v[i], x, Vec2{-s.x, -s.y}, orient)))
+                zonotope(K::Point, v[i], v[i], 0, 0);
+        });
+    }
+
+    // A point body entering a polygon's interior: through an edge against its inward side,
+    // or through a vertex into the open interior cone.
+    void centre_entries(const std::vector<Vec2>& v, int orient) {
+        if (from == to) return;
+        const std::size_t n = v.size();
+        each_edge(n, [&](std::size_t i) {
+            const Vec2 a = v[i];
+            const Vec2 b = v[i + 1 == n ? 0 : i + 1];
+            if (near(a, b) && cross_sign(a, b, from, to) * orient > 0) zonotope(K::Seg, a, b, 0, 0);
+        });
+        each_edge(n, [&](std::size_t i) {
+            const Vec2 u = v[i == 0 ? n - 1 : i - 1];
+            const Vec2 x = v[i + 1 == n ? 0 : i + 1];
+            if (near(v[i], v[i]) && into_cone_path(u, v[i], x, orient)) zonotope(K::Point, v[i], v[i], 0, 0);
+        });
+    }
+
+    // into_cone for the path's direction to - from, exactly.
+    bool into_cone_path(Vec2 u, Vec2 v, Vec2 x, int orient) const {
+        const bool next = cross_sign(v, x, from, to) * orient > 0;
+        const bool prev = cross_sign(u, v, from, to) * orient > 0;
+        const int turn = orient_sign(u, v, x) * orient;
+        if (turn > 0) return next && prev;
+        if (turn < 0) return next || prev;
+        return next;
+    }
+
+    void shape(const Shape& s) {
+        r2 = 0.0;
+        switch (type_of(s)) {
+            case ShapeType::Point: return point_shape(std::get<Point>(s).at);
+            case ShapeType::Circle: {
+                const Circle& c = std::get<Circle>(s);
+                if (c.radius == 0.0) return point_shape(c.center);
+                r2 = c.radius;
+                return rounded(K::Point, c.center, c.center);
+            }
+            case ShapeType::Rect: {
+                const Rect& q = std::get<Rect>(s);
+                if (circle()) return rounded(K::Rect, q.min, q.max);
+                return zonotope(K::Rect, q.min, q.max, 0, 0);
+            }
+            case ShapeType::Segment: return segment(std::get<Segment>(s).a, std::get<Segment>(s).b);
+            case ShapeType::Line: {
+                const Line& l = std::get<Line>(s);
+                if (circle()) return capsule(K::Line, l.a, l.b, 0, 0);
+                return zonotope(K::Line, l.a, l.b, 0, 0);
+            }
+            case ShapeType::Ray: {
+                const Ray& q = std::get<Ray>(s);
+                if (circle()) return capsule(K::Ray, q.origin, q.direction, 0, 0);
+                return zonotope(K::Ray, q.origin, q.direction, 0, 0);
+            }
+            case ShapeType::Polygon: return polygon(std::get<Polygon>(s));
+            case ShapeType::Polyline: return polyline(std::get<Polyline>(s).points);
+            case ShapeType::Capsule: {
+                const Capsule& c = std::get<Capsule>(s);
+                r2 = c.radius;
+                return capsule_shape(c);
+            }
+            case ShapeType::Compound:
+                for (const Shape& part : std::get<Compound>(s).parts) {
+                    if (done()) break;
+                    shape(part);
+                }
+                return;
+        }
+    }
+};
+
+}  // namespace
+
+std::optional<SweepTime> first_contact(const Move& m, const Shape& obstacle, const EdgeIndex* edges) {
+    Sweeper sw;
+    if (edges && std::holds_alternative<Polygon>(obstacle) && edges->size() == std::get<Polygon>(obstacle).points.size())
+        sw.index = edges;
+    sw.from = m.check_path ? m.from : m.to;
+    sw.to = m.to;
+    if (m.body.kind == Body::Kind::Circle) {
+        sw.r = m.body.radius;
+    } else if (m.body.kind == Body::Kind::Rect) {
+        sw.w = m.body.size.x;
+        sw.h = m.body.size.y;
+    }
+    sw.reach = swept_bounds(m);
+    sw.shape(obstacle);
+    if (!sw.best) return std::nullopt;
+    if (!m.check_path) return SweepTime::constant(1.0);
+    return sw.best;
+}
+
+}  // namespace collide::detail

@@ -1,0 +1,147 @@
+// The text of a collide scene, for imported maps (scene_text.hpp).
+#include "scene/scene_text.hpp"
+
+#include "support/text_encoding.hpp"
+
+namespace collide::detail {
+
+void SceneText::key(std::string_view k) {
+    *out_ += ", ";
+    json_string(*out_, k);
+    *out_ += ": ";
+}
+
+void SceneText::begin_shape(std::string_view id, std::string_view type) {
+    out_ = &shapes_;
+    shapes_ += shape_count_++ == 0 ? "\n  {\"id\": " : ",\n  {\"id\": ";
+    json_string(shapes_, id);
+    key("type");
+    json_string(shapes_, type);
+}
+
+void SceneText::begin_parts() {
+    key("parts");
+    shapes_ += '[';
+    parts_ = 0;
+}
+
+void SceneText::begin_part(std::string_view type) {
+    shapes_ += parts_++ == 0 ? "{\"type\": " : ", {\"type\": ";
+    json_string(shapes_, type);
+}
+
+void SceneText::end_part() { shapes_ += '}'; }
+
+void SceneText::end_parts() { shapes_ += ']'; }
+
+void SceneText::number(std::string_view k, double v) {
+    key(k);
+    append_number(*out_, v);
+}
+
+void SceneText::pair(std::string_view k, Vec2 v) {
+    key(k);
+    *out_ += '[';
+    append_number(*out_, v.x);
+    *out_ += ", ";
+    append_number(*out_, v.y);
+    *out_ += ']';
+}
+
+void SceneText::points(std::string_view k, const std::vector<Vec2>& pts) {
+    key(k);
+    *out_ += '[';
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+        if (i > 0) *out_ += ", ";
+        *out_ += '[';
+        append_number(*out_, pts[i].x);
+        *out_ += ", ";
+        append_number(*out_, pts[i].y);
+        *out_ += ']';
+    }
+    *out_ += ']';
+}
+
+namespace {
+void groups_array(std::string& out, const std::vector<std::string>& groups) {
+    out += '[';
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+        if (i > 0) out += ", ";
+        json_string(out, groups[i]);
+    }
+    out += ']';
+}
+}  // namespace
+
+void SceneText::end_shape(const std::vector<std::string>& groups) {
+    if (!groups.empty()) {
+        key("groups");
+        groups_array(shapes_, groups);
+    }
+    shapes_ += '}';
+}
+
+Grid SceneText::grid_head(std::string_view id, const std::vector<std::string>& groups, Vec2 origin, Vec2 tile,
+                          std::size_t cols, std::size_t rows, bool outside_solid) {
+    // As the scene text would have them: a name that is not UTF-8 has U+FFFD for its bad bytes.
+    const auto utf8 = [](std::string_view name) { return is_valid_utf8(name) ? std::string(name) : valid_utf8(name); };
+    Grid g;
+    g.id = utf8(id);
+    std::vector<std::string> names;
+    for (const std::string& name : groups) names.push_back(utf8(name));
+    g.groups = Groups(std::move(names));
+    g.origin = origin;
+    g.tile = tile;
+    g.cols = cols;
+    g.rows = rows;
+    g.outside_solid = outside_solid;
+    g.bits.assign((cols * rows + 63) / 64, 0);
+    return g;
+}
+
+std::string SceneText::text() {
+    // The text so far is moved, not copied: a big map's scene is tens of MB.
+    std::string out = std::move(shapes_);
+    out += "\n ],\n \"grids\": [\n ]}\n";
+    shapes_ = kHead;
+    shape_count_ = 0;
+    return out;
+}
+
+std::string with_grids(std::string text, const std::vector<Grid>& grids) {
+    static const std::string kTail = "\n ]}\n";
+    if (grids.empty() || text.size() < kTail.size()) return text;
+    std::string out = text.substr(0, text.size() - kTail.size());
+    text.clear();
+    for (std::size_t k = 0; k < grids.size(); ++k) {
+        const Grid& g = grids[k];
+        out += k == 0 ? "\n  {\"id\": " : ",\n  {\"id\": ";
+        json_string(out, g.id);
+        if (!g.groups.empty()) {
+            out += ", \"groups\": ";
+            groups_array(out, g.groups.names());
+        }
+        for (const auto& [key, v] : {std::pair<const char*, Vec2>{"tile_size", g.tile}, {"origin", g.origin}}) {
+            out += ", \"";
+            out += key;
+            out += "\": [";
+            append_number(out, v.x);
+            out += ", ";
+            append_number(out, v.y);
+            out += ']';
+        }
+        out += g.outside_solid ? ", \"outside\": \"solid\"" : ", \"outside\": \"empty\"";
+        out += ", \"rows\": [";
+        out.reserve(out.size() + g.rows * (g.cols + 8) + 16);
+        for (std::size_t r = 0; r < g.rows; ++r) {
+            out += r == 0 ? "\n    \"" : ",\n    \"";
+            for (std::size_t c = 0; c < g.cols; ++c) out += g.solid(c, r) ? '#' : '.';  // nothing to escape
+            out += '"';
+        }
+        out += "]}";
+    }
+    out += kTail;
+    return out;
+}
+
+}  // namespace collide::detail

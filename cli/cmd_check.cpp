@@ -20,19 +20,22 @@
 
 namespace {
 
-CheckArgs opt;
-
 const std::map<std::string, collide::Format> kFormats{{"json", collide::Format::Json},
                                                      {"jsonl", collide::Format::Jsonl},
                                                      {"csv", collide::Format::Csv},
                                                      {"text", collide::Format::Text}};
 
-// A test hook (tests/cli/test_cli.py): COLLIDE_TEST_OOM_SCENE=K makes the check of the K-th
-// scene run out of memory at its first collision, the one failure part way through a report
-// that a test can cause on demand. 0 (unset) never.
+// A test hook (tests/cli/test_cli.py), built only with -DCOLLIDE_TEST_HOOKS=ON:
+// COLLIDE_TEST_OOM_SCENE=K makes the check of the K-th scene run out of memory at its first
+// collision, the one failure part way through a report that a test can cause on demand. 0
+// (unset, or a binary without hooks) never.
 std::size_t oom_scene_for_tests() {
+#ifdef COLLIDE_TEST_HOOKS
     const char* k = std::getenv("COLLIDE_TEST_OOM_SCENE");
     return k ? static_cast<std::size_t>(std::strtoull(k, nullptr, 10)) : 0;
+#else
+    return 0;
+#endif
 }
 
 // "level2.json: out of memory": every message names the input it is about, when there is one.
@@ -77,12 +80,9 @@ void log_converted(const collide::Scene& scene) {
                     " more boxes and ellipses (not shown)");
 }
 
-void setup_check(CLI::App& sub) {
-    add_check_args(sub, opt, true,
-                   "Scene files and maps: Tiled .tmx/.tmj/.json, LDtk .ldtk or FILE.ldtk#LEVEL ('-' reads standard input)");
-}
+namespace {
 
-ExitCode run_check() {
+ExitCode run_check(const CheckArgs& opt) {
     set_log_quiet(opt.quiet);
     set_log_verbose(opt.verbose);
     const collide::Format* format = choice(kFormats, "--format", opt.format);
@@ -154,4 +154,13 @@ ExitCode run_check() {
         // A library bug, not the user's: say so, and still exit 2 rather than abort.
         return fail(about(current, internal_error_message(e)));
     }
+}
+
+}  // namespace
+
+Runner setup_check(CLI::App& sub) {
+    auto opt = std::make_shared<CheckArgs>();
+    add_check_args(sub, *opt, true,
+                   "Scene files and maps: Tiled .tmx/.tmj/.json, LDtk .ldtk or FILE.ldtk#LEVEL ('-' reads standard input)");
+    return [opt] { return run_check(*opt); };
 }

@@ -4,10 +4,8 @@
 #include "log.hpp"
 #include "output.hpp"
 
-namespace {
-const CLI::App* g_root = nullptr;  // the program's App; the help subcommand is one of its children
-std::string g_topic;
-}  // namespace
+#include <memory>
+#include <string>
 
 const CLI::App* find_subcommand(const CLI::App& root, const std::string& name) {
     for (const CLI::App* sub : root.get_subcommands([](const CLI::App*) { return true; }))
@@ -23,29 +21,35 @@ std::string unknown_subcommand(const CLI::App& root, const std::string& name) {
     return "unknown subcommand '" + name + "' (expected " + names + ")";
 }
 
-void setup_help(CLI::App& sub) {
-    g_root = sub.get_parent();
-    sub.add_option("subcommand", g_topic, "The subcommand to describe (none: the program)");
-}
-
-ExitCode run_help() {
-    const CLI::App* topic = g_root;
-    if (!g_topic.empty() && !(topic = find_subcommand(*g_root, g_topic))) {
-        log_error(unknown_subcommand(*g_root, g_topic));
+namespace {
+// `root`: the program's App (the help subcommand is one of its children); `name`: the
+// subcommand asked about, or empty.
+ExitCode run_help(const CLI::App* root, const std::string& name) {
+    const CLI::App* topic = root;
+    if (!name.empty() && !(topic = find_subcommand(*root, name))) {
+        log_error(unknown_subcommand(*root, name));
         return ExitCode::BadInput;
     }
     try {
         StdOut out;
         // What CLI::App::help() gives when --help is met: the usage line names the program,
         // then the subcommand.
-        if (topic == g_root)
-            out.stream() << g_root->get_formatter()->make_help(g_root, g_root->get_name(), CLI::AppFormatMode::Normal);
+        if (topic == root)
+            out.stream() << root->get_formatter()->make_help(root, root->get_name(), CLI::AppFormatMode::Normal);
         else
-            out.stream() << topic->help(g_root->get_name());
+            out.stream() << topic->help(root->get_name());
         out.finish();
         return ExitCode::Ok;
     } catch (const WriteError& e) {
         log_error(e.what());
         return ExitCode::BadInput;
     }
+}
+}  // namespace
+
+Runner setup_help(CLI::App& sub) {
+    auto topic = std::make_shared<std::string>();
+    sub.add_option("subcommand", *topic, "The subcommand to describe (none: the program)");
+    const CLI::App* root = sub.get_parent();
+    return [root, topic] { return run_help(root, *topic); };
 }

@@ -10,20 +10,13 @@
 #include <memory>
 
 namespace {
-struct {
+struct ImportArgs {
     std::string map;
     std::string output;
     bool quiet = false;
-} opt;
-}  // namespace
+};
 
-void setup_import(CLI::App& sub) {
-    sub.add_option("map", opt.map, "A Tiled map (.tmx, .tmj, .json) or an LDtk level (FILE.ldtk#LEVEL)")->required();
-    sub.add_option("-o,--output", opt.output, "Write the scene to this file (whole or not at all)");
-    sub.add_flag("-q,--quiet", opt.quiet, "No warnings on stderr");
-}
-
-ExitCode run_import() {
+ExitCode run_import(const ImportArgs& opt) {
     set_log_quiet(opt.quiet);
     try {
         MapArgument map = map_argument(opt.map);
@@ -67,4 +60,14 @@ ExitCode run_import() {
         log_error(opt.map + ": " + internal_error_message(e));
     }
     return ExitCode::BadInput;
+}
+
+}  // namespace
+
+Runner setup_import(CLI::App& sub) {
+    auto opt = std::make_shared<ImportArgs>();
+    sub.add_option("map", opt->map, "A Tiled map (.tmx, .tmj, .json) or an LDtk level (FILE.ldtk#LEVEL)")->required();
+    sub.add_option("-o,--output", opt->output, "Write the scene to this file (whole or not at all)");
+    sub.add_flag("-q,--quiet", opt->quiet, "No warnings on stderr");
+    return [opt] { return run_import(*opt); };
 }

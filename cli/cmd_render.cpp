@@ -9,18 +9,12 @@
 #include <collide/check.hpp>
 #include <collide/render.hpp>
 
+#include <memory>
 #include <optional>
 
 namespace {
-CheckArgs opt;
-}  // namespace
 
-void setup_render(CLI::App& sub) {
-    add_check_args(sub, opt, false,
-                   "One scene file or map: Tiled .tmx/.tmj/.json, LDtk FILE.ldtk#LEVEL ('-' reads standard input)");
-}
-
-ExitCode run_render() {
+ExitCode run_render(const CheckArgs& opt) {
     set_log_quiet(opt.quiet);
     set_log_verbose(opt.verbose);
     collide::CheckOptions copt;
@@ -60,4 +54,13 @@ ExitCode run_render() {
         else log_error(opt.files[0] + ": " + internal_error_message(e));
         return ExitCode::BadInput;
     }
+}
+
+}  // namespace
+
+Runner setup_render(CLI::App& sub) {
+    auto opt = std::make_shared<CheckArgs>();
+    add_check_args(sub, *opt, false,
+                   "One scene file or map: Tiled .tmx/.tmj/.json, LDtk FILE.ldtk#LEVEL ('-' reads standard input)");
+    return [opt] { return run_render(*opt); };
 }

@@ -2,8 +2,7 @@
 #include "log.hpp"
 #include "output.hpp"
 
-void setup_schema(CLI::App&) {}
-
+namespace {
 ExitCode run_schema() {
     try {
         StdOut out;
@@ -15,3 +14,6 @@ ExitCode run_schema() {
         return ExitCode::BadInput;
     }
 }
+}  // namespace
+
+Runner setup_schema(CLI::App&) { return run_schema; }

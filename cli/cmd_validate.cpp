@@ -7,28 +7,22 @@
 #include <collide/scene.hpp>
 
 #include <algorithm>
+#include <memory>
 #include <thread>
 
 namespace {
-struct {
+struct ValidateArgs {
     std::vector<std::string> files;
     bool quiet = false;
     bool verbose = false;
-} opt;
+};
 
 std::string count(std::size_t n, const char* what) {
     return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
 }
-}  // namespace
-
-void setup_validate(CLI::App& sub) {
-    sub.add_option("files", opt.files, "Scene files and maps ('-' reads standard input)")->required();
-    sub.add_flag("-q,--quiet", opt.quiet, "Print nothing on success, and no warnings");
-    sub.add_flag("-v,--verbose", opt.verbose, "Say on stderr what each box and ellipse is read as");
-}
 
 // Every file is checked, so that one run lists every broken level.
-ExitCode run_validate() {
+ExitCode run_validate(const ValidateArgs& opt) {
     set_log_verbose(opt.verbose);
     set_log_quiet(opt.quiet);
     bool all_ok = true;
@@ -69,4 +63,14 @@ ExitCode run_validate() {
         return ExitCode::BadInput;
     }
     return all_ok ? ExitCode::Ok : ExitCode::BadInput;
+}
+
+}  // namespace
+
+Runner setup_validate(CLI::App& sub) {
+    auto opt = std::make_shared<ValidateArgs>();
+    sub.add_option("files", opt->files, "Scene files and maps ('-' reads standard input)")->required();
+    sub.add_flag("-q,--quiet", opt->quiet, "Print nothing on success, and no warnings");
+    sub.add_flag("-v,--verbose", opt->verbose, "Say on stderr what each box and ellipse is read as");
+    return [opt] { return run_validate(*opt); };
 }

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <collide/scene.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,26 +16,23 @@ enum class ExitCode : int {
     BadInput = 2,     ///< usage error, or an unreadable or invalid input
 };
 
-/// A subcommand: registers its options on `app` and returns the function that runs it.
+/// What a subcommand runs once the command line is parsed: a function that owns the options
+/// its setup registered (no file-scope state).
+using Runner = std::function<ExitCode()>;
+
+/// A subcommand: `setup` registers its options on `sub` and returns what runs it.
 struct Command {
     const char* name;
     const char* help;
-    void (*setup)(CLI::App& sub);
-    ExitCode (*run)();
+    Runner (*setup)(CLI::App& sub);
 };
 
-void setup_check(CLI::App& sub);
-ExitCode run_check();
-void setup_validate(CLI::App& sub);
-ExitCode run_validate();
-void setup_import(CLI::App& sub);
-ExitCode run_import();
-void setup_schema(CLI::App& sub);
-ExitCode run_schema();
-void setup_render(CLI::App& sub);
-ExitCode run_render();
-void setup_help(CLI::App& sub);
-ExitCode run_help();
+Runner setup_check(CLI::App& sub);
+Runner setup_validate(CLI::App& sub);
+Runner setup_import(CLI::App& sub);
+Runner setup_schema(CLI::App& sub);
+Runner setup_render(CLI::App& sub);
+Runner setup_help(CLI::App& sub);
 
 /// The subcommand of `root` called `name`, or null.
 const CLI::App* find_subcommand(const CLI::App& root, const std::string& name);

@@ -12,12 +12,12 @@
 
 namespace {
 const Command kCommands[] = {
-    {"check", "Test the shapes of scene files and write a report", setup_check, run_check},
-    {"validate", "Parse and validate scene files only", setup_validate, run_validate},
-    {"import", "Print the scene a Tiled map or an LDtk level becomes", setup_import, run_import},
-    {"schema", "Print the JSON Schema of the scene format", setup_schema, run_schema},
-    {"render", "Draw one scene and its results as an SVG picture", setup_render, run_render},
-    {"help", "Print this help, or the help of one subcommand", setup_help, run_help},
+    {"check", "Test the shapes of scene files and write a report", setup_check},
+    {"validate", "Parse and validate scene files only", setup_validate},
+    {"import", "Print the scene a Tiled map or an LDtk level becomes", setup_import},
+    {"schema", "Print the JSON Schema of the scene format", setup_schema},
+    {"render", "Draw one scene and its results as an SVG picture", setup_render},
+    {"help", "Print this help, or the help of one subcommand", setup_help},
 };
 // Help and --version go to standard output, whose write errors count as for any other output.
 int print_help(CLI::App& app, const CLI::ParseError& e) {
@@ -59,11 +59,10 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Show help for every subcommand");
     app.set_version_flag("--version", "collide " COLLIDE_VERSION, "Print the version and exit");
-    std::vector<std::pair<CLI::App*, const Command*>> subs;
+    std::vector<std::pair<CLI::App*, Runner>> subs;
     for (const Command& c : kCommands) {
         CLI::App* sub = app.add_subcommand(c.name, c.help);
-        c.setup(*sub);
-        subs.emplace_back(sub, &c);
+        subs.emplace_back(sub, c.setup(*sub));
     }
     if (argc > 1 && argv[1][0] != '-' && !find_subcommand(app, argv[1])) {
         log_error(unknown_subcommand(app, argv[1]));
@@ -77,7 +76,7 @@ int main(int argc, char** argv) {
         log_error(std::string(e.what()) + " (run 'collide --help' for usage)");
         return static_cast<int>(ExitCode::BadInput);
     }
-    for (const auto& [sub, cmd] : subs)
-        if (sub->parsed()) return static_cast<int>(cmd->run());
+    for (const auto& [sub, run] : subs)
+        if (sub->parsed()) return static_cast<int>(run());
     return static_cast<int>(ExitCode::BadInput);
 }

@@ -37,6 +37,7 @@ UPDATE_GOLDEN = False
 BIG_SCENE_SHAPES = 100_000
 BRUTE_BIG = False
 READ_FAULT = ""       # set from --read-fault
+TEST_HOOKS = False    # set by --test-hooks: the binary has COLLIDE_TEST_OOM_SCENE
 
 
 # ---------------------------------------------------------------------------------------
@@ -140,6 +141,16 @@ def add_test(name, fn):
 def test(fn):
     add_test(fn.__name__, fn)
     return fn
+
+
+HOOK_TESTS = set()  # tests that need the binary's test hooks (--test-hooks)
+
+
+def hooks_test(fn):
+    """A test that makes a check fail on demand (COLLIDE_TEST_OOM_SCENE): run only against a
+    binary built with -DCOLLIDE_TEST_HOOKS=ON; main() says how many were left out otherwise."""
+    HOOK_TESTS.add(fn.__name__)
+    return test(fn)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1091,7 +1102,7 @@ def failing_second_scene(args, threads="1"):
     return proc.returncode, proc.stdout, proc.stderr.decode("utf-8", "replace")
 
 
-@test
+@hooks_test
 def a_failure_after_the_first_scene_leaves_no_partial_json_or_text():
     with tempfile.TemporaryDirectory() as d:
         first, second = two_scenes(d)
@@ -1113,7 +1124,7 @@ def a_failure_after_the_first_scene_leaves_no_partial_json_or_text():
         eq(list(tmp.iterdir()), [], "files left in TMPDIR")
 
 
-@test
+@hooks_test
 def a_failure_cuts_a_json_report_back_out_of_a_regular_file():
     # Into a regular file the report is written straight and cut back to where it began.
     with tempfile.TemporaryDirectory() as d:
@@ -1157,7 +1168,7 @@ def a_big_json_report_held_in_a_temporary_file_is_the_same_bytes():
         eq(list(tmp.iterdir()), [], "files left in TMPDIR")
 
 
-@test
+@hooks_test
 def a_failure_after_the_first_scene_ends_jsonl_and_csv_at_a_record_boundary():
     with tempfile.TemporaryDirectory() as d:
         first, second = two_scenes(d)
@@ -1339,18 +1350,21 @@ def run_tests(tests, k, passed=0, failed=0):
 
 
 def main():
-    global BIN, UPDATE_GOLDEN, BIG_SCENE_SHAPES, BRUTE_BIG, READ_FAULT
+    global BIN, UPDATE_GOLDEN, BIG_SCENE_SHAPES, BRUTE_BIG, READ_FAULT, TEST_HOOKS
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", required=True, help="the collide executable")
     ap.add_argument("--update-golden", action="store_true", help="rewrite tests/cli/golden/")
     ap.add_argument("--quick", action="store_true", help="a 20,000-shape random scene instead of 100,000")
     ap.add_argument("-k", default="", help="run only tests whose name contains this")
     ap.add_argument("--read-fault", default="", help="the collide_read_fault module (tests read errors)")
+    ap.add_argument("--test-hooks", action="store_true",
+                    help="the binary was built with -DCOLLIDE_TEST_HOOKS=ON (the out-of-memory tests need it)")
     ap.add_argument("--brute-big", action="store_true",
                     help="also compare --broadphase brute on the big random scene (a minute of CPU)")
     args = ap.parse_args()
     BIN = str(Path(args.bin).resolve())
     READ_FAULT = str(Path(args.read_fault).resolve()) if args.read_fault else ""
+    TEST_HOOKS = args.test_hooks
     UPDATE_GOLDEN = args.update_golden
     BRUTE_BIG = args.brute_big
     add_test("big_random_scene_same_report_with_" + ("grid_sweep_auto_and_brute" if BRUTE_BIG else "grid_sweep_and_auto"),
@@ -1365,7 +1379,12 @@ def main():
     if not SAMPLES:
         print(f"FAIL samples: no {ROOT}/samples/*.json")
         failed += 1
-    return run_tests(TESTS, args.k, passed, failed)
+    tests = TESTS
+    if not TEST_HOOKS:
+        tests = [(name, fn) for name, fn in TESTS if name not in HOOK_TESTS]
+        print(f"not run: {len(TESTS) - len(tests)} tests that need a binary built with -DCOLLIDE_TEST_HOOKS=ON "
+              "(pass --test-hooks)")
+    return run_tests(tests, args.k, passed, failed)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@
 #include "queries/collide_into.hpp"
 #include "queries/distance.hpp"
 #include "scene/selection.hpp"
+#include "support/assert.hpp"
 #include "support/big_alloc.hpp"
 #include "support/in_parts.hpp"
 #include "support/ordered_blocks.hpp"
@@ -183,6 +184,7 @@ private:
     std::vector<std::uint64_t> buffered_;
     bool use_buffer_ = false;
     std::size_t emitted_ = 0;  // collisions handed to the sink
+    std::pair<std::size_t, std::size_t> last_{0, 0};  // the last of them (checked builds assert the order)
     std::size_t near_count_ = 0;  // near pairs reported
     Collision given_;          // what the sink is handed, refilled for each record
 };
@@ -449,6 +451,9 @@ bool SceneCheck::consume(BlockOut& out, const Sinks& sinks) {
             return false;
         }
         ++emitted_;
+        // Report order: by a, then b, each pair once (check.hpp).
+        COLLIDE_ASSERT(emitted_ == 1 || r.a > last_.first || (r.a == last_.first && r.b > last_.second));
+        last_ = {r.a, r.b};
         // A sink that only reads the collision leaves its vectors' storage for the next.
         given_.a = r.a;
         given_.b = r.b;

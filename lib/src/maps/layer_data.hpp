@@ -5,6 +5,8 @@
 // and memory follows the distinct tiles, not four bytes a cell.
 #pragma once
 
+#include "support/assert.hpp"
+
 #include <cstdint>
 #include <initializer_list>
 #include <stdexcept>
@@ -45,6 +47,7 @@ public:
     /// question asked of every cell (is it solid?) is asked once a tile this way.
     const std::vector<std::uint32_t>& palette() const { return palette_; }
     std::size_t index(std::size_t k) const {
+        COLLIDE_ASSERT(k < size_);
         if (bits_ == 0) return 0;
         const std::size_t bit = k * bits_;
         return static_cast<std::size_t>((words_[bit / 64] >> (bit % 64)) & ((std::uint64_t{1} << bits_) - 1));

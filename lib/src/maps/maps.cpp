@@ -281,6 +281,18 @@ TileRef tile_of(const std::vector<std::shared_ptr<const Tileset>>& sets, std::ui
     return ref;
 }
 
+std::optional<Alignment> alignment_named(std::string_view name) {
+    static constexpr std::pair<std::string_view, Alignment> kNames[] = {
+        {"unspecified", Alignment::Unspecified}, {"topleft", Alignment::TopLeft},
+        {"top", Alignment::Top},                 {"topright", Alignment::TopRight},
+        {"left", Alignment::Left},               {"center", Alignment::Center},
+        {"right", Alignment::Right},             {"bottomleft", Alignment::BottomLeft},
+        {"bottom", Alignment::Bottom},           {"bottomright", Alignment::BottomRight}};
+    for (const auto& [n, value] : kNames)
+        if (name == n) return value;
+    return std::nullopt;
+}
+
 bool json_tileset(std::string_view file) { return ends_with_ci(file, ".tsj") || ends_with_ci(file, ".json"); }
 bool json_template(std::string_view file, bool map_json) {
     if (ends_with_ci(file, ".tj") || ends_with_ci(file, ".json")) return true;

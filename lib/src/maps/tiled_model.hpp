@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -73,6 +74,9 @@ struct Object {
 enum class Alignment : std::uint8_t {
     Unspecified, TopLeft, Top, TopRight, Left, Center, Right, BottomLeft, Bottom, BottomRight
 };
+
+/// The alignment Tiled writes as `name` ("topleft", ...), or nothing for another word.
+std::optional<Alignment> alignment_named(std::string_view name);
 
 /// A tile that has something collide needs: a class, collision shapes or its own size.
 struct Tile {

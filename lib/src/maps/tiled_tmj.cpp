@@ -21,14 +21,7 @@ namespace {
 constexpr int kMaxGroupDepth = 64;
 
 Alignment alignment_of(const At& at, const std::string& s) {
-    static const std::pair<const char*, Alignment> names[] = {
-        {"unspecified", Alignment::Unspecified}, {"topleft", Alignment::TopLeft},
-        {"top", Alignment::Top},                 {"topright", Alignment::TopRight},
-        {"left", Alignment::Left},               {"center", Alignment::Center},
-        {"right", Alignment::Right},             {"bottomleft", Alignment::BottomLeft},
-        {"bottom", Alignment::Bottom},           {"bottomright", Alignment::BottomRight}};
-    for (const auto& [name, value] : names)
-        if (s == name) return value;
+    if (const std::optional<Alignment> a = alignment_named(s)) return *a;
     at.fail("objectalignment", "unknown objectalignment '" + s + "'");
 }
 

@@ -64,16 +64,9 @@ Gids block_gids(const XmlFile& f, pugi::xml_node data, pugi::xml_node n, std::ui
 }
 
 Alignment alignment(const XmlFile& f, pugi::xml_node ts, const std::string& what) {
-    static constexpr std::pair<const char*, Alignment> kNames[] = {
-        {"unspecified", Alignment::Unspecified}, {"topleft", Alignment::TopLeft},
-        {"top", Alignment::Top},                 {"topright", Alignment::TopRight},
-        {"left", Alignment::Left},               {"center", Alignment::Center},
-        {"right", Alignment::Right},             {"bottomleft", Alignment::BottomLeft},
-        {"bottom", Alignment::Bottom},           {"bottomright", Alignment::BottomRight}};
     const pugi::xml_attribute a = ts.attribute("objectalignment");
     if (!a) return Alignment::Unspecified;
-    for (const auto& [name, value] : kNames)
-        if (std::strcmp(a.value(), name) == 0) return value;
+    if (const std::optional<Alignment> named = alignment_named(a.value())) return *named;
     fail(where_of(f, ts), what + ": objectalignment is " + quoted(a.value()) +
                               ", not one of unspecified, topleft, top, topright, left, center, right, "
                               "bottomleft, bottom, bottomright");

@@ -1,5 +1,7 @@
 #include "support/json_doc.hpp"
 
+#include "support/text_encoding.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -42,26 +44,6 @@ std::string_view JsonDoc::parse_key() {
 JsonValue JsonDoc::parse_value() { return JsonValue(this, value(0)); }
 
 namespace {
-
-// Length of a valid UTF-8 sequence at s (RFC 3629: no overlongs, no surrogates, <= U+10FFFF), or 0.
-std::size_t utf8_length(const unsigned char* s, std::size_t avail) {
-    const unsigned c = s[0];
-    auto cont = [&](std::size_t k) { return k < avail && (s[k] & 0xC0) == 0x80; };
-    if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-    if (c >= 0xE0 && c <= 0xEF) {
-        if (!cont(1) || !cont(2)) return 0;
-        if (c == 0xE0 && s[1] < 0xA0) return 0;  // overlong
-        if (c == 0xED && s[1] >= 0xA0) return 0;  // surrogate
-        return 3;
-    }
-    if (c >= 0xF0 && c <= 0xF4) {
-        if (!cont(1) || !cont(2) || !cont(3)) return 0;
-        if (c == 0xF0 && s[1] < 0x90) return 0;
-        if (c == 0xF4 && s[1] >= 0x90) return 0;
-        return 4;
-    }
-    return 0;
-}
 
 int hex_value(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -134,7 +116,7 @@ std::string_view JsonDoc::string_token() {
             ++p_;
             continue;
         }
-        const std::size_t len = utf8_length(reinterpret_cast<const unsigned char*>(t_.data()) + p_, t_.size() - p_);
+        const std::size_t len = utf8_length(t_.substr(p_));
         if (len == 0) fail();
         p_ += len;
     }

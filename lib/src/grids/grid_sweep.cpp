@@ -2,6 +2,8 @@
 // circle body, its corners, and the enclosing intervals through which entries are compared.
 #include "grids/grid_sweep.hpp"
 
+#include "numeric/interval.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -38,28 +40,6 @@ bool path_near_corner(const Corner& c, Vec2 from, Vec2 to, double r) {
                const T cr = dx * (c.y<T>() - T(from.y)) - dy * (c.x<T>() - T(from.x));
                return cr * cr - T(r) * T(r) * (dx * dx + dy * dy);
            }) < 0;
-}
-
-// [a, b] moved outwards by more than the rounding error of the operation that gave each
-// (2^-53 relative while normal, 2^-1075 absolute when subnormal).
-Bounds widen(double a, double b) {
-    if (std::isnan(a) || std::isnan(b)) return {};
-    return {a - std::fabs(a) * 0x1p-50 - 0x1p-1070, b + std::fabs(b) * 0x1p-50 + 0x1p-1070};
-}
-
-Bounds enclose(const Filtered& f) {
-    if (!std::isfinite(f.v) || !std::isfinite(f.e)) return {};
-    return widen(f.v - f.e, f.v + f.e);
-}
-
-Bounds divide(Bounds n, Bounds d) {
-    if (!(d.lo > 0.0) && !(d.hi < 0.0)) return {};  // d may be 0
-    if (d.hi < 0.0) {
-        n = {-n.hi, -n.lo};
-        d = {-d.hi, -d.lo};
-    }
-    // n / d grows with n; for d > 0 it is least at n.lo over the end of d that makes it so.
-    return widen(n.lo / (n.lo < 0.0 ? d.lo : d.hi), n.hi / (n.hi < 0.0 ? d.hi : d.lo));
 }
 
 }  // namespace
@@ -165,11 +145,11 @@ Entry Sweep::corner_entry(double kx, double ky) const {
     e.corner = true;
     e.kx = kx;
     e.ky = ky;
-    const Bounds dt = enclose(dot<Filtered>(e));
-    const Bounds q = enclose(disc<Filtered>(e));
+    const Interval dt = enclose(dot<Filtered>(e));
+    const Interval q = enclose(disc<Filtered>(e));
     if (!(q.hi > 0.0)) return e;
-    const Bounds root = widen(std::sqrt(std::max(0.0, q.lo)), std::sqrt(q.hi));
-    const Bounds num = widen(dt.lo - root.hi, dt.hi - root.lo);
+    const Interval root = widen(std::sqrt(std::max(0.0, q.lo)), std::sqrt(q.hi));
+    const Interval num = widen(dt.lo - root.hi, dt.hi - root.lo);
     e.bounds = divide(num, enclose(dd<Filtered>()));
     return e;
 }

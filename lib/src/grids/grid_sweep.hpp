@@ -7,6 +7,7 @@
 #pragma once
 
 #include "grids/lattice.hpp"
+#include "numeric/interval.hpp"
 #include "numeric/rounding.hpp"
 
 #include <algorithm>
@@ -95,15 +96,9 @@ struct Corner {
 // power of two so that nothing overflows or underflows needlessly.
 double corner_time(const Corner& c, Vec2 from, Vec2 to, double r);
 
-// A double interval that holds an exact value; the default claims nothing. Entry times are
-// compared through these first (interval arithmetic on Filtered values, each bound moved
-// outwards by more than its rounding error), and exactly only when they overlap: at a tie
-// or within a few ulps of one.
-struct Bounds {
-    double lo = -HUGE_VAL;
-    double hi = HUGE_VAL;
-};
-
+// Entry times are compared through an Interval first (numeric/interval.hpp: interval
+// arithmetic on Filtered values), and exactly only when two overlap: at a tie or within a few
+// ulps of one.
 // The time a body first hits a cell: a ratio (TVal), or the time a disk's centre first comes
 // within r of a cell corner. With d = to - from and v = corner - from, that is the smaller
 // root of |from + t d - corner|^2 = r^2,
@@ -115,7 +110,7 @@ struct Entry {
     bool corner = false;
     TVal ratio;              // when !corner
     double kx = 0, ky = 0;   // when corner: its lattice indices
-    Bounds bounds;           // holds the exact value: most comparisons end there
+    Interval bounds;         // holds the exact value: most comparisons end there
     double approx = 0.0;     // set for the winner only (TVal::value() divides)
 };
 

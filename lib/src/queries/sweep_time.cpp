@@ -1,4 +1,5 @@
 // Sweep times (sweep.hpp): double bounds, exact comparison, correct rounding of t and stop.
+#include "numeric/interval.hpp"
 #include "numeric/rounding.hpp"
 #include "queries/sweep_form.hpp"
 
@@ -9,39 +10,7 @@
 namespace collide::detail {
 
 namespace {
-
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// An interval of doubles holding an exact value; the default claims nothing.
-struct Iv {
-    double lo = -kInf;
-    double hi = kInf;
-};
-
-// [a, b] moved outwards by more than the rounding error of the operation that gave each
-// (2^-53 relative while normal, 2^-1075 absolute when subnormal).
-Iv widen(double a, double b) {
-    if (std::isnan(a) || std::isnan(b)) return {};
-    return {a - std::fabs(a) * 0x1p-50 - 0x1p-1070, b + std::fabs(b) * 0x1p-50 + 0x1p-1070};
-}
-
-Iv enclose(const Filtered& f) {
-    if (!std::isfinite(f.v) || !std::isfinite(f.e)) return {};
-    return widen(f.v - f.e, f.v + f.e);
-}
-
-Iv times(Iv x, Iv y) {
-    const double p[4] = {x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi};
-    for (double v : p)
-        if (std::isnan(v)) return {};
-    return widen(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
-}
-
-Iv divide(Iv n, Iv d) {
-    if (!(d.lo > 0.0)) return {};  // d > 0 by construction; 0 inside: no claim
-    return widen(n.lo / (n.lo < 0.0 ? d.lo : d.hi), n.hi / (n.hi < 0.0 ? d.hi : d.lo));
-}
-
 }  // namespace
 
 SweepTime SweepTime::constant(double c) {
@@ -56,14 +25,14 @@ SweepTime SweepTime::of(const SweepForm& f) {
     SweepTime t;
     t.form = f;
     const sweep::Parts<Filtered> p = sweep::eval<Filtered>(f);
-    Iv num = enclose(p.a);
+    Interval num = enclose(p.a);
     if (f.kind == SweepForm::Kind::Disk || f.kind == SweepForm::Kind::Slab) {
-        const Iv q = enclose(p.q);
-        const Iv root = q.hi < 0.0 ? Iv{} : widen(std::sqrt(std::max(0.0, q.lo)), std::sqrt(q.hi));
-        const Iv term = times(enclose(p.b), root);
+        const Interval q = enclose(p.q);
+        const Interval root = q.hi < 0.0 ? Interval{} : widen(std::sqrt(std::max(0.0, q.lo)), std::sqrt(q.hi));
+        const Interval term = times(enclose(p.b), root);
         num = widen(num.lo + term.lo, num.hi + term.hi);
     }
-    const Iv v = divide(num, enclose(p.d));
+    const Interval v = divide(num, enclose(p.d));
     t.lo = v.lo;
     t.hi = v.hi;
     return t;

@@ -32,6 +32,19 @@ struct Obstacles {
     std::vector<std::size_t> moves;     // scene move indices, ascending
 };
 
+// One axis of a slab test (Liang and Barsky, below): narrows [t0, t1] to the times at which
+// p + t dv lies in [lo, hi]; false when none does. A zero or overflowed dv, or NaN from
+// infinite bounds, keeps the range (never misses what might be reached).
+bool clip_axis(double p, double dv, double lo, double hi, double& t0, double& t1) {
+    if (dv == 0.0 || !std::isfinite(dv)) return dv != 0.0 || (p >= lo && p <= hi);  // (an overflowed d: keep)
+    double a = (lo - p) / dv, c = (hi - p) / dv;
+    if (a > c) std::swap(a, c);
+    if (!(a <= c)) return true;  // NaN from infinite bounds: keep
+    t0 = std::max(t0, a);
+    t1 = std::min(t1, c);
+    return t0 <= t1;
+}
+
 // Whether the body, along the path (or at `to` for check: destination), may reach the
 // closed bounds b: a slab test (Liang and Barsky, "A new concept and method for line
 // clipping", ACM TOG 3(1), 1984) of the centre's path against b grown by the body's half
@@ -47,15 +60,7 @@ std::optional<double> may_reach(const Move& m, const Bounds& b) {
     const Vec2 d = m.check_path ? Vec2{m.to.x - m.from.x, m.to.y - m.from.y} : Vec2{};
     auto axis = [&](double f, double dv, double lo, double hi, double h) {
         const double pad = h + 0x1p-40 * (std::fabs(f) + std::fabs(dv) + std::fabs(lo) + std::fabs(hi) + h) + 0x1p-1000;
-        lo -= pad;
-        hi += pad;
-        if (dv == 0.0 || !std::isfinite(dv)) return dv != 0.0 || (f >= lo && f <= hi);  // (an overflowed d: keep)
-        double a = (lo - f) / dv, c = (hi - f) / dv;
-        if (a > c) std::swap(a, c);
-        if (!(a <= c)) return true;  // NaN from infinite bounds: keep
-        t0 = std::max(t0, a);
-        t1 = std::min(t1, c);
-        return t0 <= t1;
+        return clip_axis(f, dv, lo - pad, hi + pad, t0, t1);
     };
     if (!axis(from.x, d.x, b.min.x, b.max.x, hx) || !axis(from.y, d.y, b.min.y, b.max.y, hy)) return std::nullopt;
     return m.check_path ? t0 : 1.0;
@@ -206,16 +211,8 @@ public:
         const Vec2 f{from.x - origin_.x, from.y - origin_.y};
         auto reaches = [&](const Loose& b) {
             double t0 = 0.0, t1 = 1.0;
-            auto axis = [&](double p, double dv, double lo, double hi) {
-                if (dv == 0.0 || !std::isfinite(dv)) return dv != 0.0 || (p >= lo && p <= hi);
-                double a = (lo - p) / dv, c = (hi - p) / dv;
-                if (a > c) std::swap(a, c);
-                if (!(a <= c)) return true;  // NaN from infinite bounds: keep
-                t0 = std::max(t0, a);
-                t1 = std::min(t1, c);
-                return t0 <= t1;
-            };
-            return axis(f.x, d.x, double{b.x0} - mx, double{b.x1} + mx) && axis(f.y, d.y, double{b.y0} - my, double{b.y1} + my);
+            return clip_axis(f.x, d.x, double{b.x0} - mx, double{b.x1} + mx, t0, t1) &&
+                   clip_axis(f.y, d.y, double{b.y0} - my, double{b.y1} + my, t0, t1);
         };
         const double len = std::max(std::fabs(d.x), std::fabs(d.y));
         const double steps = std::ceil(len / cell_);

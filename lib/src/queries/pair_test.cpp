@@ -1,19 +1,22 @@
 // The pairwise test: every shape is reduced to one of five geometric kinds (a point, a
 // set of straight pieces, a disk, a polygon, a capsule), each unordered pair of kinds is
-// written once, and the reversed pair mirrors the result.
+// written once, and the reversed pair mirrors the result. Here: the reduction, the pairs
+// with a point, the dispatch table and the public entry points; the pairs of straight pieces
+// are in pair_test_pieces.cpp, those of regions in pair_test_regions.cpp, those with a
+// capsule in capsule.cpp.
 #include "collide/geometry.hpp"
 
 #include "geometry/capsule.hpp"
 #include "geometry/edge_index.hpp"
 #include "geometry/pieces.hpp"
 #include "queries/collide_into.hpp"
+#include "queries/pair_geo.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
 #include <memory>
-#include <type_traits>
 
 namespace collide {
 
@@ -52,38 +55,6 @@ Relation mirrored(Relation r) {
 
 namespace detail {
 namespace {
-
-enum class Kind : std::uint8_t { Point, Linear, Disk, Polygon, Capsule };
-
-// A shape reduced to its geometric kind. Views into the Shape (and its edge index); owns
-// only the pieces it made.
-struct Geo {
-    Kind kind = Kind::Point;
-    Vec2 pt;                        // Point
-    Circle disk;                    // Disk (radius > 0)
-    CapsuleRef capsule;             // Capsule (core of positive length, radius > 0)
-    bool is_rect = false;           // Polygon: an axis-aligned rect of positive area
-    Rect rect;                      // Polygon, when is_rect
-    std::array<Vec2, 4> corners;    // Polygon, when is_rect
-    Ring poly_ring;                 // Polygon, when !is_rect
-    std::vector<Piece> own_pieces;  // Linear, without an index
-    std::array<Vec2, 2> bd;         // Linear: boundary points
-    int nbd = 0;
-    // A big polygon's or polyline's edge index (then a polyline's pieces are the index's),
-    // or null: the pair tests then read every edge.
-    const EdgeIndex* index = nullptr;
-
-    Ring ring() const { return is_rect ? Ring{corners.data(), 4} : poly_ring; }
-    PolygonRef polygon() const { return PolygonRef(ring(), index); }
-    const std::vector<Piece>& pieces() const { return index ? index->pieces() : own_pieces; }
-    // Polygon: its edges; Linear: its pieces.
-    std::size_t edge_count() const { return kind == Kind::Polygon ? ring().n : pieces().size(); }
-    bool in_boundary(const Vec2& x) const {
-        for (int i = 0; i < nbd; ++i)
-            if (bd[i] == x) return true;
-        return false;
-    }
-};
 
 Geo point_geo(Vec2 p) {
     Geo g;
@@ -188,68 +159,6 @@ Topo mirror(Topo t) {
     return t;
 }
 
-// ---- candidates ----------------------------------------------------------------------------
-// A big shape's index narrows the edges a pair test reads to those near the partner; the
-// exact tests then decide as they do on all edges, and no result depends on the order in
-// which edges are met (points are sorted, and flags are ORed).
-
-// Calls f(i) for the edges i (a polygon's edges, or straight pieces) of g that may meet
-// what the box `near` holds: with an index only those whose boxes meet it, else every one.
-// Stops when f returns false. Returns how many it visited: an edge not visited lies outside
-// `near`, and `near` is read only with an index.
-template <class F>
-std::size_t each_edge_near(const Geo& g, const Box& near, F&& f) {
-    std::size_t seen = 0;
-    auto visit = [&](std::size_t i) {
-        ++seen;
-        return f(i);
-    };
-    if (g.index) {
-        g.index->each_meeting(near, visit);
-    } else {
-        for (std::size_t i = 0, n = g.edge_count(); i < n && visit(i); ++i) {
-        }
-    }
-    return seen;
-}
-
-// The box of a polygon (exact: vertex coordinates).
-Box polygon_box(const Geo& g) {
-    if (g.index) return g.index->bounds();
-    const Ring r = g.ring();
-    Box b{r[0], r[0]};
-    for (std::size_t i = 1; i < r.n; ++i) {
-        b.min = Vec2{std::min(b.min.x, r[i].x), std::min(b.min.y, r[i].y)};
-        b.max = Vec2{std::max(b.max.x, r[i].x), std::max(b.max.y, r[i].y)};
-    }
-    return b;
-}
-
-// Calls f(i, j) for the pairs of pieces of a and b that may meet: with an index on either
-// side only those whose boxes meet (O(n log m) for two big shapes), else every pair.
-template <class F>
-void each_piece_pair(const Geo& a, const Geo& b, F&& f) {
-    if (b.index) {
-        each_edge_near(a, b.index->bounds(), [&](std::size_t i) {
-            b.index->each_meeting(box_of(a.pieces()[i]), [&](std::size_t j) {
-                f(i, j);
-                return true;
-            });
-            return true;
-        });
-    } else if (a.index) {
-        for (std::size_t j = 0; j < b.pieces().size(); ++j) {
-            a.index->each_meeting(box_of(b.pieces()[j]), [&](std::size_t i) {
-                f(i, j);
-                return true;
-            });
-        }
-    } else {
-        for (std::size_t i = 0; i < a.pieces().size(); ++i)
-            for (std::size_t j = 0; j < b.pieces().size(); ++j) f(i, j);
-    }
-}
-
 // ---- point against anything ------------------------------------------------------------
 
 Topo point_point(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
@@ -290,263 +199,6 @@ Topo point_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
     t.intersects = t.a_in_b = true;
     t.interiors = loc > 0;
     if (loc == 0 && pts) pts->push_back(a.pt);
-    return t;
-}
-
-// ---- straight pieces ---------------------------------------------------------------------
-
-// A part of a piece, from lo to hi along its direction; a missing end is unbounded.
-struct Span {
-    bool has_lo = false;
-    bool has_hi = false;
-    Vec2 lo;
-    Vec2 hi;
-};
-
-// Whether the spans (parts of s) cover all of s.
-bool covers(const Piece& s, std::vector<Span>& spans) {
-    std::sort(spans.begin(), spans.end(), [&](const Span& x, const Span& y) {
-        if (!y.has_lo) return false;
-        if (!x.has_lo) return true;
-        return along(s, x.lo, y.lo) > 0;
-    });
-    bool reached_any = s.kind != PieceKind::Line;  // false while the reach is -infinity
-    Vec2 reach = s.p;
-    for (const Span& sp : spans) {
-        if (sp.has_lo && (!reached_any || along(s, reach, sp.lo) > 0)) return false;  // a gap
-        if (!sp.has_hi) return true;
-        if (!reached_any || along(s, reach, sp.hi) > 0) reach = sp.hi;
-        reached_any = true;
-    }
-    return s.kind == PieceKind::Segment && reached_any && along(s, s.q, reach) >= 0;
-}
-
-// Whether every piece is covered by its spans, given as (piece, span) pairs: a piece
-// with none is not.
-bool all_covered(const std::vector<Piece>& pieces, std::vector<std::pair<std::size_t, Span>>& spans) {
-    std::sort(spans.begin(), spans.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-    std::vector<Span> own;
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < pieces.size(); ++i) {
-        own.clear();
-        for (; k < spans.size() && spans[k].first == i; ++k) own.push_back(spans[k].second);
-        if (own.empty() || !covers(pieces[i], own)) return false;
-    }
-    return true;
-}
-
-Topo linear_linear(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
-    Topo t;
-    // The shared pieces found, by piece: few pieces of a big polyline have any, so they are
-    // kept as a list (one buffer per thread, reused) rather than a list for every piece.
-    thread_local std::vector<std::pair<std::size_t, Span>> cover_a;
-    thread_local std::vector<std::pair<std::size_t, Span>> cover_b;
-    cover_a.clear();
-    cover_b.clear();
-    each_piece_pair(a, b, [&](std::size_t i, std::size_t j) {
-        const Piece& pa = a.pieces()[i];
-        const Piece& pb = b.pieces()[j];
-        const PieceHit h = intersect(pa, pb);
-        if (h.kind == PieceHit::None) return;
-        t.intersects = true;
-        if (h.kind == PieceHit::Point) {
-            if (pts && h.representable) pts->push_back(h.point);
-            if (!t.interiors) {
-                // The meeting point is a boundary point of a or b exactly when one of
-                // those lies on both pieces.
-                bool on_bd = false;
-                for (int k = 0; k < a.nbd && !on_bd; ++k) on_bd = on_piece(pa, a.bd[k]) && on_piece(pb, a.bd[k]);
-                for (int k = 0; k < b.nbd && !on_bd; ++k) on_bd = on_piece(pa, b.bd[k]) && on_piece(pb, b.bd[k]);
-                if (!on_bd) t.interiors = true;
-            }
-            return;
-        }
-        t.interiors = true;  // a shared piece of positive length
-        if (pts) {
-            if (h.has_lo) pts->push_back(h.lo);
-            if (h.has_hi) pts->push_back(h.hi);
-        }
-        cover_a.emplace_back(i, Span{h.has_lo, h.has_hi, h.lo, h.hi});
-        const PieceHit hb = intersect(pb, pa);
-        cover_b.emplace_back(j, Span{hb.has_lo, hb.has_hi, hb.lo, hb.hi});
-    });
-    if (!t.intersects) return t;
-    t.a_in_b = all_covered(a.pieces(), cover_a);
-    t.b_in_a = all_covered(b.pieces(), cover_b);
-    return t;
-}
-
-// near: a box holding the region, read when a has an index.
-template <class Region>
-Topo linear_region(const Geo& a, const Region& region, const Box& near, std::vector<Vec2>* pts) {
-    Topo t;
-    bool outside = false;
-    ChainStart chain;  // a polyline's pieces far from a polygon are located once
-    const std::size_t seen = each_edge_near(a, near, [&](std::size_t i) {
-        const Piece& s = a.pieces()[i];
-        PieceClass c;
-        if constexpr (std::is_same_v<Region, PolygonRef>) {
-            c = classify(s, region, pts, chain.of(i));
-            if (s.kind == PieceKind::Segment) chain.after(i, c);
-        } else {
-            c = classify(s, region, pts);
-        }
-        t.intersects |= c.inside || c.boundary;
-        t.interiors |= c.inside;
-        outside |= c.outside;
-        return true;
-    });
-    outside |= seen < a.pieces().size();  // a piece whose box misses the region's
-    t.a_in_b = t.intersects && !outside;
-    return t;
-}
-
-Topo linear_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
-    return linear_region(a, b.disk, a.index ? box_of(b.disk) : Box{}, pts);
-}
-Topo linear_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
-    return linear_region(a, b.polygon(), a.index ? polygon_box(b) : Box{}, pts);
-}
-
-// ---- regions -----------------------------------------------------------------------------
-
-Topo disk_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
-    Topo t;
-    const Circle& ca = a.disk;
-    const Circle& cb = b.disk;
-    auto dist_vs = [&](double ra, double rb) {  // sign of d^2 - (ra + rb)^2
-        return sign_of_low_degree([&](auto z) {
-            using T = decltype(z);
-            const T dx = T(cb.center.x) - T(ca.center.x);
-            const T dy = T(cb.center.y) - T(ca.center.y);
-            const T rs = T(ra) + T(rb);
-            return dx * dx + dy * dy - rs * rs;
-        });
-    };
-    const int ext = dist_vs(ca.radius, cb.radius);
-    if (ext > 0) return t;
-    t.intersects = true;
-    t.interiors = ext < 0;
-    int in = 1;  // d^2 - (ra - rb)^2, needed when ext < 0
-    if (t.interiors) {
-        in = dist_vs(ca.radius, -cb.radius);
-        t.b_in_a = ca.radius >= cb.radius && in <= 0;
-        t.a_in_b = cb.radius >= ca.radius && in <= 0;
-    }
-    if (pts) circle_circle_points(ca, cb, ext, in, *pts);
-    return t;
-}
-
-// The hot circle-rect pair (STYLE.md): the rect's nearest point to the centre is the centre
-// clamped to it, an input point, so one power test decides meeting and interiors, and the
-// containments are exact three-term sums. The points are the general code's, edge by edge.
-Topo disk_rect(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
-    const Circle& c = a.disk;
-    const Rect& r = b.rect;
-    const Vec2 nearest{std::clamp(c.center.x, r.min.x, r.max.x), std::clamp(c.center.y, r.min.y, r.max.y)};
-    const int near = power(c, nearest);  // sign of dist(centre, rect)^2 - radius^2
-    Topo t;
-    if (near > 0) return t;
-    t.intersects = true;
-    t.interiors = near < 0;  // the open disk meets the closed rect, hence its interior
-    t.a_in_b = sign_diff3(c.center.x, c.radius, r.min.x) >= 0 && sign_diff3(r.max.x, c.radius, c.center.x) >= 0 &&
-               sign_diff3(c.center.y, c.radius, r.min.y) >= 0 && sign_diff3(r.max.y, c.radius, c.center.y) >= 0;
-    t.b_in_a = true;
-    for (std::size_t i = 0; i < 4 && t.b_in_a; ++i) t.b_in_a = power(c, b.corners[i]) <= 0;
-    if (pts)
-        for (std::size_t i = 0; i < 4; ++i) classify(b.ring().edge(i), c, pts);
-    return t;
-}
-
-Topo disk_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
-    if (b.is_rect) return disk_rect(a, b, pts);
-    Topo t;
-    const Ring ring = b.ring();
-    const int loc = locate_in(b.polygon(), a.disk.center);
-    // An edge whose box misses the disk's lies farther than r from the centre.
-    const Box near = b.index ? box_of(a.disk) : Box{};
-    int nearest = 1;  // min over edges of sign(dist(center, edge) - r)
-    each_edge_near(b, near, [&](std::size_t i) {
-        nearest = std::min(nearest, piece_distance_vs_radius(ring.edge(i), a.disk));
-        return nearest >= 0;
-    });
-    if (loc < 0 && nearest > 0) return t;
-    t.intersects = true;
-    t.interiors = loc >= 0 || nearest < 0;
-    t.a_in_b = loc > 0 && nearest >= 0;
-    t.b_in_a = true;
-    // A big polygon lies in the disk only if its extreme vertices do: most are decided here.
-    if (b.index)
-        for (const Vec2& v : b.index->extremes()) t.b_in_a = t.b_in_a && power(a.disk, v) <= 0;
-    for (std::size_t i = 0; i < ring.n && t.b_in_a; ++i) t.b_in_a = power(a.disk, ring[i]) <= 0;
-    if (pts)
-        each_edge_near(b, near, [&](std::size_t i) {
-            classify(ring.edge(i), a.disk, pts);
-            return true;
-        });
-    return t;
-}
-
-void rect_outline_points(const Geo& a, const Geo& b, std::vector<Vec2>& pts) {
-    for (std::size_t i = 0; i < 4; ++i) {
-        for (std::size_t j = 0; j < 4; ++j) {
-            const PieceHit h = intersect(a.ring().edge(i), b.ring().edge(j));
-            if (h.kind == PieceHit::Point && h.representable) pts.push_back(h.point);
-            if (h.kind == PieceHit::Overlap) {
-                pts.push_back(h.lo);
-                pts.push_back(h.hi);
-            }
-        }
-    }
-}
-
-Topo rect_rect(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
-    const Rect& r = a.rect;
-    const Rect& s = b.rect;
-    Topo t;
-    t.intersects = r.min.x <= s.max.x && s.min.x <= r.max.x && r.min.y <= s.max.y && s.min.y <= r.max.y;
-    if (!t.intersects) return t;
-    t.interiors = r.min.x < s.max.x && s.min.x < r.max.x && r.min.y < s.max.y && s.min.y < r.max.y;
-    t.a_in_b = s.min.x <= r.min.x && r.max.x <= s.max.x && s.min.y <= r.min.y && r.max.y <= s.max.y;
-    t.b_in_a = r.min.x <= s.min.x && s.max.x <= r.max.x && r.min.y <= s.min.y && s.max.y <= r.max.y;
-    if (pts) rect_outline_points(a, b, *pts);
-    return t;
-}
-
-Topo polygon_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
-    if (a.is_rect && b.is_rect) return rect_rect(a, b, pts);
-    // Each boundary, piece by piece, against the other polygon: the
-    // interiors meet iff some boundary part lies inside the other polygon or the two are
-    // equal; a lies in b iff no part of a's boundary lies outside b.
-    // A side's classes are settled once all three are seen; only points need the rest.
-    auto settled = [](const PieceClass& c) { return c.inside && c.boundary && c.outside; };
-    // The edges of `from` against the polygon `to`: with an index only those whose boxes
-    // meet `to`'s box, the others lying outside it.
-    auto classify_edges = [&](const Geo& from, const Geo& to, std::vector<Vec2>* points) {
-        PieceClass acc;
-        const PolygonRef target = to.polygon();
-        const Ring ring = from.ring();
-        ChainStart chain;  // edges far from `to` are located once a run
-        const std::size_t seen = each_edge_near(from, from.index ? polygon_box(to) : Box{}, [&](std::size_t i) {
-            if (points == nullptr && settled(acc)) return false;
-            const PieceClass c = classify(ring.edge(i), target, points, chain.of(i));
-            chain.after(i, c);
-            acc.inside |= c.inside;
-            acc.boundary |= c.boundary;
-            acc.outside |= c.outside;
-            return true;
-        });
-        acc.outside |= seen < ring.n;
-        return acc;
-    };
-    const PieceClass ca = classify_edges(a, b, pts);
-    const PieceClass cb = classify_edges(b, a, nullptr);
-    Topo t;
-    t.intersects = ca.inside || ca.boundary || cb.inside || cb.boundary;
-    if (!t.intersects) return t;
-    t.a_in_b = !ca.outside;
-    t.b_in_a = !cb.outside;
-    t.interiors = ca.inside || cb.inside || (t.a_in_b && t.b_in_a);
     return t;
 }
 

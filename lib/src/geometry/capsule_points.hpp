@@ -1,6 +1,6 @@
-// What capsule.cpp (the pair tests) and capsule_points.cpp (the outline points) share: the
-// capsule's outline in doubles (Frame, Arc, Sink), the points of its parts, and the distance
-// signs the points start from. Internal to those two files.
+// What capsule.cpp (the pair tests) and capsule_points.cpp and capsule_piece_points.cpp (the
+// outline points) share: the capsule's outline in doubles (Frame, Arc, Sink), the points of
+// its parts, and the distance signs the points start from. Internal to those files.
 #pragma once
 
 #include "geometry/capsule.hpp"
@@ -141,6 +141,8 @@ void side_arc(const CapsuleRef& k, const Frame& f, int s, const Arc& arc, Sink& 
 void arc_arc(const Arc& p, const Arc& q, Sink& out);
 /// Side sa of capsule A against side sb of B: their crossings, or their shared piece's ends.
 void side_side(const CapsuleRef& A, const Frame& fa, int sa, const CapsuleRef& B, const Frame& fb, int sb, Sink& out);
+// ---- capsule_piece_points.cpp ------------------------------------------------------------
+
 /// Where a piece meets the outline, given d, the sign of dist(piece, core) - r (frame is read
 /// only when d <= 0).
 void piece_points(const Piece& s, const CapsuleRef& c, const std::optional<Frame>& frame, int d, std::vector<Vec2>& pts);

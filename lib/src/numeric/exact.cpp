@@ -1,4 +1,4 @@
-// Exact dyadic arithmetic, and why Filtered's error bounds (exact.hpp) are rigorous.
+// Exact dyadic arithmetic, and why Filtered's error bounds (filtered.hpp) are rigorous.
 //
 // Filtered bounds. Let u = 2^-53. Round-to-nearest gives |fl(x) - x| <= u|fl(x)| for a
 // normal result; a subnormal sum is exact and a subnormal product is off by at most
@@ -19,7 +19,7 @@
 //   2^-1075 in all, which kTiny = 2^-1072 (eight units, minus a relative u) covers.
 // - FMA contraction by the compiler removes roundings and never adds one; a fused
 //   a.v*b.v + c skips exactly the rounding that the product's own bound already pays for.
-// - Exactness shortcuts (e = 0) are argued next to them in exact.hpp.
+// - Exactness shortcuts (e = 0) are argued next to them in filtered.hpp.
 #include "numeric/exact.hpp"
 
 #include <cassert>

@@ -2,6 +2,7 @@
 // the model directly, so that each rule is seen apart from the file formats (test_tmx.cpp and
 // test_tmj.cpp read those). Also the tile data decoding shared by both formats.
 #include "maps/layer_data.hpp"
+#include "maps/tile_chunks.hpp"
 #include "maps/tiled_model.hpp"
 
 #include <collide/check.hpp>
@@ -561,4 +562,22 @@ TEST_CASE("scene ids stay unique: unnamed layers by their id, repeated ones with
     CHECK(s.shapes[0].id == "coin#3");
     CHECK(s.shapes[1].id == "coin#3~2");
     CHECK(s.shapes[2].id == "coin#3~3");
+}
+
+TEST_CASE("the chunks of an infinite layer: one grid when close, split at the widest gaps when sparse") {
+    using collide::detail::tiled::chunk_groups;
+    using collide::detail::tiled::TileBlock;
+    const auto chunks = [](std::vector<std::pair<std::int64_t, std::int64_t>> at) {
+        std::vector<TileBlock> blocks;
+        for (const auto& [x, y] : at) blocks.push_back(TileBlock{x, y, 16, 16, {}});
+        return blocks;
+    };
+    using Groups = std::vector<std::vector<std::size_t>>;
+    CHECK(chunk_groups(chunks({{0, 0}, {16, 0}, {0, 16}})) == Groups{{0, 1, 2}});
+    CHECK(chunk_groups(chunks({{0, 0}, {1600, 1600}})) == Groups{{0, 1}});  // 1616^2 cells: small enough
+    CHECK(chunk_groups(chunks({{0, 0}, {100000, 100000}})) == Groups{{0}, {1}});
+    // Two neighbours and one far away: the cut is at the widest gap, the neighbours stay one grid.
+    CHECK(chunk_groups(chunks({{100000, 100000}, {0, 0}, {16, 0}})) == Groups{{1, 2}, {0}});
+    // A long row of chunks 64 tiles apart is sparse only past 2^22 cells: 4 chunks stay one.
+    CHECK(chunk_groups(chunks({{0, 0}, {64, 0}, {128, 0}, {192, 0}})).size() == 1);
 }

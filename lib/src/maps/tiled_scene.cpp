@@ -8,6 +8,7 @@
 // bottom-left of their cell plus the tileset's tile offset; an ellipse or capsule with a zero
 // side is the segment or point it is; the second tile layer with a taken name gets
 // `NAME#LAYERID`.
+#include "maps/tile_chunks.hpp"
 #include "maps/tiled_model.hpp"
 
 #include "numeric/angles.hpp"
@@ -218,7 +219,7 @@ private:
         add_group(groups, l.cls);
         const Vec2 tile{map_.tilewidth, map_.tileheight};
         for (const std::vector<std::size_t>& part : parts) {
-            const Box box = box_of(l.blocks, part);
+            const ChunkBox box = box_of(l.blocks, part);
             const auto cols = static_cast<std::uint64_t>(box.x1 - box.x0), rows = static_cast<std::uint64_t>(box.y1 - box.y0);
             if (cols == 0 || rows == 0) continue;
             if (cols > kMaxMapCells / rows)
@@ -254,65 +255,6 @@ private:
         if (!collision_.empty()) tile_shapes(l, at, path);
     }
 
-    struct Box {
-        std::int64_t x0, y0, x1, y1;  // in tiles, [x0, x1) x [y0, y1)
-    };
-    static Box box_of(const std::vector<TileBlock>& blocks, const std::vector<std::size_t>& part) {
-        Box b{blocks[part[0]].x, blocks[part[0]].y, blocks[part[0]].x, blocks[part[0]].y};
-        for (const std::size_t k : part) {
-            b.x0 = std::min(b.x0, blocks[k].x);
-            b.y0 = std::min(b.y0, blocks[k].y);
-            b.x1 = std::max<std::int64_t>(b.x1, blocks[k].x + blocks[k].width);
-            b.y1 = std::max<std::int64_t>(b.y1, blocks[k].y + blocks[k].height);
-        }
-        return b;
-    }
-
-    // The chunks of a layer as groups, each one grid (README "Tiled maps"): all of them, unless
-    // their bounding box is mostly empty (over kSparseCells cells and over 4 times the cells of
-    // the chunks); then they are split along the longer side at the widest gap between chunks
-    // (in half by count where there is none), and each half likewise. Memory follows the
-    // chunks, not the distance between them: two 16 x 16 chunks 100,000 tiles apart are two
-    // small grids, not 10^10 cells. A finite layer is one block, one grid.
-    static std::vector<std::vector<std::size_t>> chunk_groups(const std::vector<TileBlock>& blocks) {
-        constexpr std::uint64_t kSparseCells = std::uint64_t{1} << 22;
-        std::vector<std::vector<std::size_t>> out, todo(1);
-        for (std::size_t k = 0; k < blocks.size(); ++k) todo[0].push_back(k);
-        while (!todo.empty()) {
-            std::vector<std::size_t> part = std::move(todo.back());
-            todo.pop_back();
-            const Box b = box_of(blocks, part);
-            const auto w = static_cast<std::uint64_t>(b.x1 - b.x0), h = static_cast<std::uint64_t>(b.y1 - b.y0);
-            std::uint64_t held = 0;
-            for (const std::size_t k : part) held += std::uint64_t{blocks[k].width} * blocks[k].height;
-            const bool sparse = w > 0 && h > 0 && w > kSparseCells / h && w > 4 * held / h;  // w h > both, exactly
-            if (part.size() == 1 || !sparse) {
-                out.push_back(std::move(part));
-                continue;
-            }
-            // Along the longer side: sorted by where each chunk starts, cut at the widest gap.
-            const bool along_x = w >= h;
-            const auto lo = [&](std::size_t k) { return along_x ? blocks[k].x : blocks[k].y; };
-            const auto hi = [&](std::size_t k) {
-                return along_x ? blocks[k].x + std::int64_t{blocks[k].width} : blocks[k].y + std::int64_t{blocks[k].height};
-            };
-            std::sort(part.begin(), part.end(), [&](std::size_t a, std::size_t c) { return lo(a) != lo(c) ? lo(a) < lo(c) : a < c; });
-            std::size_t cut = part.size() / 2;
-            std::int64_t reach = hi(part[0]), widest = 0;
-            for (std::size_t i = 1; i < part.size(); ++i) {
-                if (lo(part[i]) - reach > widest) {
-                    widest = lo(part[i]) - reach;
-                    cut = i;
-                }
-                reach = std::max(reach, hi(part[i]));
-            }
-            // Second half first on the stack: the first half comes out first.
-            todo.emplace_back(part.begin() + static_cast<std::ptrdiff_t>(cut), part.end());
-            todo.emplace_back(part.begin(), part.begin() + static_cast<std::ptrdiff_t>(cut));
-        }
-        for (std::vector<std::size_t>& part : out) std::sort(part.begin(), part.end());
-        return out;
-    }
 
     // A tile whose tile has collision shapes is those shapes (a compound of its own), not a
     // solid cell; every other tile is (SPEC §1.5), one naming no tile as well.

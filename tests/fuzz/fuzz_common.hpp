@@ -5,11 +5,14 @@
 
 #include <collide/collide.hpp>
 
+#include <fuzzer/FuzzedDataProvider.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <type_traits>
 #include <variant>
 #include <string>
@@ -106,6 +109,59 @@ inline const std::vector<double>& interesting_values() {
 // With FUZZ_SKIP_KNOWN=1 the targets skip inputs of the classes of reported, still open
 // findings (README.md lists them), so that a long run can look past them. Without it every
 // finding counts, which is what run.sh does by default.
+/// A valid simple shape of `type` (Point to Capsule; nothing for Compound, or when the bytes
+/// spell an invalid one), its coordinates from `g` (coord(), pos(), points(lo, hi)), polygons
+/// and polylines of at most `max_points` points. fuzz_pairs and fuzz_sweep share it; each has
+/// its own coordinate source.
+template <class Gen>
+std::optional<collide::Shape> simple_shape(Gen& g, FuzzedDataProvider& f, collide::ShapeType type, std::size_t max_points) {
+    using namespace collide;
+    switch (type) {
+        case ShapeType::Point: return Point{g.pos()};
+        case ShapeType::Circle: {
+            const Vec2 c = g.pos();
+            return Circle{c, std::fabs(g.coord())};
+        }
+        case ShapeType::Rect: {
+            const Vec2 a = g.pos();
+            const Vec2 b = g.pos();
+            return Rect{{std::min(a.x, b.x), std::min(a.y, b.y)}, {std::max(a.x, b.x), std::max(a.y, b.y)}};
+        }
+        case ShapeType::Segment: {
+            const Vec2 a = g.pos();
+            return Segment{a, g.pos()};
+        }
+        case ShapeType::Line: {
+            const Vec2 a = g.pos();
+            const Vec2 b = g.pos();
+            if (a == b) return std::nullopt;
+            return Line{a, b};
+        }
+        case ShapeType::Ray: {
+            const Vec2 o = g.pos();
+            const Vec2 d = g.pos();
+            if (d.x == 0 && d.y == 0) return std::nullopt;
+            return Ray{o, d};
+        }
+        case ShapeType::Polygon: {
+            std::string why;
+            auto pts = simple_polygon(g.points(3, max_points), why);
+            if (!pts) return std::nullopt;
+            return Polygon{std::move(*pts)};
+        }
+        case ShapeType::Polyline: return Polyline{g.points(1, max_points)};
+        case ShapeType::Capsule: {
+            const Vec2 a = g.pos();
+            const Vec2 b = f.ConsumeBool() ? a : g.pos();  // a == b: the circle
+            const double r = std::fabs(g.coord());
+            if (r == 0) return std::nullopt;  // a capsule's radius is > 0
+            return Capsule{a, b, r};
+        }
+        case ShapeType::Compound: break;
+    }
+    return std::nullopt;
+}
+
 inline bool skip_known() {
     static const bool skip = [] {
         const char* v = std::getenv("FUZZ_SKIP_KNOWN");

@@ -79,7 +79,7 @@ public:
         const double x = coord();
         return Vec2{x, coord()};
     }
-    std::vector<Vec2> positions(std::size_t lo, std::size_t hi) {
+    std::vector<Vec2> points(std::size_t lo, std::size_t hi) {
         std::vector<Vec2> p(f_.ConsumeIntegralInRange<std::size_t>(lo, hi));
         for (auto& q : p) q = pos();
         return p;
@@ -87,50 +87,7 @@ public:
 
     // A valid shape (nothing when the bytes spell an invalid one).
     std::optional<Shape> shape() {
-        switch (static_cast<ShapeType>(f_.ConsumeIntegralInRange<int>(0, 8))) {
-            case ShapeType::Point: return Point{pos()};
-            case ShapeType::Circle: {
-                const Vec2 c = pos();
-                return Circle{c, std::fabs(coord())};
-            }
-            case ShapeType::Rect: {
-                const Vec2 a = pos();
-                const Vec2 b = pos();
-                return Rect{{std::min(a.x, b.x), std::min(a.y, b.y)}, {std::max(a.x, b.x), std::max(a.y, b.y)}};
-            }
-            case ShapeType::Segment: {
-                const Vec2 a = pos();
-                return Segment{a, pos()};
-            }
-            case ShapeType::Line: {
-                const Vec2 a = pos();
-                const Vec2 b = pos();
-                if (a == b) return std::nullopt;
-                return Line{a, b};
-            }
-            case ShapeType::Ray: {
-                const Vec2 o = pos();
-                const Vec2 d = pos();
-                if (d.x == 0 && d.y == 0) return std::nullopt;
-                return Ray{o, d};
-            }
-            case ShapeType::Polygon: {
-                std::string why;
-                auto pts = simple_polygon(positions(3, 7), why);
-                if (!pts) return std::nullopt;
-                return Polygon{std::move(*pts)};
-            }
-            case ShapeType::Polyline: return Polyline{positions(1, 7)};
-            case ShapeType::Capsule: {
-                const Vec2 a = pos();
-                const Vec2 b = f_.ConsumeBool() ? a : pos();  // a == b: the circle
-                const double r = std::fabs(coord());
-                if (r == 0) return std::nullopt;  // a capsule's radius is > 0
-                return Capsule{a, b, r};
-            }
-            case ShapeType::Compound: break;
-        }
-        return std::nullopt;
+        return fuzz::simple_shape(*this, f_, static_cast<ShapeType>(f_.ConsumeIntegralInRange<int>(0, 8)), 7);
     }
 
     FuzzedDataProvider& data() { return f_; }

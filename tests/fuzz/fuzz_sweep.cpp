@@ -51,58 +51,15 @@ public:
     }
 
     std::optional<Shape> shape() {
-        switch (static_cast<ShapeType>(f_.ConsumeIntegralInRange<int>(0, 9))) {
-            case ShapeType::Point: return Point{pos()};
-            case ShapeType::Circle: {
-                const Vec2 c = pos();
-                return Circle{c, size()};
-            }
-            case ShapeType::Rect: {
-                const Vec2 a = pos();
-                const Vec2 b = pos();
-                return Rect{{std::min(a.x, b.x), std::min(a.y, b.y)}, {std::max(a.x, b.x), std::max(a.y, b.y)}};
-            }
-            case ShapeType::Segment: {
-                const Vec2 a = pos();
-                return Segment{a, pos()};
-            }
-            case ShapeType::Line: {
-                const Vec2 a = pos();
-                const Vec2 b = pos();
-                if (a == b) return std::nullopt;
-                return Line{a, b};
-            }
-            case ShapeType::Ray: {
-                const Vec2 o = pos();
-                const Vec2 d = pos();
-                if (d.x == 0 && d.y == 0) return std::nullopt;
-                return Ray{o, d};
-            }
-            case ShapeType::Polygon: {
-                std::string why;
-                auto pts = simple_polygon(points(3, 6), why);
-                if (!pts) return std::nullopt;
-                return Polygon{std::move(*pts)};
-            }
-            case ShapeType::Polyline: return Polyline{points(1, 6)};
-            case ShapeType::Capsule: {
-                const Vec2 a = pos();
-                const Vec2 b = f_.ConsumeBool() ? a : pos();
-                const double r = size();
-                if (r == 0) return std::nullopt;
-                return Capsule{a, b, r};
-            }
-            case ShapeType::Compound: {
-                Compound c;
-                for (int i = f_.ConsumeIntegralInRange<int>(1, 3); i > 0; --i) {
-                    auto p = shape();
-                    if (p && type_of(*p) != ShapeType::Compound) c.parts.push_back(std::move(*p));
-                }
-                if (c.parts.empty()) return std::nullopt;
-                return c;
-            }
+        const auto type = static_cast<ShapeType>(f_.ConsumeIntegralInRange<int>(0, 9));
+        if (type != ShapeType::Compound) return fuzz::simple_shape(*this, f_, type, 6);
+        Compound c;
+        for (int i = f_.ConsumeIntegralInRange<int>(1, 3); i > 0; --i) {
+            auto p = shape();
+            if (p && type_of(*p) != ShapeType::Compound) c.parts.push_back(std::move(*p));
         }
-        return std::nullopt;
+        if (c.parts.empty()) return std::nullopt;
+        return c;
     }
 
     Body body() {
@@ -122,12 +79,13 @@ public:
         return b;
     }
 
-private:
     std::vector<Vec2> points(std::size_t lo, std::size_t hi) {
         std::vector<Vec2> p(f_.ConsumeIntegralInRange<std::size_t>(lo, hi));
         for (auto& q : p) q = pos();
         return p;
     }
+
+private:
 
     FuzzedDataProvider& f_;
     bool small_;

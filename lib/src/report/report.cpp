@@ -1,5 +1,6 @@
 #include "collide/report.hpp"
 
+#include "report/format_writer.hpp"
 #include "report/spool.hpp"
 #include "support/text_encoding.hpp"
 
@@ -18,9 +19,12 @@ using detail::csv_field;
 using detail::json_string;
 using detail::number_chars;
 
-
 namespace {
 
+using detail::boolean;
+using detail::FormatWriter;
+using detail::has_cell;
+using detail::part_list;
 
 void json_point(std::string& out, Vec2 p) {
     // Composed on the stack and appended once: a report is mostly points.
@@ -37,16 +41,6 @@ void json_point(std::string& out, Vec2 p) {
 
 void json_cell(std::string& out, Cell c) {
     out += '[' + std::to_string(c.col) + ", " + std::to_string(c.row) + ']';
-}
-
-const char* boolean(bool b) { return b ? "true" : "false"; }
-
-// A compound side's part indices, as every format lists them: joined by `sep`.
-void part_list(std::string& out, const std::vector<std::uint32_t>& ids, const char* sep) {
-    for (std::size_t k = 0; k < ids.size(); ++k) {
-        if (k) out += sep;
-        out += std::to_string(ids[k]);
-    }
 }
 
 // The fields of a collision record after "a" and "b", shared by JSON and JSON Lines.
@@ -101,9 +95,6 @@ void near_fields(std::string& out, const Scene& scene, const NearPair& n) {
     append_number(out, n.distance);
 }
 
-// Whether a blocked move names a cell: on a grid, or against a selector when a grid was hit.
-bool has_cell(const Scene& scene, const MoveResult& m) { return !m.hit || *m.hit >= scene.shapes.size(); }
-
 void move_fields(std::string& out, const Scene& scene, std::size_t i, const MoveResult& m) {
     out += "\"id\": ";
     json_string(out, scene.moves[i].id);
@@ -157,82 +148,13 @@ void summary_fields(std::string& out, const Summary& s) {
            ", \"blocked\": " + std::to_string(s.blocked) + ", \"rules_failed\": " + std::to_string(s.rules_failed);
 }
 
-
-// Padding to a display width counted in characters, not bytes.
-std::size_t width(std::string_view s) {
-    return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-void pad(std::string& out, std::string_view s, std::size_t w) {
-    out += s;
-    out.append(w > width(s) ? w - width(s) : 0, ' ');
-}
-
-// Columns of the text report are as wide as their longest id up to this; a longer id is
-// written whole and breaks the alignment of its line only (a 1 MB id must not pad every
-// line to 1 MB).
-constexpr std::size_t kMaxColumn = 40;
-
 }  // namespace
-
 
 // SPEC §4's columns.
 constexpr const char* kCsvHeader =
     "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside,distance,hit,parts_a,parts_b,normal,depth\r\n";
 
 namespace {
-
-// What every format's writer shares: the stream and a buffer written to it in blocks. A
-// scene may have millions of records, so the buffer also goes out mid-scene once it is big.
-// The calls come in this order: for each scene begin_scene, collision() for each of its
-// collisions, end_scene; then finish() once.
-class FormatWriter {
-public:
-    FormatWriter(std::ostream& out, bool points) : out_(out), points_(points) {}
-    virtual ~FormatWriter() = default;
-
-    // `before`: how many scenes were written before this one.
-    virtual void begin_scene(const Scene&, std::size_t /*before*/) {}
-    virtual void collision(const Scene& scene, const Collision& c) = 0;
-    virtual void end_scene(const Scene& scene, const SceneResult& r) = 0;
-    virtual void finish(std::size_t /*scenes*/) {}
-
-    // A near record: spooled, as the near pairs come after the collisions, and a scene may
-    // have millions (memory stays flat).
-    void near(const Scene& scene, const NearPair& n) {
-        near_record(near_.text(), scene, n, near_count_ == 0);
-        ++near_count_;
-        near_.spill_if_big();
-    }
-
-    void flush() {
-        out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
-        buf_.clear();
-    }
-
-protected:
-    void flush_if_big() {
-        if (buf_.size() > (1u << 16)) flush();
-    }
-
-    // Appends one near record to `out`; `first` in its scene.
-    virtual void near_record(std::string& out, const Scene& scene, const NearPair& n, bool first) = 0;
-
-    // Writes the scene's near records where they belong, after what buf_ holds; returns how
-    // many there were.
-    std::size_t write_near() {
-        flush();
-        near_.copy_to(out_);
-        return std::exchange(near_count_, 0);
-    }
-
-    std::ostream& out_;
-    const bool points_;
-    std::string buf_;
-
-private:
-    detail::Spool near_;
-    std::size_t near_count_ = 0;  // in near_, for the current scene
-};
 
 // {"scenes": [{"file": …, "collisions": […], "moves": […], "rules": […], "summary": {…}}, …]}
 // with one record a line in each list.
@@ -460,123 +382,6 @@ private:
     }
 };
 
-// For people: a heading line a scene, then its collisions in aligned columns, its moves and
-// its rules, one a line.
-class TextWriter final : public FormatWriter {
-public:
-    using FormatWriter::FormatWriter;
-
-    // Held until the scene ends: the columns are as wide as the longest id among them.
-    void collision(const Scene&, const Collision& c) override { held_.push_back(c); }
-
-    void end_scene(const Scene& scene, const SceneResult& r) override {
-        heading(scene, r);
-        collisions(scene);
-        write_near();
-        moves(scene, r.moves);
-        rules(scene, r.rules);
-        held_.clear();
-    }
-
-private:
-    void heading(const Scene& scene, const SceneResult& r) {
-        const Summary& s = r.summary;
-        buf_ += printable(scene.file) + ": " + std::to_string(s.collisions) + (s.collisions == 1 ? " collision" : " collisions");
-        if (s.near) buf_ += ", " + std::to_string(*s.near) + (*s.near == 1 ? " near pair" : " near pairs");
-        if (s.moves) buf_ += ", " + std::to_string(s.blocked) + " of " + std::to_string(s.moves) + " moves blocked";
-        if (!r.rules.empty() || s.rules_failed)
-            buf_ += ", " + std::to_string(s.rules_failed) + (s.rules_failed == 1 ? " check failed" : " checks failed");
-        buf_ += '\n';
-    }
-
-    void collisions(const Scene& scene) {
-        std::size_t wa = 0, wb = 0;
-        for (const Collision& c : held_) {
-            wa = std::max(wa, std::min(kMaxColumn, width(printable(object_id(scene, c.a)))));
-            wb = std::max(wb, std::min(kMaxColumn, width(printable(object_id(scene, c.b)))));
-        }
-        for (const Collision& c : held_) {
-            buf_ += "  ";
-            const std::string a = printable(object_id(scene, c.a)), b = printable(object_id(scene, c.b));
-            pad(buf_, a, std::max(wa, width(a)) + 2);
-            pad(buf_, b, std::max(wb, width(b)) + 2);
-            pad(buf_, relation_name(c.relation), 10);
-            buf_ += detail(scene, c);
-            while (!buf_.empty() && buf_.back() == ' ') buf_.pop_back();
-            buf_ += '\n';
-            flush_if_big();
-        }
-    }
-
-    // The last column: a grid's cells (and "outside"), or a shape pair's points; then the
-    // parts of a compound side.
-    std::string detail(const Scene& scene, const Collision& c) const {
-        std::string d;
-        if (c.b >= scene.shapes.size()) {
-            if (!c.cells.empty()) d = "cells";
-            for (const Cell& cell : c.cells) d += " [" + std::to_string(cell.col) + ", " + std::to_string(cell.row) + "]";
-            if (c.outside) d += c.cells.empty() ? "outside" : " + outside";
-        } else if (points_) {
-            for (const Vec2& p : c.points) {
-                if (!d.empty()) d += ' ';
-                d += '(' + format_number(p.x) + ", " + format_number(p.y) + ')';
-            }
-        }
-        auto parts = [&](const char* side, const std::vector<std::uint32_t>& ids) {
-            if (ids.empty()) return;
-            d += d.empty() ? "parts " : " parts ";
-            d += side;
-            part_list(d, ids, ",");
-        };
-        parts("a:", c.parts_a);
-        parts("b:", c.parts_b);
-        if (c.separation) {
-            const Separation& sep = *c.separation;
-            d += d.empty() ? "" : " ";
-            d += "push " + format_number(sep.depth) + " along (" + format_number(sep.normal.x) + ", " +
-                 format_number(sep.normal.y) + ")";
-        }
-        return d;
-    }
-
-    void near_record(std::string& out, const Scene& scene, const NearPair& n, bool) override {
-        out += "  near " + printable(object_id(scene, n.a)) + " and " + printable(object_id(scene, n.b)) +
-               ": distance " + format_number(n.distance) + '\n';
-    }
-
-    void moves(const Scene& scene, const std::vector<MoveResult>& ms) {
-        for (std::size_t k = 0; k < ms.size(); ++k) {
-            const MoveResult& m = ms[k];
-            buf_ += "  move " + printable(scene.moves[k].id) + ": " + (m.allowed ? "allowed" : "blocked");
-            if (!m.allowed) {
-                buf_ += " at t=" + format_number(m.t) + " (" + format_number(m.stop.x) + ", " + format_number(m.stop.y) + ")";
-                if (m.hit) buf_ += " by " + printable(object_id(scene, *m.hit));
-                if (has_cell(scene, m)) buf_ += " cell [" + std::to_string(m.cell.col) + ", " + std::to_string(m.cell.row) + "]";
-            }
-            if (m.passed) buf_ += *m.passed ? " (as expected)" : " (EXPECTATION FAILED)";
-            buf_ += '\n';
-        }
-    }
-
-    void rules(const Scene& scene, const std::vector<RuleResult>& rs) {
-        for (std::size_t k = 0; k < rs.size(); ++k) {
-            const RuleResult& rr = rs[k];
-            buf_ += "  rule '" + printable(scene.rules[k].name) + "': " + (rr.passed ? "passed" : "FAILED");
-            for (std::size_t v = 0; v < rr.violations.size(); ++v) {
-                buf_ += v ? ", " : ": ";
-                buf_ += printable(object_id(scene, rr.violations[v].first));
-                if (rr.violations[v].second != static_cast<std::size_t>(-1))
-                    buf_ += " × " + printable(object_id(scene, rr.violations[v].second));
-                if (v < rr.distances.size()) buf_ += " (distance " + format_number(rr.distances[v]) + ")";
-                flush_if_big();
-            }
-            buf_ += '\n';
-        }
-    }
-
-    std::vector<Collision> held_;
-};
-
 std::unique_ptr<FormatWriter> make_writer(std::ostream& out, Format format, bool points) {
     switch (format) {
         case Format::Json: return std::make_unique<JsonWriter>(out, points);
@@ -584,7 +389,7 @@ std::unique_ptr<FormatWriter> make_writer(std::ostream& out, Format format, bool
         case Format::Csv: return std::make_unique<CsvWriter>(out, points);
         case Format::Text: break;
     }
-    return std::make_unique<TextWriter>(out, points);
+    return detail::make_text_writer(out, points);
 }
 
 }  // namespace

@@ -238,25 +238,28 @@ void piece_hits(const Piece& s, const Lattice& L, std::vector<Cell>& out) {
     }
 }
 
+// A compound against a grid: the union of its parts' hits, and the parts that hit.
+std::optional<GridHit> compound_vs_grid(const Compound& c, const Grid& grid) {
+    GridHit all;
+    bool any = false;
+    for (std::size_t i = 0; i < c.parts.size(); ++i) {
+        const std::optional<GridHit> h = shape_vs_grid(c.parts[i], grid);
+        if (!h) continue;
+        any = true;
+        all.parts.push_back(static_cast<std::uint32_t>(i));
+        all.outside = all.outside || h->outside;
+        all.cells.insert(all.cells.end(), h->cells.begin(), h->cells.end());
+    }
+    if (!any) return std::nullopt;
+    std::sort(all.cells.begin(), all.cells.end(), cell_order);
+    all.cells.erase(std::unique(all.cells.begin(), all.cells.end()), all.cells.end());
+    return all;
+}
+
 }  // namespace
 
 std::optional<GridHit> shape_vs_grid(const Shape& shape, const Grid& grid) {
-    if (const auto* c = std::get_if<Compound>(&shape)) {  // the union of its parts' hits
-        GridHit all;
-        bool any = false;
-        for (std::size_t i = 0; i < c->parts.size(); ++i) {
-            const std::optional<GridHit> h = shape_vs_grid(c->parts[i], grid);
-            if (!h) continue;
-            any = true;
-            all.parts.push_back(static_cast<std::uint32_t>(i));
-            all.outside = all.outside || h->outside;
-            all.cells.insert(all.cells.end(), h->cells.begin(), h->cells.end());
-        }
-        if (!any) return std::nullopt;
-        std::sort(all.cells.begin(), all.cells.end(), cell_order);
-        all.cells.erase(std::unique(all.cells.begin(), all.cells.end()), all.cells.end());
-        return all;
-    }
+    if (const auto* c = std::get_if<Compound>(&shape)) return compound_vs_grid(*c, grid);
     const Lattice L(grid);
     const Reduced r = reduce(shape);
     GridHit hit;

@@ -261,6 +261,75 @@ double JsonDoc::number_token(bool* integer) {
     return v;
 }
 
+void JsonDoc::container(Node& n, bool object, int depth) {
+    ++p_;
+    n.kind = object ? JsonValue::Kind::Object : JsonValue::Kind::Array;
+    const std::size_t base = scratch_.size();
+    const bool more = !consume(object ? '}' : ']');
+    if (more && !object && depth + 1 <= kMaxDepth && number_start(peek()) && packed_numbers(n)) return;
+    if (more) {
+        do {
+            std::string_view k;
+            if (object) {
+                k = parse_key();
+                expect(':');
+            }
+            const std::uint32_t child = value(depth + 1);
+            scratch_.push_back(child);
+            scratch_keys_.push_back(k);
+        } while (consume(','));
+        expect(object ? '}' : ']');
+    }
+    n.first = static_cast<std::uint32_t>(links_.size());
+    n.count = static_cast<std::uint32_t>(scratch_.size() - base);
+    links_.insert(links_.end(), scratch_.begin() + static_cast<std::ptrdiff_t>(base), scratch_.end());
+    keys_.insert(keys_.end(), scratch_keys_.begin() + static_cast<std::ptrdiff_t>(base), scratch_keys_.end());
+    scratch_.resize(base);
+    scratch_keys_.resize(base);
+}
+
+// Numbers first: collected packed, straight at the end of nums_ (no other value is read
+// meanwhile); if anything else follows, they become nodes after all and container()'s
+// general loop takes over.
+bool JsonDoc::packed_numbers(Node& n) {
+    const std::size_t first = nums_.size();
+    scratch_offsets_.clear();
+    bool others = false;
+    do {
+        if (!number_start(peek())) {
+            others = true;
+            break;
+        }
+        scratch_offsets_.push_back(p_);
+        bool integer = false;
+        nums_.push_back(number_token(&integer));
+        ints_.push_back(integer);
+    } while (consume(','));
+    if (!others) {
+        expect(']');
+        if (nums_.size() >= kSmall - kPacked) fail();  // 2^30 numbers in one value
+        n.flag = true;
+        n.count = static_cast<std::uint32_t>(nums_.size() - first);
+        const std::size_t small_first = small_.size();
+        n.first = to_small(first) ? static_cast<std::uint32_t>(kSmall - kPacked + small_first)
+                                  : static_cast<std::uint32_t>(first);
+        return true;
+    }
+    for (std::size_t k = first; k < nums_.size(); ++k) {
+        Node num{};
+        num.kind = JsonValue::Kind::Number;
+        num.flag = ints_[k] != 0;
+        num.num = nums_[k];
+        num.offset = scratch_offsets_[k - first];
+        nodes_.push_back(num);
+        scratch_.push_back(static_cast<std::uint32_t>(nodes_.size() - 1));
+        scratch_keys_.emplace_back();
+    }
+    nums_.resize(first);
+    ints_.resize(first);
+    return false;
+}
+
 std::uint32_t JsonDoc::value(int depth) {
     if (depth > kMaxDepth) throw JsonSyntax{p_, "values nested deeper than 256 levels (a scene nests about five)", true};
     Node n{};
@@ -273,74 +342,9 @@ std::uint32_t JsonDoc::value(int depth) {
     };
     switch (c) {
         case '{':
-        case '[': {
-            ++p_;
-            const bool object = c == '{';
-            n.kind = object ? JsonValue::Kind::Object : JsonValue::Kind::Array;
-            const std::size_t base = scratch_.size();
-            bool more = !consume(object ? '}' : ']');
-            if (more && !object && depth + 1 <= kMaxDepth && number_start(peek())) {
-                // Numbers first: collected packed, straight at the end of nums_ (no other value
-                // is read meanwhile); if anything else follows, they become nodes after all
-                // and the general loop takes over.
-                const std::size_t first = nums_.size();
-                scratch_offsets_.clear();
-                bool others = false;
-                do {
-                    if (!number_start(peek())) {
-                        others = true;
-                        break;
-                    }
-                    scratch_offsets_.push_back(p_);
-                    bool integer = false;
-                    nums_.push_back(number_token(&integer));
-                    ints_.push_back(integer);
-                } while (consume(','));
-                if (!others) {
-                    expect(']');
-                    if (nums_.size() >= kSmall - kPacked) fail();  // 2^30 numbers in one value
-                    n.flag = true;
-                    n.count = static_cast<std::uint32_t>(nums_.size() - first);
-                    const std::size_t small_first = small_.size();
-                    n.first = to_small(first) ? static_cast<std::uint32_t>(kSmall - kPacked + small_first)
-                                              : static_cast<std::uint32_t>(first);
-                    break;
-                }
-                for (std::size_t k = first; k < nums_.size(); ++k) {
-                    Node num{};
-                    num.kind = JsonValue::Kind::Number;
-                    num.flag = ints_[k] != 0;
-                    num.num = nums_[k];
-                    num.offset = scratch_offsets_[k - first];
-                    nodes_.push_back(num);
-                    scratch_.push_back(static_cast<std::uint32_t>(nodes_.size() - 1));
-                    scratch_keys_.emplace_back();
-                }
-                nums_.resize(first);
-                ints_.resize(first);
-                more = others;
-            }
-            if (more) {
-                do {
-                    std::string_view k;
-                    if (object) {
-                        k = parse_key();
-                        expect(':');
-                    }
-                    const std::uint32_t child = value(depth + 1);
-                    scratch_.push_back(child);
-                    scratch_keys_.push_back(k);
-                } while (consume(','));
-                expect(object ? '}' : ']');
-            }
-            n.first = static_cast<std::uint32_t>(links_.size());
-            n.count = static_cast<std::uint32_t>(scratch_.size() - base);
-            links_.insert(links_.end(), scratch_.begin() + static_cast<std::ptrdiff_t>(base), scratch_.end());
-            keys_.insert(keys_.end(), scratch_keys_.begin() + static_cast<std::ptrdiff_t>(base), scratch_keys_.end());
-            scratch_.resize(base);
-            scratch_keys_.resize(base);
+        case '[':
+            container(n, c == '{', depth);
             break;
-        }
         case '"':
             n.kind = JsonValue::Kind::String;
             n.str = string_token();

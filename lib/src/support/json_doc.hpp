@@ -140,6 +140,11 @@ private:
         }
     }
     std::uint32_t value(int depth);
+    // An object or array (at its '{' or '['), its children read into n.
+    void container(Node& n, bool object, int depth);
+    // An array that starts with a number: true when it holds numbers only, read packed into
+    // n; else false, the numbers read so far made nodes, and the rest left to container().
+    bool packed_numbers(Node& n);
     std::string_view string_token();
     // Moves the numbers nums_[first...] to small_ if they are many small integers.
     bool to_small(std::size_t first);

@@ -184,7 +184,9 @@ private:
     std::vector<std::uint64_t> buffered_;
     bool use_buffer_ = false;
     std::size_t emitted_ = 0;  // collisions handed to the sink
-    std::pair<std::size_t, std::size_t> last_{0, 0};  // the last of them (checked builds assert the order)
+#ifdef COLLIDE_CHECKED
+    std::pair<std::size_t, std::size_t> last_{0, 0};  // the last of them, whose order is asserted
+#endif
     std::size_t near_count_ = 0;  // near pairs reported
     Collision given_;          // what the sink is handed, refilled for each record
 };
@@ -451,9 +453,11 @@ bool SceneCheck::consume(BlockOut& out, const Sinks& sinks) {
             return false;
         }
         ++emitted_;
+#ifdef COLLIDE_CHECKED
         // Report order: by a, then b, each pair once (check.hpp).
         COLLIDE_ASSERT(emitted_ == 1 || r.a > last_.first || (r.a == last_.first && r.b > last_.second));
         last_ = {r.a, r.b};
+#endif
         // A sink that only reads the collision leaves its vectors' storage for the next.
         given_.a = r.a;
         given_.b = r.b;

@@ -8,7 +8,6 @@
 #include "support/assert.hpp"
 
 #include <cstdint>
-#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -23,9 +22,6 @@ namespace collide::detail {
 /// 16384 x 16384 nothing (its gids as 32-bit words took 1 GiB).
 class Gids {
 public:
-    Gids() = default;
-    Gids(std::initializer_list<std::uint32_t> gids) { assign(gids.begin(), gids.end()); }
-
     void push_back(std::uint32_t gid) {
         std::uint32_t index = last_index_;
         if (palette_.empty() || gid != palette_[last_index_]) index = palette_index(gid);

@@ -312,10 +312,10 @@ struct Sweeper {
     // into, each closed at that end: a body that meets the piece only there (crossing it, or
     // resting on it) touches, one that meets it elsewhere, or moves along it, is inside.
     void piece_with_ends(Vec2 a, Vec2 b, Vec2 front, Vec2 back) {
-        Vec2 cuts[4] = {a, a, a, b};
+        Vec2 cuts[4] = {a, a, a, a};
         int n = 1;
-        for (const Vec2 e : {front, back})
-            if (inside_segment(a, b, e) && !(n == 2 && cuts[1] == e)) cuts[n++] = e;
+        for (const Vec2 e : {front, back})  // distinct: the polyline is open
+            if (inside_segment(a, b, e)) cuts[n++] = e;
         cuts[n++] = b;
         // Cuts lie on a-b exactly: their order along it is that of one coordinate.
         const bool by_x = a.x != b.x;

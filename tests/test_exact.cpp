@@ -613,3 +613,25 @@ TEST_CASE("scaled_of near 1e300 and 1e-300 gives Exact's rounding, bit for bit")
         }
     }
 }
+
+TEST_CASE("fused_multiply_add is fma: one rounding, whichever way the build reaches it") {
+    using collide::detail::fused_multiply_add;
+    // The residual of a product: exactly a * b - round(a * b), the heart of TwoProduct.
+    const double a = 1.0 + 0x1p-30;
+    const double p = a * a;  // 1 + 2^-29 + 2^-60 rounds to 1 + 2^-29
+    CHECK(fused_multiply_add(a, a, -p) == 0x1p-60);
+    // Subnormal, infinite and NaN operands and results as std::fma gives them.
+    CHECK(fused_multiply_add(0x1p-1074, 0.5, 0.0) == std::fma(0x1p-1074, 0.5, 0.0));
+    CHECK(std::isinf(fused_multiply_add(DBL_MAX, 2.0, 0.0)));
+    CHECK(std::isnan(fused_multiply_add(std::numeric_limits<double>::infinity(), 0.0, 1.0)));
+    CHECK(std::signbit(fused_multiply_add(-0.0, 1.0, -0.0)));
+    std::mt19937_64 rng(27);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    std::uniform_int_distribution<int> exponent(-60, 60);
+    for (int i = 0; i < 100000; ++i) {
+        const double x = std::ldexp(unit(rng), exponent(rng));
+        const double y = std::ldexp(unit(rng), exponent(rng));
+        const double z = -x * y * unit(rng);
+        REQUIRE(fused_multiply_add(x, y, z) == std::fma(x, y, z));
+    }
+}

@@ -5,6 +5,7 @@
 // meet by walking, level by level, the grid cells it crosses (near_line, walk), and meets()
 // is the conservative test of a line against a box.
 #include "check/broadphase.hpp"
+#include "numeric/fused.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -27,7 +28,7 @@ constexpr double kWalkLimit = 0x1p50;
 bool slope_less(Vec2 a, Vec2 b) {
     const double p = a.y * b.x, q = b.y * a.x;
     if (p != q) return p < q;
-    return std::fma(a.y, b.x, -p) < std::fma(b.y, a.x, -q);
+    return fused_multiply_add(a.y, b.x, -p) < fused_multiply_add(b.y, a.x, -q);
 }
 
 }  // namespace

@@ -79,7 +79,7 @@ struct DoubleWord {
         r.deg = std::min(a.deg + b.deg, kOutOfRange);
         const double p = a.h * b.h;
         r.unsure = a.unsure || b.unsure || (std::fabs(p) < 0x1p-960 && a.h != 0.0 && b.h != 0.0);
-        const double q = std::fma(a.h, b.h, -p);  // exactly a.h b.h - p: no underflow
+        const double q = fused_multiply_add(a.h, b.h, -p);  // exactly a.h b.h - p: no underflow
         if (a.l == 0.0 && b.l == 0.0 && a.e == 0.0 && b.e == 0.0) {  // two doubles: exact
             r.h = p;
             r.l = q;
@@ -154,7 +154,7 @@ struct DoubleWord {
             return r;
         }
         const double s = std::sqrt(x.h);
-        const double residual = std::fma(-s, s, x.h);
+        const double residual = fused_multiply_add(-s, s, x.h);
         const double corr = (residual + x.l) / (2.0 * s);
         r.h = two_sum(s, corr, r.l);
         r.deg = kOutOfRange;

@@ -5,6 +5,8 @@
 // argued in exact.cpp; the exactness shortcuts (e = 0) are argued next to them here.
 #pragma once
 
+#include "numeric/fused.hpp"
+
 #include <cmath>
 
 namespace collide::detail {
@@ -64,7 +66,7 @@ inline Filtered operator*(Filtered a, Filtered b) {
     // Above kFmaSafe (and below overflow) the residual a*b - v is a nonzero multiple of
     // at least 2^-1073 unless it is zero, so fma cannot round a real residual to 0.
     if (a.e == 0.0 && b.e == 0.0 && vv >= Filtered::kFmaSafe && vv <= 0x1.fffffffffffffp1023 &&
-        std::fma(a.v, b.v, -v) == 0.0) {
+        fused_multiply_add(a.v, b.v, -v) == 0.0) {
         return Filtered{v, 0.0, 0};
     }
     const double bound = av * b.e + bv * a.e + a.e * b.e + Filtered::kU * vv;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
+#include <type_traits>
 
 namespace collide::detail {
 
@@ -158,20 +160,20 @@ public:
     LineCircle(const Piece& s, const Circle& c) : s_(s), c_(c) {}
 
     // The point for root k, correctly rounded; nothing when it lies beyond the double range.
+    // The roots share every term but the sign of the root: in DoubleWord (which rounds
+    // them, nearly always alone) the terms are computed once for both.
     std::optional<Vec2> point(int k) const {
         const double dx = dir_x<double>(s_);
         const double dy = dir_y<double>(s_);
         return round_point(
             [&](auto zero) {
                 using T = decltype(zero);
-                const T ex = dir_x<T>(s_);
-                const T ey = dir_y<T>(s_);
-                const T dd = ex * ex + ey * ey;
-                const T cr = ex * (T(s_.p.y) - T(c_.center.y)) - ey * (T(s_.p.x) - T(c_.center.x));
-                const T q = T(c_.radius) * T(c_.radius) * dd - cr * cr;
-                const T kk(static_cast<double>(k));
-                return PointQuotient<Root<T>, T>{Root<T>{T(c_.center.x) * dd - cr * ey, kk * ex, q},
-                                                 Root<T>{T(c_.center.y) * dd + cr * ex, kk * ey, q}, dd};
+                if constexpr (std::is_same_v<T, DoubleWord>) {
+                    if (!fast_) fast_ = terms(zero);
+                    return fast_->root(k);
+                } else {
+                    return terms(zero).root(k);
+                }
             },
             [&] { return approximate(k); }, dx == 0.0 ? std::optional(s_.p.x) : std::nullopt,
             dy == 0.0 ? std::optional(s_.p.y) : std::nullopt);
@@ -213,8 +215,28 @@ private:
         return representable(Scaled::of(c.center.x) + (h * sdx - foot * sdy), Scaled::of(c.center.y) + (h * sdy + foot * sdx));
     }
 
+    // The point's form with root k: c |d|^2 + cross(d, p - c) perp(d) + k sqrt(q) d, over |d|^2.
+    template <class T>
+    struct Terms {
+        T ex, ey, dd, q, x, y;
+        PointQuotient<Root<T>, T> root(int k) const {
+            const T kk(static_cast<double>(k));
+            return PointQuotient<Root<T>, T>{Root<T>{x, kk * ex, q}, Root<T>{y, kk * ey, q}, dd};
+        }
+    };
+    template <class T>
+    Terms<T> terms(T) const {
+        const T ex = dir_x<T>(s_);
+        const T ey = dir_y<T>(s_);
+        const T dd = ex * ex + ey * ey;
+        const T cr = ex * (T(s_.p.y) - T(c_.center.y)) - ey * (T(s_.p.x) - T(c_.center.x));
+        const T q = T(c_.radius) * T(c_.radius) * dd - cr * cr;
+        return Terms<T>{ex, ey, dd, q, T(c_.center.x) * dd - cr * ey, T(c_.center.y) * dd + cr * ex};
+    }
+
     const Piece& s_;
     const Circle& c_;
+    mutable std::optional<Terms<DoubleWord>> fast_;
 };
 
 // The points of circle_circle_points in doubles (the tangent point first, or the crossings

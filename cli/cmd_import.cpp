@@ -23,12 +23,12 @@ ExitCode run_import(const ImportArgs& opt) {
         std::vector<collide::MapImport> scenes;
         if (map.format == collide::MapFormat::None) {
             const InputText text = read_input(opt.map);
-            scenes = import_if_tiled_json(opt.map, text);
+            scenes = import_if_tiled_json(opt.map, text, collide::MapBuild::Text);
             if (scenes.empty())
                 throw collide::Error(opt.map, "", "not a map: collide imports Tiled maps (.tmx, .tmj, or .json with "
                                                   "\"type\": \"map\") and LDtk projects (.ldtk)");
         } else {
-            scenes = import_map_argument(map);
+            scenes = import_map_argument(map, collide::MapBuild::Text);
         }
         if (scenes.size() != 1) {
             std::string names;

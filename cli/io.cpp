@@ -325,7 +325,7 @@ std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned t
         return out;
     };
     const MapArgument map = map_argument(arg);
-    if (map.format != collide::MapFormat::None) return from_maps(import_map_argument(map));
+    if (map.format != collide::MapFormat::None) return from_maps(import_map_argument(map, collide::MapBuild::Scene));
     if (arg != "-" && !json_name(arg)) {
         out.push_back(read_scene_file(arg, threads));
         return out;
@@ -342,7 +342,7 @@ std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned t
             if (!tiled_key_error(e)) throw;
             as_scene = std::current_exception();
         }
-        const std::vector<collide::MapImport> maps = import_if_tiled_json(arg, text);
+        const std::vector<collide::MapImport> maps = import_if_tiled_json(arg, text, collide::MapBuild::Scene);
         if (maps.empty()) std::rethrow_exception(as_scene);
         return from_maps(maps);
     }
@@ -354,7 +354,7 @@ std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned t
         as_scene = std::current_exception();
     }
     const InputText text = read_input(arg);
-    const std::vector<collide::MapImport> maps = import_if_tiled_json(arg, text);
+    const std::vector<collide::MapImport> maps = import_if_tiled_json(arg, text, collide::MapBuild::Scene);
     if (maps.empty()) std::rethrow_exception(as_scene);
     return from_maps(maps);
 }

@@ -14,13 +14,13 @@ MapArgument map_argument(const std::string& arg) {
     return MapArgument{file, arg.substr(hash + 1), collide::MapFormat::Ldtk};
 }
 
-std::vector<collide::MapImport> import_map_argument(const MapArgument& map) {
+std::vector<collide::MapImport> import_map_argument(const MapArgument& map, collide::MapBuild build) {
     const collide::FileLoader load = collide::file_system_loader();
     const std::string text = load(map.file);
-    return collide::import_map(map.file, text, map.format, load, map.level);
+    return collide::import_map(map.file, text, map.format, load, map.level, build);
 }
 
-std::vector<collide::MapImport> import_if_tiled_json(const std::string& file, std::string_view text) {
+std::vector<collide::MapImport> import_if_tiled_json(const std::string& file, std::string_view text, collide::MapBuild build) {
     if (!collide::is_tiled_json(text)) return {};
-    return collide::import_map(file, text, collide::MapFormat::TiledJson, collide::file_system_loader());
+    return collide::import_map(file, text, collide::MapFormat::TiledJson, collide::file_system_loader(), {}, build);
 }

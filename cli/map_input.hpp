@@ -20,10 +20,10 @@ struct MapArgument {
 /// `.json` files, which only their text tells apart).
 MapArgument map_argument(const std::string& arg);
 
-/// The scenes a map argument imports to (one, or one per level of an LDtk project). Throws
-/// collide::Error.
-std::vector<collide::MapImport> import_map_argument(const MapArgument& map);
+/// The scenes a map argument imports to (one, or one per level of an LDtk project), as text
+/// (`collide import`) or built (a check). Throws collide::Error.
+std::vector<collide::MapImport> import_map_argument(const MapArgument& map, collide::MapBuild build);
 
-/// The scene text of a Tiled `.json` map that failed to read as a scene: its imports when
-/// `text` is a Tiled map, else nothing.
-std::vector<collide::MapImport> import_if_tiled_json(const std::string& file, std::string_view text);
+/// The scenes of a Tiled `.json` map that failed to read as a scene: its imports when `text`
+/// is a Tiled map, else nothing.
+std::vector<collide::MapImport> import_if_tiled_json(const std::string& file, std::string_view text, collide::MapBuild build);

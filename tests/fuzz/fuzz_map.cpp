@@ -10,8 +10,9 @@
 // What must hold:
 // - import_map, read_map_scene and check throw nothing but collide::Error (anything else, a
 //   crash, a hang or a sanitizer report is a finding);
-// - importing the same input twice gives the same scenes: names, texts, warnings and sources
-//   byte for byte (determinism);
+// - importing as text (`collide import`) and built (a check, MapBuild::Scene) gives the same
+//   scenes: names, warnings and sources byte for byte, the same error if either fails, and
+//   read_map_scene of the two the same scene field for field, or the same error;
 // - every imported scene reads back: read_map_scene does not throw, except for the errors a
 //   valid converter cannot avoid because the map's own content is invalid (the allow-list
 //   in content_error() below, each entry with its reason). Those errors must be reported
@@ -36,11 +37,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <map>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <typeinfo>
+#include <variant>
 #include <vector>
 
 using namespace collide;
@@ -218,14 +222,71 @@ bool same_sources(const std::vector<MapSource>& a, const std::vector<MapSource>&
     return true;
 }
 
+// x imported as text, y built: the same scenes, sources and warnings.
 void check_same(const Input& in, const std::vector<MapImport>& x, const std::vector<MapImport>& y) {
-    if (x.size() != y.size()) fuzz::fail("importing twice gives a different number of scenes\n" + describe(in));
+    if (x.size() != y.size()) fuzz::fail("importing as text and built gives a different number of scenes\n" + describe(in));
     for (std::size_t i = 0; i < x.size(); ++i) {
-        if (x[i].name != y[i].name || collide::scene_text(x[i]) != collide::scene_text(y[i]) || x[i].warnings != y[i].warnings ||
+        if (x[i].name != y[i].name || x[i].warnings != y[i].warnings || !y[i].text.empty() || !y[i].built ||
             !same_sources(x[i].shape_sources, y[i].shape_sources) || !same_sources(x[i].grid_sources, y[i].grid_sources))
-            fuzz::fail("importing twice gives a different scene " + std::to_string(i) + " ('" + x[i].name + "')\n" +
-                       describe(in) + "\nfirst:\n" + x[i].text.substr(0, 2000) + "\nsecond:\n" + y[i].text.substr(0, 2000));
+            fuzz::fail("importing as text and built gives a different scene " + std::to_string(i) + " ('" + x[i].name +
+                       "')\n" + describe(in) + "\ntext:\n" + x[i].text.substr(0, 2000));
     }
+}
+
+// A shape's type and every coordinate, bit for bit, in order.
+void flatten(const collide::Shape& shape, std::vector<std::uint64_t>& out) {
+    out.push_back(shape.index());
+    const auto put = [&](double d) {
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, &d, sizeof bits);
+        out.push_back(bits);
+    };
+    const auto put2 = [&](collide::Vec2 v) {
+        put(v.x);
+        put(v.y);
+    };
+    std::visit(
+        [&](const auto& s) {
+            using T = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<T, collide::Point>) put2(s.at);
+            else if constexpr (std::is_same_v<T, collide::Circle>) put2(s.center), put(s.radius);
+            else if constexpr (std::is_same_v<T, collide::Rect>) put2(s.min), put2(s.max);
+            else if constexpr (std::is_same_v<T, collide::Segment> || std::is_same_v<T, collide::Line>) put2(s.a), put2(s.b);
+            else if constexpr (std::is_same_v<T, collide::Ray>) put2(s.origin), put2(s.direction);
+            else if constexpr (std::is_same_v<T, collide::Polygon> || std::is_same_v<T, collide::Polyline>) {
+                out.push_back(s.points.size());
+                for (const collide::Vec2& p : s.points) put2(p);
+            } else if constexpr (std::is_same_v<T, collide::Capsule>) put2(s.a), put2(s.b), put(s.radius);
+            else {
+                out.push_back(s.parts.size());
+                for (const collide::Shape& part : s.parts) flatten(part, out);
+            }
+        },
+        shape);
+}
+
+// The scene read from the import's text and the scene built: equal, field for field.
+bool same_scene(const Scene& a, const Scene& b) {
+    if (a.file != b.file || a.y_up != b.y_up || a.shapes.size() != b.shapes.size() || a.grids.size() != b.grids.size() ||
+        !a.moves.empty() || !b.moves.empty() || a.pairs_given != b.pairs_given || a.converted.size() != b.converted.size())
+        return false;
+    std::vector<std::uint64_t> fa, fb;
+    for (std::size_t i = 0; i < a.shapes.size(); ++i) {
+        if (a.shapes[i].id != b.shapes[i].id || a.shapes[i].groups != b.shapes[i].groups) return false;
+        flatten(a.shapes[i].shape, fa);
+        flatten(b.shapes[i].shape, fb);
+    }
+    for (std::size_t i = 0; i < a.converted.size(); ++i)
+        if (a.converted[i].shape != b.converted[i].shape || a.converted[i].part != b.converted[i].part ||
+            a.converted[i].written != b.converted[i].written)
+            return false;
+    for (std::size_t g = 0; g < a.grids.size(); ++g) {
+        const collide::Grid &x = a.grids[g], &y = b.grids[g];
+        if (x.id != y.id || x.groups != y.groups || x.cols != y.cols || x.rows != y.rows || x.bits != y.bits ||
+            !(x.origin == y.origin) || !(x.tile == y.tile) || x.outside_solid != y.outside_solid)
+            return false;
+    }
+    return fa == fb;
 }
 
 bool verbose() {
@@ -272,33 +333,50 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         unexpected(in, "import_map");
     }
     try {
-        second = import_map(in.file, in.map, in.format, load);
-        if (failed) fuzz::fail("import_map failed once (" + error + "), then succeeded\n" + describe(in));
+        second = import_map(in.file, in.map, in.format, load, {}, MapBuild::Scene);
+        if (failed) fuzz::fail("import_map failed as text (" + error + "), then succeeded built\n" + describe(in));
     } catch (const Error& e) {
-        if (!failed) fuzz::fail("import_map succeeded once, then failed: " + std::string(e.what()) + "\n" + describe(in));
+        if (!failed) fuzz::fail("import_map succeeded as text, then failed built: " + std::string(e.what()) + "\n" + describe(in));
         if (error != e.what())
-            fuzz::fail("import_map failed twice with different errors:\n" + error + "\n" + e.what() + "\n" + describe(in));
+            fuzz::fail("import_map failed as text and built with different errors:\n" + error + "\n" + e.what() + "\n" + describe(in));
         return 0;
     } catch (...) {
         unexpected(in, "import_map");
     }
     check_same(in, first, second);
 
-    for (const MapImport& m : first) {
+    for (std::size_t k = 0; k < first.size(); ++k) {
+        const MapImport& m = first[k];
         Scene scene;
         if (verbose())
             std::fprintf(stderr, "%s\nscene '%s': %zu shapes, %zu grids, %zu warnings\n%s\n", describe(in).c_str(),
                          m.name.c_str(), m.shape_sources.size(), m.grid_sources.size(), m.warnings.size(),
                          m.text.substr(0, 3000).c_str());
+        // The scene built directly reads as the text does: the same scene or the same error.
+        std::string built_error;
+        Scene built;
+        try {
+            built = read_map_scene(std::move(second[k]));
+        } catch (const Error& e) {
+            built_error = e.what();
+        } catch (...) {
+            unexpected(in, "read_map_scene of the built scene");
+        }
         try {
             scene = read_map_scene(m);
         } catch (const Error& e) {
             if (verbose()) std::fprintf(stderr, "read_map_scene: %s\n", e.what());
+            if (built_error != e.what())
+                fuzz::fail("scene '" + m.name + "': its text reads with the error\n" + e.what() + "\nbuilt: " +
+                           (built_error.empty() ? std::string("no error") : built_error) + "\n" + describe(in));
             check_read_error(in, m, e);
             continue;
         } catch (...) {
             unexpected(in, "read_map_scene");
         }
+        if (!built_error.empty() || !same_scene(scene, built))
+            fuzz::fail("scene '" + m.name + "': the scene built differs from the one its text reads to" +
+                       (built_error.empty() ? std::string() : ": " + built_error) + "\n" + describe(in));
         if (scene.shapes.size() != m.shape_sources.size() || scene.grids.size() != m.grid_sources.size())
             fuzz::fail("scene '" + m.name + "' has " + std::to_string(scene.shapes.size()) + " shapes and " +
                        std::to_string(scene.grids.size()) + " grids, its import " + std::to_string(m.shape_sources.size()) +

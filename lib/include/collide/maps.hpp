@@ -2,9 +2,11 @@
 // `.tmj` JSON, and `.json` files whose top level says `"type": "map"`) and LDtk projects
 // (`.ldtk`, one scene per level, named `FILE#LEVEL`).
 //
-// A map becomes the text of a collide scene (the JSON that `collide import` prints), and that
-// text is read by read_scene like any other scene, so checking a map and checking the scene it
-// imports to give the same report by construction. Errors name the map file and, where it
+// A map becomes a collide scene: for `collide import`, its text (the JSON that command prints);
+// for a check, the scene itself, its shapes handed to the scene builder as the values that text
+// would parse to (so nothing is written and parsed again), and its grids built as bits. Both
+// come from one walk over the map, and the tests hold them equal: checking a map and checking
+// the scene it imports to give the same report. Errors name the map file and, where it
 // applies, the layer, object or tileset at fault, with line:column in the map (TMX) or its JSON
 // pointer (TMJ, LDtk).
 //
@@ -18,11 +20,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace collide {
+
+namespace detail {
+struct BuiltScene;
+}
 
 /// The kinds of file read as maps; `None` is a collide scene.
 enum class MapFormat : std::uint8_t { None, TiledXml, TiledJson, Ldtk };
@@ -84,11 +91,18 @@ struct TileSource {
     std::vector<TileShapeSource> parts;  ///< one per part of its compounds, in order
 };
 
+/// What import_map makes of a map: the scene's text (for `collide import`, scene_text()) or
+/// the scene itself (for a check, read_map_scene()).
+enum class MapBuild : std::uint8_t { Text, Scene };
+
 /// One scene a map becomes.
 struct MapImport {
     std::string name;  ///< the scene's name: the map's file, or "FILE#LEVEL" for LDtk
-    /// The collide scene (JSON) without its grids (`"grids": []`); scene_text() has them too.
+    /// MapBuild::Text: the collide scene (JSON) without its grids (`"grids": []`);
+    /// scene_text() has them too. Empty with MapBuild::Scene.
     std::string text;
+    /// MapBuild::Scene: the scene's shapes as built, which read_map_scene() finishes.
+    std::shared_ptr<detail::BuiltScene> built;
     /// The grids (tile layers, IntGrid layers), built as they are: a big layer never becomes
     /// text unless it is imported.
     std::vector<Grid> grids;
@@ -98,18 +112,21 @@ struct MapImport {
     std::vector<TileSource> tiles;         ///< the tiles MapSource::tile indexes
 };
 
-/// Converts a map to scene texts: one for a Tiled map, one per level of an LDtk project in
-/// project order (only the level named `level`, when it is not empty). `file` names the map
-/// in errors and is the folder external files are resolved against. Throws Error.
+/// Converts a map to scenes, as texts or built (`build`): one for a Tiled map, one per level
+/// of an LDtk project in project order (only the level named `level`, when it is not empty).
+/// `file` names the map in errors and is the folder external files are resolved against.
+/// Throws Error.
 std::vector<MapImport> import_map(const std::string& file, std::string_view text, MapFormat format,
-                                  const FileLoader& load, std::string_view level = {});
+                                  const FileLoader& load, std::string_view level = {},
+                                  MapBuild build = MapBuild::Text);
 
 /// The scene a map becomes as `collide import` prints it: `text` with the grids written in
 /// (each as rows of '#' and '.').
 std::string scene_text(const MapImport& map);
 
-/// read_scene of an imported map, with its grids; an error about one of its shapes or grids is reported
-/// against the map, naming the object or layer (MapSource) rather than the generated text.
+/// The scene of an imported map (read_scene of its text, or the scene built), with its grids;
+/// an error about one of its shapes or grids is reported against the map, naming the object
+/// or layer (MapSource) rather than the scene.
 Scene read_map_scene(const MapImport& map, const ReadOptions& options = {});
 /// The same, taking the map's grids rather than copying them (a big tile layer's bits).
 Scene read_map_scene(MapImport&& map, const ReadOptions& options = {});

@@ -24,7 +24,15 @@ class Gids {
 public:
     void push_back(std::uint32_t gid) {
         std::uint32_t index = last_index_;
-        if (palette_.empty() || gid != palette_[last_index_]) index = palette_index(gid);
+        if (palette_.empty() || gid != palette_[last_index_]) {
+            Recent& r = recent_[gid % kRecent];
+            if (r.index_plus_1 != 0 && r.gid == gid) {
+                index = last_index_ = r.index_plus_1 - 1;
+            } else {
+                index = palette_index(gid);
+                r = Recent{gid, index + 1};
+            }
+        }
         if (bits_ != 0) {
             const std::size_t bit = size_ * bits_;
             if (bit / 64 == words_.size()) words_.push_back(0);
@@ -73,6 +81,14 @@ private:
     std::size_t size_ = 0;
     unsigned bits_ = 0;
     std::uint32_t last_index_ = 0;  // of the last gid pushed: runs of one tile are common
+    // Gids met lately, by gid modulo kRecent (a tileset's gids are consecutive): most cells
+    // that change tile find theirs here, not in index_.
+    struct Recent {
+        std::uint32_t gid = 0;
+        std::uint32_t index_plus_1 = 0;  // 0: empty
+    };
+    static constexpr std::uint32_t kRecent = 64;
+    Recent recent_[kRecent];
 };
 
 /// Thrown with a message that the map reader completes with the file and layer.

@@ -4,6 +4,7 @@
 // and each level written as scene text with SceneText. Only what a collision check needs is
 // read: IntGrid layers (grids) and entity instances (rects); tile and auto layers are art.
 // Levels are those of "levels" and then, for multi-world projects, of each "worlds" entry.
+#include "maps/built_scene.hpp"
 #include "maps/ldtk.hpp"
 
 #include "maps/tiled_model.hpp"
@@ -193,13 +194,12 @@ std::unordered_map<std::int64_t, std::vector<std::string>> entity_tags(const Whe
 class LevelScene {
 public:
     LevelScene(const Where& at, const std::unordered_map<std::int64_t, std::vector<std::string>>& def_tags,
-               MapImport& out)
-        : at_(at), def_tags_(def_tags), out_(out) {}
+               MapImport& out, MapBuild build)
+        : at_(at), def_tags_(def_tags), out_(out), scene_(out.name, build) {}
 
     void layers(const json& list, const std::string& path) {
         for (std::size_t i = 0; i < list.size(); ++i) layer(list[i], path + "/" + std::to_string(i), i);
-        out_.text = scene_.text();
-        out_.grids = scene_.grids();
+        scene_.finish(out_);
     }
 
 private:
@@ -255,7 +255,7 @@ private:
 
         const std::string& id = l.string("__identifier");
         const auto w = static_cast<std::size_t>(cols);
-        scene_.grid(id, {id}, origin, Vec2{size, size}, w, static_cast<std::size_t>(rows), false,
+        scene_->grid(id, {id}, origin, Vec2{size, size}, w, static_cast<std::size_t>(rows), false,
                     [&](std::size_t c, std::size_t r) { return solid[r * w + c]; });
         out_.grid_sources.push_back(MapSource{"layer '" + id + "'", l.path(), 0, 0, MapSource::kNoTile});
     }
@@ -283,12 +283,12 @@ private:
             const double y = (e.pair_item("px", 1) + dy) - e.pair_item("__pivot", 1) * height;
             if (!std::isfinite(x) || !std::isfinite(y)) e.fail_at("px", "its position is not finite");
 
-            scene_.begin_shape(id, "rect");
-            scene_.number("x", x);
-            scene_.number("y", y);
-            scene_.number("width", width);
-            scene_.number("height", height);
-            scene_.end_shape(groups(e, name));
+            scene_->begin_shape(id, "rect");
+            scene_->number("x", x);
+            scene_->number("y", y);
+            scene_->number("width", width);
+            scene_->number("height", height);
+            scene_->end_shape(groups(e, name));
             out_.shape_sources.push_back(MapSource{what, path, 0, 0, MapSource::kNoTile});
         }
     }
@@ -313,14 +313,14 @@ private:
     const Where& at_;
     const std::unordered_map<std::int64_t, std::vector<std::string>>& def_tags_;
     MapImport& out_;
-    SceneText scene_;
+    SceneOut scene_;
     std::map<std::string, std::size_t> count_;  ///< instances so far of each entity identifier
 };
 
 }  // namespace
 
 std::vector<MapImport> import_ldtk(const std::string& file, std::string_view text, const FileLoader& load,
-                                   std::string_view level) {
+                                   std::string_view level, MapBuild build) {
     const json root = parse(file, text);
     Where project{file, text, {}};
     if (!root.is_object()) fail(project, "", "not an LDtk project: the top level is not an object");
@@ -363,7 +363,7 @@ std::vector<MapImport> import_ldtk(const std::string& file, std::string_view tex
         scene.name = file + "#" + names[i];
         if (const json* layers = lv.find("layerInstances")) {
             if (!layers->is_array()) lv.fail_at("layerInstances", "layerInstances is not an array");
-            LevelScene(project, def_tags, scene).layers(*layers, lv.path_of("layerInstances"));
+            LevelScene(project, def_tags, scene, build).layers(*layers, lv.path_of("layerInstances"));
         } else {
             // Saved in its own file (externalLevels): a level object with its layers.
             const std::string path = tiled::resolve_path(file, lv.string("externalRelPath"));
@@ -376,7 +376,7 @@ std::vector<MapImport> import_ldtk(const std::string& file, std::string_view tex
             const json level_root = parse(path, level_text);
             const Where external{path, level_text, project.level};
             const Obj ext(external, level_root, "", project.level);
-            LevelScene(external, def_tags, scene).layers(ext.array("layerInstances"), "/layerInstances");
+            LevelScene(external, def_tags, scene, build).layers(ext.array("layerInstances"), "/layerInstances");
         }
         out.push_back(std::move(scene));
         if (!level.empty()) break;

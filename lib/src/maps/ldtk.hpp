@@ -13,6 +13,6 @@ namespace collide::detail {
 /// `level` when it is not empty (an error when there is none). Levels saved in their own
 /// files (`externalLevels`) come through `load`, relative to the project. Throws Error.
 std::vector<MapImport> import_ldtk(const std::string& file, std::string_view text, const FileLoader& load,
-                                   std::string_view level);
+                                   std::string_view level, MapBuild build = MapBuild::Text);
 
 }  // namespace collide::detail

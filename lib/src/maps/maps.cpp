@@ -2,6 +2,7 @@
 // and errors in the scene a map became reported against the map.
 #include "collide/maps.hpp"
 
+#include "maps/built_scene.hpp"
 #include "maps/ldtk.hpp"
 #include "maps/tiled_model.hpp"
 #include "scene/scene_text.hpp"
@@ -150,7 +151,7 @@ FileLoader file_system_loader() {
 }
 
 std::vector<MapImport> import_map(const std::string& file, std::string_view text, MapFormat format,
-                                  const FileLoader& load, std::string_view level) {
+                                  const FileLoader& load, std::string_view level, MapBuild build) {
     using namespace detail::tiled;
     switch (format) {
         case MapFormat::TiledXml:
@@ -159,11 +160,11 @@ std::vector<MapImport> import_map(const std::string& file, std::string_view text
                 throw Error(file, "", "'#" + std::string(level) + "' names a level, but a Tiled map has none");
             const Map map = format == MapFormat::TiledXml ? read_tmx(file, text, load) : read_tmj(file, text, load);
             std::vector<MapImport> out;
-            out.push_back(tiled_scene(map, file));
+            out.push_back(tiled_scene(map, file, build));
             return out;
         }
         case MapFormat::Ldtk:
-            return detail::import_ldtk(file, text, load, level);
+            return detail::import_ldtk(file, text, load, level, build);
         case MapFormat::None:
             break;
     }
@@ -204,9 +205,21 @@ void add_map_grids(Scene& scene, const MapImport& map, std::vector<Grid>* take) 
 
 namespace {
 
+// The scene a converter built (MapBuild::Scene): a shape the builder refused, or a problem
+// its cross-checks find, as read_scene would report it, at the scene's JSON pointer.
+Scene finish_built(const MapImport& map) {
+    detail::BuiltScene& built = *map.built;
+    try {
+        if (const std::optional<detail::Fail>& f = built.shapes.failure()) throw *f;
+        return built.builder.finish();
+    } catch (const detail::Fail& f) {
+        throw Error(map.name, f.path, f.message);
+    }
+}
+
 Scene read_taking(const MapImport& map, const ReadOptions& options, std::vector<Grid>* take) {
     try {
-        Scene scene = read_scene(map.text, map.name, options);
+        Scene scene = map.built ? finish_built(map) : read_scene(map.text, map.name, options);
         add_map_grids(scene, map, take);
         return scene;
     } catch (const Error& e) {

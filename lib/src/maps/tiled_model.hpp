@@ -166,7 +166,7 @@ Object read_tj_template(const std::string& file, std::string_view text, const Fi
 bool json_template(std::string_view file, bool map_json);
 
 /// The scene a map becomes (SPEC §1.5). Throws Error naming the object or layer at fault.
-MapImport tiled_scene(const Map& map, const std::string& file);
+MapImport tiled_scene(const Map& map, const std::string& file, MapBuild build = MapBuild::Text);
 
 /// A path named inside `from` (a map, tileset or template file), resolved against its folder.
 std::string resolve_path(const std::string& from, const std::string& path);

@@ -8,6 +8,7 @@
 // bottom-left of their cell plus the tileset's tile offset; an ellipse or capsule with a zero
 // side is the segment or point it is; the second tile layer with a taken name gets
 // `NAME#LAYERID`.
+#include "maps/built_scene.hpp"
 #include "maps/tile_chunks.hpp"
 #include "maps/tiled_model.hpp"
 
@@ -131,7 +132,7 @@ void add_listed_groups(std::vector<std::string>& groups, const Properties& props
 
 class Converter {
 public:
-    Converter(const Map& map, const std::string& file) : map_(map), file_(file) {}
+    Converter(const Map& map, const std::string& file, MapBuild build) : map_(map), file_(file), out_(file, build) {}
 
     MapImport run() {
         if (map_.orientation != "orthogonal")
@@ -144,8 +145,7 @@ public:
         index_collision_tiles();
         walk(map_.layers, Vec2{}, "");
         result_.name = file_;
-        result_.text = out_.text();
-        result_.grids = out_.grids();
+        out_.finish(result_);
         return std::move(result_);
     }
 
@@ -244,7 +244,7 @@ private:
                         if (solid_tile[b.gids.index(i)]) g.bits[(first + c) / 64] |= std::uint64_t{1} << ((first + c) % 64);
                 }
             }
-            out_.add(std::move(g));
+            out_->add(std::move(g));
             MapSource src;
             src.what = "layer '" + path + "'";
             src.json_path = l.where.json_path;
@@ -341,13 +341,13 @@ private:
     // where the tile is placed, and follows in its message.
     void compound(const std::string& id, const Tile& tile, const Tileset& set, const Placement& p,
                   const std::vector<std::string>& groups, MapSource src) {
-        out_.begin_shape(id, "compound");
-        out_.begin_parts();
+        out_->begin_shape(id, "compound");
+        out_->begin_parts();
         for (const Object& o : tile.shapes)
             if (can_be_part(o)) shape(o, p, true);
         src.tile = tile_source(tile, set);
-        out_.end_parts();
-        out_.end_shape(groups);
+        out_->end_parts();
+        out_->end_shape(groups);
         result_.shape_sources.push_back(std::move(src));
     }
 
@@ -383,9 +383,9 @@ private:
             }
             Placement p;
             p.at = at;
-            out_.begin_shape(id, type_of(o, p));
+            out_->begin_shape(id, type_of(o, p));
             fields(o, p);
-            out_.end_shape(groups);
+            out_->end_shape(groups);
             result_.shape_sources.push_back(std::move(src));
         }
     }
@@ -419,16 +419,16 @@ private:
         rect.width = w;
         rect.height = h;
         p.flips = 0;  // a rectangle flipped is the same rectangle
-        out_.begin_shape(id, type_of(rect, p));
+        out_->begin_shape(id, type_of(rect, p));
         fields(rect, p);
-        out_.end_shape(groups);
+        out_->end_shape(groups);
         result_.shape_sources.push_back(std::move(src));
     }
 
     void shape(const Object& o, const Placement& p, bool part) {
-        if (part) out_.begin_part(type_of(o, p));
+        if (part) out_->begin_part(type_of(o, p));
         fields(o, p);
-        if (part) out_.end_part();
+        if (part) out_->end_part();
     }
 
     // The scene type an object is written as.
@@ -473,36 +473,36 @@ private:
                     if (p.flips == 0 && p.scale.x == 1 && p.scale.y == 1 && p.shift.x == 0 && p.shift.y == 0) {
                         // As Tiled writes it: the min corner and the size.
                         const Vec2 m = p.apply(Vec2{o.x, o.y});
-                        out_.number("x", m.x);
-                        out_.number("y", m.y);
-                        out_.number("width", w);
-                        out_.number("height", h);
+                        out_->number("x", m.x);
+                        out_->number("y", m.y);
+                        out_->number("width", w);
+                        out_->number("height", h);
                         return;
                     }
                     const Vec2 a = p.apply(Vec2{o.x, o.y}), b = p.apply(Vec2{o.x + w, o.y + h});
-                    out_.pair("min", Vec2{std::min(a.x, b.x), std::min(a.y, b.y)});
-                    out_.pair("max", Vec2{std::max(a.x, b.x), std::max(a.y, b.y)});
+                    out_->pair("min", Vec2{std::min(a.x, b.x), std::min(a.y, b.y)});
+                    out_->pair("max", Vec2{std::max(a.x, b.x), std::max(a.y, b.y)});
                     return;
                 }
                 if (!p.uniform()) {
                     std::vector<Vec2> corners = {{0, 0}, {w, 0}, {w, h}, {0, h}};
                     for (Vec2& c : corners) c = p.apply(local(o, c));
-                    out_.points("points", corners);
+                    out_->points("points", corners);
                     return;
                 }
-                out_.pair("center", p.apply(local(o, Vec2{w / 2, h / 2})));
-                out_.pair("size", Vec2{w * p.scale.x, h * p.scale.x});
-                out_.number("angle", p.angle_of(o.rotation));
+                out_->pair("center", p.apply(local(o, Vec2{w / 2, h / 2})));
+                out_->pair("size", Vec2{w * p.scale.x, h * p.scale.x});
+                out_->number("angle", p.angle_of(o.rotation));
                 return;
             case ObjectKind::Ellipse: {
                 const Vec2 center = p.apply(local(o, Vec2{w / 2, h / 2}));
-                out_.pair("center", center);
+                out_->pair("center", center);
                 if (w == h && p.uniform()) {
-                    out_.number("radius", w / 2 * p.scale.x);
+                    out_->number("radius", w / 2 * p.scale.x);
                     return;
                 }
-                out_.pair("radii", Vec2{p.length(w / 2, false), p.length(h / 2, true)});
-                out_.number("angle", p.angle_of(o.rotation));
+                out_->pair("radii", Vec2{p.length(w / 2, false), p.length(h / 2, true)});
+                out_->number("angle", p.angle_of(o.rotation));
                 return;
             }
             case ObjectKind::Capsule: {
@@ -510,18 +510,18 @@ private:
                 const double r = std::min(w, h) / 2;
                 const Vec2 a = w >= h ? Vec2{r, h / 2} : Vec2{w / 2, r};
                 const Vec2 b = w >= h ? Vec2{w - r, h / 2} : Vec2{w / 2, h - r};
-                out_.pair("a", p.apply(local(o, a)));
-                out_.pair("b", p.apply(local(o, b)));
-                out_.number("radius", r * std::min(p.scale.x, p.scale.y));
+                out_->pair("a", p.apply(local(o, a)));
+                out_->pair("b", p.apply(local(o, b)));
+                out_->number("radius", r * std::min(p.scale.x, p.scale.y));
                 return;
             }
-            case ObjectKind::Point: out_.pair("at", p.apply(Vec2{o.x, o.y})); return;
+            case ObjectKind::Point: out_->pair("at", p.apply(Vec2{o.x, o.y})); return;
             case ObjectKind::Polygon:
             case ObjectKind::Polyline: {
                 std::vector<Vec2> pts;
                 pts.reserve(o.points.size());
                 for (const Vec2& q : o.points) pts.push_back(p.apply(local(o, q)));
-                out_.points("points", pts);
+                out_->points("points", pts);
                 return;
             }
             case ObjectKind::Text:
@@ -533,11 +533,11 @@ private:
     // the point.
     void degenerate(const Object& o, const Placement& p) {
         if (o.width == 0 && o.height == 0) {
-            out_.pair("at", p.apply(Vec2{o.x, o.y}));
+            out_->pair("at", p.apply(Vec2{o.x, o.y}));
             return;
         }
-        out_.pair("a", p.apply(local(o, Vec2{0, 0})));
-        out_.pair("b", p.apply(local(o, Vec2{o.width, o.height})));
+        out_->pair("a", p.apply(local(o, Vec2{0, 0})));
+        out_->pair("b", p.apply(local(o, Vec2{o.width, o.height})));
     }
 
     std::uint32_t tile_source(const Tile& tile, const Tileset& set) {
@@ -562,7 +562,7 @@ private:
 
     const Map& map_;
     const std::string& file_;
-    SceneText out_;
+    SceneOut out_;
     MapImport result_;
     std::unordered_set<std::string> layer_names_;
     std::unordered_map<std::string, std::size_t> object_names_;
@@ -577,6 +577,6 @@ private:
 
 }  // namespace
 
-MapImport tiled_scene(const Map& map, const std::string& file) { return Converter(map, file).run(); }
+MapImport tiled_scene(const Map& map, const std::string& file, MapBuild build) { return Converter(map, file, build).run(); }
 
 }  // namespace collide::detail::tiled

@@ -5,15 +5,48 @@
 
 namespace collide::detail {
 
+namespace {
+// A name as the text would hold it: a name that is not UTF-8 has U+FFFD for its bad bytes.
+std::string_view as_utf8(std::string_view name, std::string& fixed) {
+    if (is_valid_utf8(name)) return name;
+    fixed = valid_utf8(name);
+    return fixed;
+}
+
+void groups_array(std::string& out, const std::vector<std::string>& groups) {
+    out += '[';
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+        if (i > 0) out += ", ";
+        json_string(out, groups[i]);
+    }
+    out += ']';
+}
+}  // namespace
+
+SceneText::SceneText(SceneBuilder& build) : build_(&build), doc_(std::make_unique<JsonDoc>(std::string_view())) {
+    build.begin_array("shapes");
+}
+
 void SceneText::key(std::string_view k) {
+    if (build_) return doc_->key(k);
     *out_ += ", ";
     json_string(*out_, k);
     *out_ += ": ";
 }
 
 void SceneText::begin_shape(std::string_view id, std::string_view type) {
+    if (build_) {
+        std::string fixed;
+        doc_->reset();
+        doc_->begin_object();
+        doc_->key("id");
+        doc_->string(as_utf8(id, fixed));
+        doc_->key("type");
+        doc_->string(type);
+        return;
+    }
     out_ = &shapes_;
-    shapes_ += shape_count_++ == 0 ? "\n  {\"id\": " : ",\n  {\"id\": ";
+    shapes_ += shape_count_ == 0 ? "\n  {\"id\": " : ",\n  {\"id\": ";
     json_string(shapes_, id);
     key("type");
     json_string(shapes_, type);
@@ -21,26 +54,43 @@ void SceneText::begin_shape(std::string_view id, std::string_view type) {
 
 void SceneText::begin_parts() {
     key("parts");
+    if (build_) return doc_->begin_array();
     shapes_ += '[';
     parts_ = 0;
 }
 
 void SceneText::begin_part(std::string_view type) {
+    if (build_) {
+        doc_->begin_object();
+        doc_->key("type");
+        return doc_->string(type);
+    }
     shapes_ += parts_++ == 0 ? "{\"type\": " : ", {\"type\": ";
     json_string(shapes_, type);
 }
 
-void SceneText::end_part() { shapes_ += '}'; }
+void SceneText::end_part() {
+    if (build_) return doc_->end();
+    shapes_ += '}';
+}
 
-void SceneText::end_parts() { shapes_ += ']'; }
+void SceneText::end_parts() {
+    if (build_) return doc_->end();
+    shapes_ += ']';
+}
 
 void SceneText::number(std::string_view k, double v) {
     key(k);
+    if (build_) return doc_->number(v);
     append_number(*out_, v);
 }
 
 void SceneText::pair(std::string_view k, Vec2 v) {
     key(k);
+    if (build_) {
+        const double xy[2] = {v.x, v.y};
+        return doc_->numbers(xy, 2);
+    }
     *out_ += '[';
     append_number(*out_, v.x);
     *out_ += ", ";
@@ -50,6 +100,14 @@ void SceneText::pair(std::string_view k, Vec2 v) {
 
 void SceneText::points(std::string_view k, const std::vector<Vec2>& pts) {
     key(k);
+    if (build_) {
+        doc_->begin_array();
+        for (const Vec2& p : pts) {
+            const double xy[2] = {p.x, p.y};
+            doc_->numbers(xy, 2);
+        }
+        return doc_->end();
+    }
     *out_ += '[';
     for (std::size_t i = 0; i < pts.size(); ++i) {
         if (i > 0) *out_ += ", ";
@@ -62,18 +120,25 @@ void SceneText::points(std::string_view k, const std::vector<Vec2>& pts) {
     *out_ += ']';
 }
 
-namespace {
-void groups_array(std::string& out, const std::vector<std::string>& groups) {
-    out += '[';
-    for (std::size_t i = 0; i < groups.size(); ++i) {
-        if (i > 0) out += ", ";
-        json_string(out, groups[i]);
-    }
-    out += ']';
-}
-}  // namespace
-
 void SceneText::end_shape(const std::vector<std::string>& groups) {
+    const std::size_t index = shape_count_++;
+    if (build_) {
+        if (!groups.empty()) {
+            doc_->key("groups");
+            doc_->begin_array();
+            std::string fixed;
+            for (const std::string& g : groups) doc_->string(as_utf8(g, fixed));
+            doc_->end();
+        }
+        doc_->end();
+        if (failure_) return;
+        try {
+            build_->element("shapes", index, doc_->built());
+        } catch (const Fail& f) {
+            failure_ = f;
+        }
+        return;
+    }
     if (!groups.empty()) {
         key("groups");
         groups_array(shapes_, groups);
@@ -83,8 +148,10 @@ void SceneText::end_shape(const std::vector<std::string>& groups) {
 
 Grid SceneText::grid_head(std::string_view id, const std::vector<std::string>& groups, Vec2 origin, Vec2 tile,
                           std::size_t cols, std::size_t rows, bool outside_solid) {
-    // As the scene text would have them: a name that is not UTF-8 has U+FFFD for its bad bytes.
-    const auto utf8 = [](std::string_view name) { return is_valid_utf8(name) ? std::string(name) : valid_utf8(name); };
+    const auto utf8 = [](std::string_view name) {
+        std::string fixed;
+        return std::string(as_utf8(name, fixed));
+    };
     Grid g;
     g.id = utf8(id);
     std::vector<std::string> names;

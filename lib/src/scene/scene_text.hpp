@@ -1,11 +1,18 @@
 // Writing the text of a collide scene (scene_text.cpp), for the maps that import to one: a
 // shape or grid per line, numbers in their shortest form that reads back to the same double.
+// Or, for a check, the same shapes handed straight to the scene builder as the values that
+// text would parse to: no text is written and none parsed.
 #pragma once
 
 #include "collide/geometry.hpp"
 #include "collide/scene.hpp"
 
+#include "scene/scene_builder.hpp"
+#include "support/json_doc.hpp"
+
 #include <cstdint>
+#include <memory>
+#include <optional>
 
 #include <string>
 #include <string_view>
@@ -18,6 +25,17 @@ namespace collide::detail {
 /// (shapes and grids are kept apart, each in the order given), then text().
 class SceneText {
 public:
+    /// Writes text (text()).
+    SceneText() = default;
+    /// Hands each shape, as it ends, to `build` as element N of "shapes" (the scene reader's
+    /// way); the text stays empty. The first shape the builder refuses is kept (failure())
+    /// and the shapes after it are not built: the caller reports it once its own checks of
+    /// the map have passed, as it would report the text's.
+    explicit SceneText(SceneBuilder& build);
+
+    /// Direct mode: the builder's problem with the first shape it refused.
+    const std::optional<Fail>& failure() const { return failure_; }
+
     /// Starts the next shape: `{"id": ID, "type": TYPE` (groups come with end_shape).
     void begin_shape(std::string_view id, std::string_view type);
     /// Starts the next part of the compound shape in progress: `{"type": TYPE`.
@@ -68,6 +86,10 @@ private:
     std::string* out_ = &shapes_;  ///< where fields go: the shape in progress
     std::size_t shape_count_ = 0;
     std::size_t parts_ = 0;  ///< parts written in the compound in progress
+    // Direct mode: the builder, the shape in progress as values, and the first failure.
+    SceneBuilder* build_ = nullptr;
+    std::unique_ptr<JsonDoc> doc_;
+    std::optional<Fail> failure_;
 };
 
 /// `text` (from SceneText::text()) with `grids` written into its `"grids": []`, each grid's

@@ -1,5 +1,6 @@
 #include "support/json_doc.hpp"
 
+#include "support/assert.hpp"
 #include "support/text_encoding.hpp"
 
 #include <algorithm>
@@ -16,6 +17,7 @@ bool number_start(char c) { return c == '-' || (c >= '0' && c <= '9'); }
 }
 
 void JsonDoc::reset() {
+    open_.clear();
     nodes_.clear();
     links_.clear();
     keys_.clear();
@@ -368,6 +370,82 @@ std::uint32_t JsonDoc::value(int depth) {
     }
     nodes_.push_back(n);
     return static_cast<std::uint32_t>(nodes_.size() - 1);
+}
+
+// ---- building values without text ---------------------------------------------------------
+
+void JsonDoc::add(std::uint32_t index) {
+    if (open_.empty()) {
+        built_ = index;
+        return;
+    }
+    scratch_.push_back(index);
+    scratch_keys_.push_back(pending_key_);
+    pending_key_ = {};
+}
+
+void JsonDoc::open(bool object) {
+    Node n{};
+    n.kind = object ? JsonValue::Kind::Object : JsonValue::Kind::Array;
+    n.offset = std::string_view::npos;
+    const auto index = static_cast<std::uint32_t>(nodes_.size());
+    nodes_.push_back(n);
+    add(index);
+    open_.emplace_back(index, scratch_.size());
+}
+
+void JsonDoc::key(std::string_view k) {
+    decoded_.emplace_back(k);
+    pending_key_ = decoded_.back();
+}
+
+void JsonDoc::number(double v) {
+    Node n{};
+    n.kind = JsonValue::Kind::Number;
+    n.num = v;
+    // As number_chars writes it: an integral value below 2^53 without fraction or exponent.
+    n.flag = std::fabs(v) < 0x1p53 && std::nearbyint(v) == v;
+    n.offset = std::string_view::npos;
+    nodes_.push_back(n);
+    add(static_cast<std::uint32_t>(nodes_.size() - 1));
+}
+
+void JsonDoc::string(std::string_view s) {
+    decoded_.emplace_back(s);
+    Node n{};
+    n.kind = JsonValue::Kind::String;
+    n.str = decoded_.back();
+    n.offset = std::string_view::npos;
+    nodes_.push_back(n);
+    add(static_cast<std::uint32_t>(nodes_.size() - 1));
+}
+
+void JsonDoc::numbers(const double* v, std::size_t count) {
+    Node n{};
+    n.kind = JsonValue::Kind::Array;
+    n.flag = true;  // packed
+    n.first = static_cast<std::uint32_t>(nums_.size());
+    n.count = static_cast<std::uint32_t>(count);
+    n.offset = std::string_view::npos;
+    for (std::size_t k = 0; k < count; ++k) {
+        nums_.push_back(v[k]);
+        ints_.push_back(std::fabs(v[k]) < 0x1p53 && std::nearbyint(v[k]) == v[k] ? 1 : 0);
+    }
+    nodes_.push_back(n);
+    add(static_cast<std::uint32_t>(nodes_.size() - 1));
+}
+
+void JsonDoc::end() {
+    COLLIDE_ASSERT(!open_.empty());
+    const auto [index, base] = open_.back();
+    open_.pop_back();
+    Node& n = nodes_[index];
+    n.first = static_cast<std::uint32_t>(links_.size());
+    n.count = static_cast<std::uint32_t>(scratch_.size() - base);
+    links_.insert(links_.end(), scratch_.begin() + static_cast<std::ptrdiff_t>(base), scratch_.end());
+    keys_.insert(keys_.end(), scratch_keys_.begin() + static_cast<std::ptrdiff_t>(base), scratch_keys_.end());
+    scratch_.resize(base);
+    scratch_keys_.resize(base);
 }
 
 }  // namespace collide::detail

@@ -119,6 +119,24 @@ public:
     /// Go on with a longer prefix of the same text (more of it has been read in).
     void extend(std::string_view longer) { t_ = longer; }
 
+    // Building values without text, for readers that make scene values themselves (a map's
+    // objects): the values are the ones the text a SceneText writes would parse to, so the
+    // scene builder reads them alike. Containers open and close as in the text; in an object
+    // each value follows its key(). Like parsed values, they live until reset().
+
+    void begin_object() { open(true); }
+    void begin_array() { open(false); }
+    /// The key of the next member of the object being built.
+    void key(std::string_view k);
+    void number(double v);
+    void string(std::string_view s);
+    /// An array of numbers (stored packed, as a parsed one).
+    void numbers(const double* v, std::size_t n);
+    /// Closes the innermost open container.
+    void end();
+    /// The last complete value built at the top (once every container is closed).
+    JsonValue built() const { return JsonValue(this, built_); }
+
 private:
     friend class JsonValue;
     struct Node {
@@ -140,6 +158,9 @@ private:
         }
     }
     std::uint32_t value(int depth);
+    void open(bool object);
+    // A value built: a child of the open container, or the top.
+    void add(std::uint32_t index);
     // An object or array (at its '{' or '['), its children read into n.
     void container(Node& n, bool object, int depth);
     // An array that starts with a number: true when it holds numbers only, read packed into
@@ -169,6 +190,11 @@ private:
     static constexpr std::size_t kSmallFrom = 64;  // elements; shorter arrays stay doubles
     std::vector<std::uint8_t> small_;
     std::vector<std::size_t> scratch_offsets_;
+    // Building: the open containers (node and where their children start in scratch_), the
+    // key of the next member, and the last value completed at the top.
+    std::vector<std::pair<std::uint32_t, std::size_t>> open_;
+    std::string_view pending_key_;
+    std::uint32_t built_ = 0;
 };
 
 // JsonValue's accessors, inline: the scene builder calls them for every key and number.

@@ -581,3 +581,62 @@ TEST_CASE("the chunks of an infinite layer: one grid when close, split at the wi
     // A long row of chunks 64 tiles apart is sparse only past 2^22 cells: 4 chunks stay one.
     CHECK(chunk_groups(chunks({{0, 0}, {64, 0}, {128, 0}, {192, 0}})).size() == 1);
 }
+
+namespace {
+
+std::string read_sample(const std::string& name) {
+    std::string path = __FILE__;  // .../tests/test_maps.cpp
+    path.erase(path.find_last_of('/') + 1);
+    return collide::file_system_loader()(path + "../samples/" + name);
+}
+
+// The scene of a map imported as `build` says, read as a check reads it.
+Scene map_scene(const std::string& name, MapFormat format, MapBuild build, std::string_view level = {}) {
+    std::string folder = __FILE__;
+    folder.erase(folder.find_last_of('/') + 1);
+    const std::string file = folder + "../samples/" + name;
+    std::vector<MapImport> maps = import_map(file, read_sample(name), format, collide::file_system_loader(), level, build);
+    REQUIRE(maps.size() == 1);
+    return read_map_scene(std::move(maps[0]));
+}
+
+}  // namespace
+
+TEST_CASE("a map built directly is the scene its imported text reads to") {
+    // `collide import` writes text; `collide check` builds the scene without it. Both come
+    // from one walk over the map, so they must agree shape for shape and in every collision.
+    const struct {
+        const char* name;
+        MapFormat format;
+        const char* level;
+    } samples[] = {{"tiled/dungeon.tmx", MapFormat::TiledXml, ""},
+                   {"tiled/dungeon.tmj", MapFormat::TiledJson, ""},
+                   {"ldtk/platformer.ldtk", MapFormat::Ldtk, "Level_0"},
+                   {"ldtk/platformer.ldtk", MapFormat::Ldtk, "Level_1"}};
+    for (const auto& sample : samples) {
+        CAPTURE(sample.name);
+        CAPTURE(sample.level);
+        const Scene text = map_scene(sample.name, sample.format, MapBuild::Text, sample.level);
+        const Scene built = map_scene(sample.name, sample.format, MapBuild::Scene, sample.level);
+        REQUIRE(built.shapes.size() == text.shapes.size());
+        REQUIRE(!built.shapes.empty());
+        REQUIRE(built.grids.size() == text.grids.size());
+        for (std::size_t i = 0; i < text.shapes.size(); ++i) {
+            CHECK(built.shapes[i].id == text.shapes[i].id);
+            CHECK(built.shapes[i].groups == text.shapes[i].groups);
+            CHECK(type_of(built.shapes[i].shape) == type_of(text.shapes[i].shape));
+        }
+        for (std::size_t g = 0; g < text.grids.size(); ++g) CHECK(built.grids[g].bits == text.grids[g].bits);
+        CHECK(built.converted.size() == text.converted.size());
+        const SceneResult a = check(text, CheckOptions{});
+        const SceneResult b = check(built, CheckOptions{});
+        REQUIRE(a.collisions.size() == b.collisions.size());
+        for (std::size_t k = 0; k < a.collisions.size(); ++k) {
+            CHECK(a.collisions[k].a == b.collisions[k].a);
+            CHECK(a.collisions[k].b == b.collisions[k].b);
+            CHECK(a.collisions[k].relation == b.collisions[k].relation);
+            CHECK(a.collisions[k].points == b.collisions[k].points);
+            CHECK(a.collisions[k].cells == b.collisions[k].cells);
+        }
+    }
+}

@@ -471,6 +471,19 @@ PieceClass classify(const Piece& s, const Circle& c, std::vector<Vec2>* points) 
     return r;
 }
 
+namespace {
+// A crossing of two circles with D = b.c - a.c, over den = 2 |D|^2:
+// (x, y) + j sqrt(h) perp(D), j = +1 or -1 (see circle_circle_points).
+template <class T>
+struct Crossing {
+    T ex, ey, h, den, x, y;
+    PointQuotient<Root<T>, T> point(int j) const {
+        const T jj(static_cast<double>(j));
+        return PointQuotient<Root<T>, T>{Root<T>{x, -(jj * ey), h}, Root<T>{y, jj * ex, h}, den};
+    }
+};
+}  // namespace
+
 void circle_circle_points(const Circle& a, const Circle& b, int ext, int in, std::vector<Vec2>& points) {
     if (a.center == b.center) return;  // equal or concentric: the outlines do not cross
     if (ext == 0) in = 1;               // d = ra + rb > |ra - rb|
@@ -480,6 +493,7 @@ void circle_circle_points(const Circle& a, const Circle& b, int ext, int in, std
     // centres); crossing, a.c + (k D + j sqrt(H) perp(D)) / (2 |D|^2) for j = +1 then -1,
     // k = |D|^2 + ra^2 - rb^2 and H = 4 |D|^2 ra^2 - k^2 (the chord at distance k / 2|D|
     // from a's centre, of half-length sqrt(H) / 2|D|).
+    std::optional<Crossing<DoubleWord>> fast;
     auto form = [&](int j) {
         return [&, j](auto zero) {
             using T = decltype(zero);
@@ -492,13 +506,21 @@ void circle_circle_points(const Circle& a, const Circle& b, int ext, int in, std
                 return PointQuotient<Root<T>, T>{Root<T>{T(a.center.x) * den + ra * ex, T(0.0), T(0.0)},
                                                  Root<T>{T(a.center.y) * den + ra * ey, T(0.0), T(0.0)}, den};
             }
-            const T d2 = ex * ex + ey * ey;
-            const T k = d2 + ra * ra - rb * rb;
-            const T h = T(4.0) * d2 * ra * ra - k * k;
-            const T den = T(2.0) * d2;
-            const T jj(static_cast<double>(j));
-            return PointQuotient<Root<T>, T>{Root<T>{T(a.center.x) * den + k * ex, -(jj * ey), h},
-                                             Root<T>{T(a.center.y) * den + k * ey, jj * ex, h}, den};
+            const auto crossing = [&] {
+                const T d2 = ex * ex + ey * ey;
+                const T k = d2 + ra * ra - rb * rb;
+                const T h = T(4.0) * d2 * ra * ra - k * k;
+                const T den = T(2.0) * d2;
+                return Crossing<T>{ex, ey, h, den, T(a.center.x) * den + k * ex, T(a.center.y) * den + k * ey};
+            };
+            // Both crossings share every term but the sign of the root: in DoubleWord (which
+            // rounds them, nearly always alone) the terms are computed once for both.
+            if constexpr (std::is_same_v<T, DoubleWord>) {
+                if (!fast) fast = crossing();
+                return fast->point(j);
+            } else {
+                return crossing().point(j);
+            }
         };
     };
     // Where the rounding needs a search, it starts from the points in doubles, computed once.

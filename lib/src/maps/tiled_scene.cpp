@@ -10,6 +10,7 @@
 // `NAME#LAYERID`.
 #include "maps/built_scene.hpp"
 #include "maps/tile_chunks.hpp"
+#include "maps/tiled_geometry.hpp"
 #include "maps/tiled_model.hpp"
 
 #include "numeric/angles.hpp"
@@ -24,53 +25,6 @@
 namespace collide::detail::tiled {
 
 namespace {
-
-// Where an object or a tile's collision shape goes: `p` in its own pixels is flipped inside the
-// tile's box (tile shapes only), scaled, shifted by the anchor, then turned by `angle` about
-// `at` (a rotated object) and placed at `at`.
-struct Placement {
-    Vec2 at;
-    std::uint32_t flips = 0;
-    Vec2 box;           ///< the tile's width and height, after a diagonal flip
-    Vec2 scale{1, 1};
-    Vec2 shift;         ///< added after scaling: minus the anchor
-    double angle = 0;   ///< degrees, clockwise with y down
-    double c = 1, s = 0;
-
-    bool turned() const { return angle != 0; }
-    bool uniform() const { return scale.x == scale.y; }
-
-    Vec2 apply(Vec2 p) const {
-        if (flips & kFlipD) std::swap(p.x, p.y);
-        if (flips & kFlipH) p.x = box.x - p.x;
-        if (flips & kFlipV) p.y = box.y - p.y;
-        if (scale.x != 1 || scale.y != 1) p = Vec2{p.x * scale.x, p.y * scale.y};
-        if (shift.x != 0 || shift.y != 0) p = Vec2{p.x + shift.x, p.y + shift.y};
-        if (!turned()) return Vec2{at.x + p.x, at.y + p.y};
-        // As SPEC §2.5 evaluates a box's corner: each product rounded, sums left to right.
-        return Vec2{at.x + p.x * c - p.y * s, at.y + p.x * s + p.y * c};
-    }
-    /// A direction at `rho` degrees in the shape's own frame, as an angle in the world.
-    double angle_of(double rho) const {
-        if (flips & kFlipD) rho = 90 - rho;
-        if (flips & kFlipH) rho = 180 - rho;
-        if (flips & kFlipV) rho = -rho;
-        return rho + angle;
-    }
-    /// A length along the shape's own x (or y) axis, in the world.
-    double length(double v, bool along_y) const {
-        const bool y = along_y != ((flips & kFlipD) != 0);
-        return v * (y ? scale.y : scale.x);
-    }
-};
-
-// `origin + R(degrees) q`, evaluated as SPEC §2.5 evaluates a box's corner.
-Vec2 turned_about(Vec2 origin, Vec2 q, double degrees) {
-    if (degrees == 0) return Vec2{origin.x + q.x, origin.y + q.y};
-    double c = 1, s = 0;
-    cos_sin(degrees, c, s);
-    return Vec2{origin.x + q.x * c - q.y * s, origin.y + q.x * s + q.y * c};
-}
 
 Vec2 plus(Vec2 a, Vec2 b) { return Vec2{a.x + b.x, a.y + b.y}; }
 
@@ -344,7 +298,7 @@ private:
         out_->begin_shape(id, "compound");
         out_->begin_parts();
         for (const Object& o : tile.shapes)
-            if (can_be_part(o)) shape(o, p, true);
+            if (can_be_part(o)) write_part(*out_, o, p);
         src.tile = tile_source(tile, set);
         out_->end_parts();
         out_->end_shape(groups);
@@ -383,8 +337,8 @@ private:
             }
             Placement p;
             p.at = at;
-            out_->begin_shape(id, type_of(o, p));
-            fields(o, p);
+            out_->begin_shape(id, scene_type(o, p));
+            write_fields(*out_, o, p);
             out_->end_shape(groups);
             result_.shape_sources.push_back(std::move(src));
         }
@@ -419,125 +373,10 @@ private:
         rect.width = w;
         rect.height = h;
         p.flips = 0;  // a rectangle flipped is the same rectangle
-        out_->begin_shape(id, type_of(rect, p));
-        fields(rect, p);
+        out_->begin_shape(id, scene_type(rect, p));
+        write_fields(*out_, rect, p);
         out_->end_shape(groups);
         result_.shape_sources.push_back(std::move(src));
-    }
-
-    void shape(const Object& o, const Placement& p, bool part) {
-        if (part) out_->begin_part(type_of(o, p));
-        fields(o, p);
-        if (part) out_->end_part();
-    }
-
-    // The scene type an object is written as.
-    static const char* type_of(const Object& o, const Placement& p) {
-        const bool turned = o.rotation != 0 || p.turned();
-        switch (o.kind) {
-            case ObjectKind::Rect:
-                if (o.width == 0 || o.height == 0) return o.width == 0 && o.height == 0 ? "point" : "segment";
-                return turned ? (p.uniform() ? "box" : "polygon") : "rect";
-            case ObjectKind::Ellipse:
-                if (o.width == 0 || o.height == 0) return o.width == 0 && o.height == 0 ? "point" : "segment";
-                return o.width == o.height && p.uniform() ? "circle" : "ellipse";
-            case ObjectKind::Point: return "point";
-            case ObjectKind::Polygon: return "polygon";
-            case ObjectKind::Polyline: return "polyline";
-            case ObjectKind::Capsule:
-                if (o.width == 0 || o.height == 0) return o.width == 0 && o.height == 0 ? "point" : "segment";
-                return "capsule";
-            case ObjectKind::Text:
-            case ObjectKind::Tile: break;
-        }
-        return "point";
-    }
-
-    // A point of the object given in its own frame (relative to x, y; before its rotation).
-    Vec2 local(const Object& o, Vec2 q) const { return turned_about(Vec2{o.x, o.y}, q, o.rotation); }
-
-    void fields(const Object& o, const Placement& p) {
-        const bool turned = o.rotation != 0 || p.turned();
-        const double w = o.width, h = o.height;
-        switch (o.kind) {
-            case ObjectKind::Rect:
-            case ObjectKind::Ellipse:
-            case ObjectKind::Capsule:
-                if (w == 0 || h == 0) return degenerate(o, p);
-                break;
-            default: break;
-        }
-        switch (o.kind) {
-            case ObjectKind::Rect:
-                if (!turned) {
-                    if (p.flips == 0 && p.scale.x == 1 && p.scale.y == 1 && p.shift.x == 0 && p.shift.y == 0) {
-                        // As Tiled writes it: the min corner and the size.
-                        const Vec2 m = p.apply(Vec2{o.x, o.y});
-                        out_->number("x", m.x);
-                        out_->number("y", m.y);
-                        out_->number("width", w);
-                        out_->number("height", h);
-                        return;
-                    }
-                    const Vec2 a = p.apply(Vec2{o.x, o.y}), b = p.apply(Vec2{o.x + w, o.y + h});
-                    out_->pair("min", Vec2{std::min(a.x, b.x), std::min(a.y, b.y)});
-                    out_->pair("max", Vec2{std::max(a.x, b.x), std::max(a.y, b.y)});
-                    return;
-                }
-                if (!p.uniform()) {
-                    std::vector<Vec2> corners = {{0, 0}, {w, 0}, {w, h}, {0, h}};
-                    for (Vec2& c : corners) c = p.apply(local(o, c));
-                    out_->points("points", corners);
-                    return;
-                }
-                out_->pair("center", p.apply(local(o, Vec2{w / 2, h / 2})));
-                out_->pair("size", Vec2{w * p.scale.x, h * p.scale.x});
-                out_->number("angle", p.angle_of(o.rotation));
-                return;
-            case ObjectKind::Ellipse: {
-                const Vec2 center = p.apply(local(o, Vec2{w / 2, h / 2}));
-                out_->pair("center", center);
-                if (w == h && p.uniform()) {
-                    out_->number("radius", w / 2 * p.scale.x);
-                    return;
-                }
-                out_->pair("radii", Vec2{p.length(w / 2, false), p.length(h / 2, true)});
-                out_->number("angle", p.angle_of(o.rotation));
-                return;
-            }
-            case ObjectKind::Capsule: {
-                // The stadium inscribed in the object's rectangle, along its longer side.
-                const double r = std::min(w, h) / 2;
-                const Vec2 a = w >= h ? Vec2{r, h / 2} : Vec2{w / 2, r};
-                const Vec2 b = w >= h ? Vec2{w - r, h / 2} : Vec2{w / 2, h - r};
-                out_->pair("a", p.apply(local(o, a)));
-                out_->pair("b", p.apply(local(o, b)));
-                out_->number("radius", r * std::min(p.scale.x, p.scale.y));
-                return;
-            }
-            case ObjectKind::Point: out_->pair("at", p.apply(Vec2{o.x, o.y})); return;
-            case ObjectKind::Polygon:
-            case ObjectKind::Polyline: {
-                std::vector<Vec2> pts;
-                pts.reserve(o.points.size());
-                for (const Vec2& q : o.points) pts.push_back(p.apply(local(o, q)));
-                out_->points("points", pts);
-                return;
-            }
-            case ObjectKind::Text:
-            case ObjectKind::Tile: return;
-        }
-    }
-
-    // A rectangle, ellipse or capsule with a zero side: the segment along the other side, or
-    // the point.
-    void degenerate(const Object& o, const Placement& p) {
-        if (o.width == 0 && o.height == 0) {
-            out_->pair("at", p.apply(Vec2{o.x, o.y}));
-            return;
-        }
-        out_->pair("a", p.apply(local(o, Vec2{0, 0})));
-        out_->pair("b", p.apply(local(o, Vec2{o.width, o.height})));
     }
 
     std::uint32_t tile_source(const Tile& tile, const Tileset& set) {

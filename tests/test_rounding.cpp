@@ -213,3 +213,71 @@ TEST_CASE("round_point: both coordinates, one known exactly") {
     CHECK(q->x == 0.25);
     CHECK(q->y == 2.0 / 3.0);
 }
+
+TEST_CASE("Filtered quotient and square root: the exact value lies within the bound") {
+    // Checked with Exact on values that carry error bounds of their own (a product that
+    // rounded): |q b - a| <= e |b| for the quotient, |s^2 - x| <= e (2 s + e) for the root.
+    using collide::detail::Filtered;
+    Doubles d(27);
+    int quotients = 0, roots = 0;
+    for (int i = 0; i < 5000; ++i) {
+        const double a1 = d.any(), a2 = d.any(), b1 = d.any(), b2 = d.any();
+        const Filtered a = Filtered(a1) * Filtered(a2) + Filtered(b1);
+        const Filtered b = Filtered(b1) * Filtered(b2) + Filtered(a1);
+        const Exact ea = Exact(a1) * Exact(a2) + Exact(b1);
+        const Exact eb = Exact(b1) * Exact(b2) + Exact(a1);
+        if (const std::optional<Filtered> q = quotient(a, b)) {
+            ++quotients;
+            CHECK((abs(Exact(q->v) * eb - ea) - Exact(q->e) * abs(eb)).sign() <= 0);
+        }
+        const Filtered x = Filtered(a1) * Filtered(a1) + Filtered(std::fabs(b1));
+        const Exact ex = Exact(a1) * Exact(a1) + Exact(std::fabs(b1));
+        if (const std::optional<Filtered> s = sqrt_of(x)) {
+            ++roots;
+            const Exact es(s->v);
+            CHECK((abs(es * es - ex) - Exact(s->e) * (Exact(2.0) * es + Exact(s->e))).sign() <= 0);
+        }
+    }
+    CHECK(quotients > 4500);  // b's interval leaves out 0 but for cancellations
+    CHECK(roots == 5000);     // x > 0 always
+    // Intervals that hold 0 have no quotient by them and no root.
+    CHECK(!quotient(Filtered(1.0), Filtered(0.0)));
+    CHECK(!sqrt_of(Filtered(0.0)));
+    CHECK(!sqrt_of(Filtered(-4.0)));
+}
+
+TEST_CASE("round_offset: base + offset to the nearest double when plain doubles settle it") {
+    using collide::detail::Filtered;
+    using collide::detail::round_offset;
+    // Whenever it answers, the answer is the nearest double (checked with Exact), at any
+    // magnitude; a coordinate of a level (2^8 to 2^17) plus an offset of a shape's size (up
+    // to 2^6), known within its own few ulps, is settled nearly always.
+    Doubles d(28);
+    const auto run = [&](int base_lo, int base_hi, int offset_lo, int offset_hi) {
+        int settled = 0;
+        for (int i = 0; i < 10000; ++i) {
+            const double base = d.any(base_lo, base_hi), o1 = d.any(offset_lo / 2, offset_hi / 2),
+                         o2 = d.any(offset_lo / 2, offset_hi / 2), o3 = d.any(offset_lo, offset_hi);
+            const Filtered offset = Filtered(o1) * Filtered(o2) + Filtered(o3);
+            const Exact exact = Exact(base) + Exact(o1) * Exact(o2) + Exact(o3);
+            if (const std::optional<double> s = round_offset(base, offset)) {
+                ++settled;
+                REQUIRE(*s == exact.to_double());
+            }
+        }
+        return settled;
+    };
+    CHECK(run(8, 17, -8, 6) > 9500);
+    CHECK(run(-60, 60, -60, 60) > 0);
+    CHECK(run(-4, 4, -8, 6) > 0);
+    // A tie (1 + 2^-53 lies halfway between 1 and its successor) is never settled here: the
+    // exact path rounds it to even.
+    CHECK(!round_offset(1.0, Filtered(0x1p-53)));
+    // Just below a power of two the doubles are twice as close: 2 - 2^-53 is the midpoint
+    // between 2 - 2^-52 and 2, and 2^-54 below 2 rounds to 2.
+    CHECK(!round_offset(2.0, Filtered(-0x1p-53)));
+    CHECK(round_offset(2.0, Filtered(-0x1p-55)) == 2.0);
+    CHECK(round_offset(-2.0, Filtered(0x1p-55)) == -2.0);
+    // Exact offsets: a plain sum of doubles is IEEE's.
+    CHECK(round_offset(10000.5, Filtered(-3.25)) == 9997.25);
+}

@@ -165,6 +165,7 @@ public:
     std::optional<Vec2> point(int k) const {
         const double dx = dir_x<double>(s_);
         const double dy = dir_y<double>(s_);
+        if (const std::optional<Vec2> x = quick_point(k, dx == 0.0, dy == 0.0)) return x;
         return round_point(
             [&](auto zero) {
                 using T = decltype(zero);
@@ -180,6 +181,31 @@ public:
     }
 
 private:
+    // The point for root k, when plain doubles settle both coordinates: the centre plus
+    // (k sqrt(q) d + cross(d, p - c) perp(d)) / |d|^2, that offset with a rigorous bound
+    // (round_offset). A vertical (horizontal) piece's x (y) is its own.
+    std::optional<Vec2> quick_point(int k, bool vertical, bool horizontal) const {
+        using F = Filtered;
+        const F ex = dir_x<F>(s_);
+        const F ey = dir_y<F>(s_);
+        const F dd = ex * ex + ey * ey;
+        const F cr = ex * (F(s_.p.y) - F(c_.center.y)) - ey * (F(s_.p.x) - F(c_.center.x));
+        F root;  // k sqrt(q)
+        if (k != 0) {
+            const std::optional<F> sq = sqrt_of(F(c_.radius) * F(c_.radius) * dd - cr * cr);
+            if (!sq) return std::nullopt;
+            root = k > 0 ? *sq : -*sq;
+        }
+        const std::optional<F> ox = vertical ? std::optional<F>(F(0.0)) : quotient(root * ex - cr * ey, dd);
+        const std::optional<F> oy = horizontal ? std::optional<F>(F(0.0)) : quotient(root * ey + cr * ex, dd);
+        if (!ox || !oy) return std::nullopt;
+        const std::optional<double> x = vertical ? std::optional<double>(s_.p.x) : round_offset(c_.center.x, *ox);
+        if (!x) return std::nullopt;
+        const std::optional<double> y = horizontal ? std::optional<double>(s_.p.y) : round_offset(c_.center.y, *oy);
+        if (!y) return std::nullopt;
+        return Vec2{*x, *y};
+    }
+
     // The point for root k in doubles, a few ulps off at most.
     std::optional<Vec2> approximate(int k) const {
         const Piece& s = s_;
@@ -484,6 +510,38 @@ struct Crossing {
 };
 }  // namespace
 
+// The point of circle_circle_points for j (0: the tangent point), when plain doubles settle
+// both coordinates: a's centre plus the offset of the form there, with a rigorous bound
+// (round_offset).
+std::optional<Vec2> quick_circle_point(const Circle& a, const Circle& b, int ext, int j) {
+    using F = Filtered;
+    const F ex = F(b.center.x) - F(a.center.x);
+    const F ey = F(b.center.y) - F(a.center.y);
+    const F ra(a.radius);
+    const F rb(b.radius);
+    std::optional<F> ox, oy;
+    if (j == 0) {
+        const F den = ext == 0 ? ra + rb : ra - rb;
+        ox = quotient(ra * ex, den);
+        oy = quotient(ra * ey, den);
+    } else {
+        const F d2 = ex * ex + ey * ey;
+        const F k = d2 + ra * ra - rb * rb;
+        std::optional<F> root = sqrt_of(F(4.0) * d2 * ra * ra - k * k);
+        if (!root) return std::nullopt;
+        if (j < 0) root = -*root;
+        const F den = F(2.0) * d2;
+        ox = quotient(k * ex - *root * ey, den);
+        oy = quotient(k * ey + *root * ex, den);
+    }
+    if (!ox || !oy) return std::nullopt;
+    const std::optional<double> x = round_offset(a.center.x, *ox);
+    if (!x) return std::nullopt;
+    const std::optional<double> y = round_offset(a.center.y, *oy);
+    if (!y) return std::nullopt;
+    return Vec2{*x, *y};
+}
+
 void circle_circle_points(const Circle& a, const Circle& b, int ext, int in, std::vector<Vec2>& points) {
     if (a.center == b.center) return;  // equal or concentric: the outlines do not cross
     if (ext == 0) in = 1;               // d = ra + rb > |ra - rb|
@@ -529,12 +587,15 @@ void circle_circle_points(const Circle& a, const Circle& b, int ext, int in, std
         if (!near) near = approximate_circle_points(a, b, ext, tangent);
         return (*near)[i];
     };
-    if (tangent) {
-        if (const std::optional<Vec2> x = round_point(form(0), [&] { return near_point(0); })) points.push_back(*x);
-        return;
-    }
-    if (const std::optional<Vec2> x = round_point(form(1), [&] { return near_point(0); })) points.push_back(*x);
-    if (const std::optional<Vec2> x = round_point(form(-1), [&] { return near_point(1); })) points.push_back(*x);
+    // Plain doubles settle nearly every point; the rest are rounded from the exact form.
+    auto add = [&](int j, int near_index) {
+        std::optional<Vec2> x = quick_circle_point(a, b, ext, j);
+        if (!x) x = round_point(form(j), [&] { return near_point(near_index); });
+        if (x) points.push_back(*x);
+    };
+    if (tangent) return add(0, 0);
+    add(1, 0);
+    add(-1, 1);
 }
 
 }  // namespace collide::detail

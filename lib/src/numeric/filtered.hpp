@@ -8,6 +8,7 @@
 #include "numeric/fused.hpp"
 
 #include <cmath>
+#include <optional>
 
 namespace collide::detail {
 
@@ -29,6 +30,11 @@ struct Filtered {
     /// -1, 0 or +1 when certain; kUnknown otherwise.
     int sign() const;
     static constexpr int kUnknown = 2;
+
+    /// The square root, when the whole interval lies above 0 (v > e); nothing otherwise.
+    friend std::optional<Filtered> sqrt_of(Filtered a);
+    /// a / b, when b's interval leaves out 0 (|b.v| > b.e); nothing otherwise.
+    friend std::optional<Filtered> quotient(Filtered a, Filtered b);
 
 private:
     Filtered(double value, double err, int) : v(value), e(err) {}
@@ -70,6 +76,34 @@ inline Filtered operator*(Filtered a, Filtered b) {
         return Filtered{v, 0.0, 0};
     }
     const double bound = av * b.e + bv * a.e + a.e * b.e + Filtered::kU * vv;
+    return Filtered{v, bound * Filtered::kInflate + Filtered::kTiny, 0};
+}
+
+// Square root. With A the exact value and s = fl(sqrt(v)):
+//     |sqrt(A) - s| <= |A - v| / (sqrt(A) + sqrt(v)) + |sqrt(v) - s| <= e / sqrt(v) + u s,
+// and sqrt(v) >= s (1 - u), fl(e / s) >= (e / s) / (1 + u). The computed bound rounds three
+// times more (the quotient, the sum, the product by kInflate): (1 + u)^4 / (1 - u) < 1 + 8u
+// = kInflate. Underflow loses at most 2^-1075 in each of e / s, u s and the product by
+// kInflate, which kTiny covers.
+inline std::optional<Filtered> sqrt_of(Filtered a) {
+    if (!(a.v > a.e) || !std::isfinite(a.v) || !std::isfinite(a.e)) return std::nullopt;
+    const double s = std::sqrt(a.v);
+    return Filtered{s, (a.e / s + Filtered::kU * s) * Filtered::kInflate + Filtered::kTiny, 0};
+}
+
+// Quotient. With A, B exact, |A - a.v| <= a.e, |B - b.v| <= b.e and |B| >= |b.v| - b.e > 0:
+//     |A/B - a.v/b.v| = |(A - a.v) b.v - a.v (B - b.v)| / |B b.v| <= (a.e + |a.v/b.v| b.e) / (|b.v| - b.e),
+// |a.v/b.v| <= |v| (1 + u) for v = fl(a.v / b.v), whose own error is <= u|v|. The bound's
+// computation rounds six times (a product, a sum, the difference below, whose rounding up
+// costs a factor 1 / (1 - u), the quotient, a sum, the product by kInflate):
+// (1 + u)^6 / (1 - u) < 1 + 8u = kInflate to first order, with room for the second. Underflow
+// (v, |v| b.e, the quotient, u|v|, the product by kInflate) loses at most five units of
+// 2^-1075, which kTiny covers.
+inline std::optional<Filtered> quotient(Filtered a, Filtered b) {
+    if (!(std::fabs(b.v) > b.e)) return std::nullopt;
+    const double v = a.v / b.v;
+    const double av = std::fabs(v);
+    const double bound = (a.e + av * b.e) / (std::fabs(b.v) - b.e) + Filtered::kU * av;
     return Filtered{v, bound * Filtered::kInflate + Filtered::kTiny, 0};
 }
 

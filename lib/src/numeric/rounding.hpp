@@ -152,6 +152,35 @@ inline std::int64_t key_step(std::int64_t from, std::int64_t step, std::int64_t 
     return size >= room ? end : from + step;
 }
 
+/// base + x rounded to the nearest double, when x's bound settles it in plain doubles:
+/// nothing otherwise. A point near a shape far from the origin is its centre plus an offset
+/// much smaller than it, and an offset known to a few of its own ulps is known to a small
+/// fraction of an ulp of the sum; the sum is then rounded without DoubleWord (nearly always
+/// for coordinates like those of a level, ten thousand units across).
+///
+/// TwoSum gives base + x.v = s + t exactly, s = fl(base + x.v); the exact value is s + t + d
+/// with |d| <= x.e. It rounds to s when it lies strictly between the midpoints around s:
+/// half an ulp of s away from zero, half of the gap below toward zero (a quarter ulp when |s|
+/// is a power of two). Each side is tested as a sum and a product by 1 + 2^-50 > (1 + u)^2,
+/// so a test computed to pass holds exactly.
+inline std::optional<double> round_offset(double base, const Filtered& x) {
+    const double s = base + x.v;
+    if (!(std::fabs(s) >= 0x1p-900) || !std::isfinite(s) || !std::isfinite(x.e)) return std::nullopt;
+    const double bv = s - base;
+    const double t = (base - (s - bv)) + (x.v - bv);
+    const double away = s > 0 ? t : -t;  // t measured away from zero
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &s, sizeof bits);
+    bits &= 0x7FF0000000000000ULL;  // 2^E, |s| in [2^E, 2^(E+1)): its ulp is 2^(E-52)
+    double power = 0.0;
+    std::memcpy(&power, &bits, sizeof power);
+    const double half_up = power * 0x1p-53;
+    const double half_down = std::fabs(s) == power ? power * 0x1p-54 : half_up;
+    constexpr double kSlack = 1.0 + 0x1p-50;
+    if ((away + x.e) * kSlack < half_up && (x.e - away) * kSlack < half_down) return s;
+    return std::nullopt;
+}
+
 /// The double nearest num / den (a DoubleWord form) when its value, error bound and all,
 /// lies inside one double's rounding interval; nothing otherwise.
 template <class N>

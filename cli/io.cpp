@@ -296,22 +296,18 @@ collide::Scene read_scene_file(const std::string& path, unsigned threads) {
 }
 
 namespace {
-bool json_name(const std::string& path) { return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0; }
 
-// Whether a scene's error is the one a Tiled JSON map gives: a top-level key of Tiled's map
-// format, unknown to scenes. Only then is the text looked at again, as a map: a broken scene
-// costs no second reading.
-bool tiled_key_error(const collide::Error& e) {
-    static const char* const kTiledKeys[] = {
-        "backgroundcolor", "class",      "compressionlevel", "height",       "hexsidelength", "infinite",
-        "layers",          "nextlayerid", "nextobjectid",    "orientation",  "parallaxoriginx", "parallaxoriginy",
-        "properties",      "renderorder", "staggeraxis",     "staggerindex", "tiledversion",  "tileheight",
-        "tilesets",        "tilewidth",   "type",            "width"};
-    const std::string& path = e.json_path();
-    if (path.size() < 2 || path[0] != '/' || path.find('/', 1) != std::string::npos) return false;
-    for (const char* k : kTiledKeys)
-        if (path.compare(1, std::string::npos, k) == 0) return e.message().rfind("unknown key", 0) == 0;
-    return false;
+// The first bytes of a regular file, to tell what it holds before reading it all; nothing for
+// anything else (a pipe's bytes cannot be read twice) or a file that cannot be opened (its
+// reader says why).
+std::optional<std::string> regular_file_head(const std::string& path) {
+    struct stat st {};
+    if (path == "-" || stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!f) return std::nullopt;
+    std::string head(4096, '\0');
+    head.resize(std::fread(head.data(), 1, head.size(), f.get()));
+    return head;
 }
 }  // namespace
 
@@ -326,37 +322,22 @@ std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned t
     };
     const MapArgument map = map_argument(arg);
     if (map.format != collide::MapFormat::None) return from_maps(import_map_argument(map, collide::MapBuild::Scene));
-    if (arg != "-" && !json_name(arg)) {
+    // Any other file is a scene by its name, but a `.json` file or standard input may hold a
+    // Tiled map: the start of the text tells (collide::detect_format), and a scene's first key
+    // is enough. A scene is then read as any other (a big one while it is still being read
+    // in); anything else is read once, whole, and goes to the reader the whole text names.
+    const bool by_name = collide::detect_format(arg, {}, false).has_value();
+    const std::optional<std::string> head = by_name ? std::nullopt : regular_file_head(arg);
+    if (by_name || (head && collide::detect_format(arg, *head, head->size() < 4096) == collide::MapFormat::None)) {
         out.push_back(read_scene_file(arg, threads));
         return out;
-    }
-    // A `.json` file or standard input may hold a Tiled map, which fails to read as a scene at
-    // its first key: only then is it looked at as a map.
-    std::exception_ptr as_scene;
-    if (arg == "-") {
-        const InputText text = read_input(arg);
-        try {
-            out.push_back(collide::read_scene(text, arg, collide::ReadOptions{threads}));
-            return out;
-        } catch (const collide::Error& e) {
-            if (!tiled_key_error(e)) throw;
-            as_scene = std::current_exception();
-        }
-        const std::vector<collide::MapImport> maps = import_if_tiled_json(arg, text, collide::MapBuild::Scene);
-        if (maps.empty()) std::rethrow_exception(as_scene);
-        return from_maps(maps);
-    }
-    try {
-        out.push_back(read_scene_file(arg, threads));
-        return out;
-    } catch (const collide::Error& e) {
-        if (!tiled_key_error(e)) throw;
-        as_scene = std::current_exception();
     }
     const InputText text = read_input(arg);
-    const std::vector<collide::MapImport> maps = import_if_tiled_json(arg, text, collide::MapBuild::Scene);
-    if (maps.empty()) std::rethrow_exception(as_scene);
-    return from_maps(maps);
+    if (collide::detect_format(arg, text) == collide::MapFormat::TiledJson)
+        return from_maps(collide::import_map(arg, text, collide::MapFormat::TiledJson, collide::file_system_loader(), {},
+                                             collide::MapBuild::Scene));
+    out.push_back(collide::read_scene(text, arg, collide::ReadOptions{threads}));
+    return out;
 }
 
 std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, unsigned threads,

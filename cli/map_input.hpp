@@ -24,6 +24,3 @@ MapArgument map_argument(const std::string& arg);
 /// (`collide import`) or built (a check). Throws collide::Error.
 std::vector<collide::MapImport> import_map_argument(const MapArgument& map, collide::MapBuild build);
 
-/// The scenes of a Tiled `.json` map that failed to read as a scene: its imports when `text`
-/// is a Tiled map, else nothing.
-std::vector<collide::MapImport> import_if_tiled_json(const std::string& file, std::string_view text, collide::MapBuild build);

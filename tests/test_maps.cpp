@@ -640,3 +640,29 @@ TEST_CASE("a map built directly is the scene its imported text reads to") {
         }
     }
 }
+
+TEST_CASE("detect_format: a file's name, and for .json files and standard input its first keys") {
+    // Maps by their extension, whatever they hold; other names are scenes.
+    CHECK(detect_format("level.tmx", "") == MapFormat::TiledXml);
+    CHECK(detect_format("LEVEL.TMJ", "{}") == MapFormat::TiledJson);
+    CHECK(detect_format("world.ldtk", "") == MapFormat::Ldtk);
+    CHECK(detect_format("scene.yaml", "{\"type\": \"map\"}") == MapFormat::None);
+    // .json and "-": the first of a key only scenes have and "type": "map" decides.
+    const std::string tiled = R"({"compressionlevel": -1, "height": 2, "layers": [{"name": "a}\"]", "data": [1, 2]}],
+                                  "tilesets": [], "type": "map", "version": "1.10"})";
+    CHECK(detect_format("m.json", tiled) == MapFormat::TiledJson);
+    CHECK(detect_format("-", tiled) == MapFormat::TiledJson);
+    CHECK(detect_format("s.json", R"({"format": "collide-scene", "type": "map"})") == MapFormat::None);
+    CHECK(detect_format("s.json", R"({"shapes": [], "grids": []})") == MapFormat::None);
+    CHECK(detect_format("s.json", R"({"version": 1})") == MapFormat::None);  // ends undecided: a scene
+    CHECK(detect_format("s.json", R"([1, 2])") == MapFormat::None);          // not an object: the scene reader's error
+    CHECK(detect_format("s.json", "\xEF\xBB\xBF {\"type\": \"map\"}") == MapFormat::TiledJson);
+    // The start of a file: a scene's first key is enough; a map's start before "type" is not.
+    const std::string big_scene = R"({"format": "collide-scene", "version": 1, "shapes": [{"id": "a", "ty)";
+    CHECK(detect_format("s.json", big_scene, false) == MapFormat::None);
+    CHECK(!detect_format("m.json", tiled.substr(0, 60), false));
+    CHECK(detect_format("m.json", tiled.substr(0, 60), true) == MapFormat::None);  // all there is: not a map
+    CHECK(!detect_format("m.json", "", false));
+    CHECK(is_tiled_json(tiled));
+    CHECK(!is_tiled_json("not json"));
+}

@@ -12,6 +12,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import test_cli as t
@@ -322,6 +323,21 @@ def a_tiled_json_map_named_json_is_read_as_a_map():
         as_tmx = scenes_of(collide("check", "--rules", RULES, "samples/tiled/dungeon.tmx"))
         as_json[0]["file"] = as_tmx[0]["file"]
         eq(as_json, as_tmx, "the same map as .json and as .tmx")
+        # The text is read once, whole, whatever it turns out to be: through standard input
+        # and through a FIFO (whose bytes cannot be read a second time) alike.
+        text = (Path(d) / "dungeon.json").read_bytes()
+        rules = str(ROOT / RULES)
+        from_stdin = scenes_of(collide("check", "--rules", rules, "-", stdin=text, cwd=d))
+        from_stdin[0]["file"] = as_tmx[0]["file"]
+        eq(from_stdin, as_tmx, "the map through standard input")
+        fifo = Path(d) / "fifo.json"
+        os.mkfifo(fifo)
+        writer = threading.Thread(target=lambda: fifo.write_bytes(text), daemon=True)
+        writer.start()
+        from_fifo = scenes_of(collide("check", "--rules", rules, fifo, cwd=d, timeout=60))
+        writer.join(timeout=10)
+        from_fifo[0]["file"] = as_tmx[0]["file"]
+        eq(from_fifo, as_tmx, "the map through a FIFO")
 
 
 @test

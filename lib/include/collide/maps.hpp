@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,13 +35,22 @@ struct BuiltScene;
 /// The kinds of file read as maps; `None` is a collide scene.
 enum class MapFormat : std::uint8_t { None, TiledXml, TiledJson, Ldtk };
 
+/// What a file holds, from its name and its text: `.tmx`, `.tmj` and `.ldtk` files
+/// (case-insensitive) are maps whatever they hold; other files are scenes (`None`), except
+/// `.json` files and standard input (`-`), which their text tells apart (is_tiled_json).
+/// `text` may be only the start of the file (`complete` false): then nothing when it ends
+/// before the top level has said. The top level is read only that far, so a scene of any
+/// size is told from its first key.
+std::optional<MapFormat> detect_format(std::string_view file, std::string_view text, bool complete = true);
+
 /// The map format of a file from its name: `.tmx`, `.tmj`, `.ldtk` (case-insensitive). A
-/// `.json` file is a Tiled map when its top level holds `"type": "map"`, which only the text
-/// tells: pass it, or leave it empty to get `None` for every `.json` file.
+/// `.json` file is a Tiled map when is_tiled_json says so, which only the text tells: pass
+/// it, or leave it empty to get `None` for every `.json` file.
 MapFormat map_format(std::string_view file, std::string_view text = {});
 
-/// Whether JSON text is a Tiled map (its top level holds `"type": "map"`); false for text
-/// that is not JSON.
+/// Whether JSON text is a Tiled map: a top-level object in which `"type": "map"` comes before
+/// any key only scenes have (format, settings, shapes, grids, moves, pairs, rules). False for
+/// text that is not a JSON object.
 bool is_tiled_json(std::string_view text);
 
 /// The most cells one tile layer (or one LDtk IntGrid layer), and all tile layers of a Tiled

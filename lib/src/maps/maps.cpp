@@ -7,8 +7,6 @@
 #include "maps/tiled_model.hpp"
 #include "scene/scene_text.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -31,62 +29,117 @@ namespace {
 bool ends_with_ci(std::string_view s, std::string_view suffix) {
     if (s.size() < suffix.size()) return false;
     return std::equal(suffix.begin(), suffix.end(), s.end() - static_cast<std::ptrdiff_t>(suffix.size()),
-                      [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+                      [](char want, char c) { return std::tolower(static_cast<unsigned char>(c)) == want; });
 }
 
-// Stops at the first top-level key "type" and remembers whether its value is "map"; every
-// other value is skipped without being stored.
-class TopLevelType : public nlohmann::json_sax<nlohmann::json> {
+// The top level of JSON text read just far enough to tell a Tiled map from a scene: key by
+// key, each value skipped (strings and brackets matched, nothing decoded), until a key only
+// scenes have (a scene) or "type": "map" (a Tiled map). Text that is not a JSON object, or ends
+// without either, is a scene: the scene reader then says what is wrong with it. Nothing when
+// `text` is only the start of the file and ends first.
+class TopLevel {
 public:
-    bool is_map = false;
+    TopLevel(std::string_view text, bool complete) : t_(text), complete_(complete) {}
 
-    bool null() override { return value(); }
-    bool boolean(bool) override { return value(); }
-    bool number_integer(number_integer_t) override { return value(); }
-    bool number_unsigned(number_unsigned_t) override { return value(); }
-    bool number_float(number_float_t, const string_t&) override { return value(); }
-    bool string(string_t& s) override {
-        if (depth_ == 1 && type_key_) {
-            is_map = s == "map";
-            return false;  // found: stop reading
+    std::optional<MapFormat> kind() {
+        if (t_.substr(0, 3) == "\xEF\xBB\xBF") i_ = 3;
+        if (!next('{')) return ended();
+        while (true) {
+            std::string_view key;
+            if (!string(key) || !next(':')) return ended();
+            ws();
+            if (i_ >= t_.size()) return unfinished();
+            if (scene_key(key)) return MapFormat::None;
+            if (key == "type" && t_[i_] == '"') {
+                std::string_view value;
+                if (!string(value)) return ended();
+                if (value == "map") return MapFormat::TiledJson;
+            } else if (!skip_value()) {
+                return ended();
+            }
+            ws();
+            if (i_ >= t_.size()) return unfinished();
+            if (t_[i_] != ',') return MapFormat::None;  // '}' or not JSON: a scene's, either way
+            ++i_;
         }
-        return value();
     }
-    bool binary(binary_t&) override { return value(); }
-    bool start_object(std::size_t) override { return open(); }
-    bool end_object() override { return close(); }
-    bool start_array(std::size_t) override { return open(); }
-    bool end_array() override { return close(); }
-    bool key(string_t& k) override {
-        type_key_ = depth_ == 1 && k == "type";
-        return true;
-    }
-    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
 
 private:
-    bool value() {
-        type_key_ = false;
+    static bool scene_key(std::string_view k) {
+        for (std::string_view s : {"format", "settings", "shapes", "grids", "moves", "pairs", "rules"})
+            if (k == s) return true;
+        return false;
+    }
+    // At the end of the text: undecided when more may follow, else a scene (the scene
+    // reader reports what is wrong).
+    std::optional<MapFormat> ended() const { return i_ >= t_.size() ? unfinished() : MapFormat::None; }
+    std::optional<MapFormat> unfinished() const {
+        if (complete_) return MapFormat::None;
+        return std::nullopt;
+    }
+    void ws() {
+        while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\t' || t_[i_] == '\n' || t_[i_] == '\r')) ++i_;
+    }
+    bool next(char c) {
+        ws();
+        if (i_ >= t_.size() || t_[i_] != c) return false;
+        ++i_;
         return true;
     }
-    bool open() {
-        ++depth_;
-        type_key_ = false;
+    // A string token's raw text (escapes left as they are: the names compared hold none).
+    bool string(std::string_view& out) {
+        if (!next('"')) return false;
+        const std::size_t from = i_;
+        while (i_ < t_.size() && t_[i_] != '"') i_ += t_[i_] == '\\' ? 2 : 1;
+        if (i_ >= t_.size()) return false;
+        out = t_.substr(from, i_ - from);
+        ++i_;
         return true;
     }
-    bool close() {
-        --depth_;
-        return true;
+    // Past one value; false when the text ends inside it or it is not one.
+    bool skip_value() {
+        std::size_t depth = 0;
+        while (i_ < t_.size()) {
+            const char c = t_[i_];
+            if (c == '"') {
+                std::string_view ignored;
+                if (!string(ignored)) return false;
+                if (depth == 0) return true;
+                continue;
+            }
+            if (c == '{' || c == '[') {
+                ++depth;
+            } else if (c == '}' || c == ']') {
+                if (depth == 0) return true;  // the end of the top level: a scalar before it ended
+                if (--depth == 0) {
+                    ++i_;
+                    return true;
+                }
+            } else if (c == ',' && depth == 0) {
+                return true;
+            }
+            ++i_;
+        }
+        return false;
     }
-    int depth_ = 0;
-    bool type_key_ = false;
+
+    std::string_view t_;
+    bool complete_;
+    std::size_t i_ = 0;
 };
+
+bool json_name(std::string_view file) { return ends_with_ci(file, ".json"); }
 
 }  // namespace
 
-bool is_tiled_json(std::string_view text) {
-    TopLevelType sax;
-    (void)nlohmann::json::sax_parse(text.begin(), text.end(), &sax);
-    return sax.is_map;
+bool is_tiled_json(std::string_view text) { return TopLevel(text, true).kind() == MapFormat::TiledJson; }
+
+std::optional<MapFormat> detect_format(std::string_view file, std::string_view text, bool complete) {
+    if (ends_with_ci(file, ".tmx")) return MapFormat::TiledXml;
+    if (ends_with_ci(file, ".tmj")) return MapFormat::TiledJson;
+    if (ends_with_ci(file, ".ldtk")) return MapFormat::Ldtk;
+    if (file != "-" && !json_name(file)) return MapFormat::None;
+    return TopLevel(text, complete).kind();
 }
 
 MapFormat map_format(std::string_view file, std::string_view text) {

@@ -41,10 +41,9 @@ public:
         if (bytes_ > count_ * 4) throw DataError(too_long(count_));
         std::size_t i = 0;
         for (; i < n && have_ != 0; ++i) take(p[i]);  // the rest of a gid split between pieces
-        for (; i + 4 <= n; i += 4)  // little-endian
-            out_.push_back(std::uint32_t{p[i]} | std::uint32_t{p[i + 1]} << 8 | std::uint32_t{p[i + 2]} << 16 |
-                           std::uint32_t{p[i + 3]} << 24);
-        for (; i < n; ++i) take(p[i]);
+        const std::size_t whole = (n - i) / 4;
+        out_.append_le32(p + i, whole);
+        for (i += whole * 4; i < n; ++i) take(p[i]);
     }
     std::uint64_t bytes() const { return bytes_; }
 
@@ -134,6 +133,49 @@ Gids csv_gids(std::string_view text, std::uint64_t count) {
 }
 
 }  // namespace
+
+void Gids::append_le32(const unsigned char* p, std::size_t n) {
+    const auto gid_at = [p](std::size_t k) {
+        const unsigned char* q = p + 4 * k;
+        return std::uint32_t{q[0]} | std::uint32_t{q[1]} << 8 | std::uint32_t{q[2]} << 16 | std::uint32_t{q[3]} << 24;
+    };
+    std::size_t k = 0;
+    while (k < n) {
+        // A gid that is not the last one's goes through push_back (the palette, which may
+        // widen the cells); the cells after it that hold the same gid, and those of the
+        // same width and palette, are written here from locals.
+        push_back(gid_at(k++));
+        const unsigned bits = bits_;
+        std::uint32_t gid = palette_[last_index_];
+        std::uint64_t index = last_index_;
+        std::size_t size = size_;
+        if (bits == 0) {
+            while (k < n && gid_at(k) == gid) ++k, ++size;
+            size_ = size;
+            continue;
+        }
+        // Room for the rest at this width, made once (again only after the cells widen); the
+        // words past the last cell are cut off at the end.
+        const std::size_t room = (size + (n - k)) * bits / 64 + 1;
+        if (words_.size() < room) words_.resize(room, 0);
+        std::uint64_t* words = words_.data();
+        while (k < n) {
+            const std::uint32_t next = gid_at(k);
+            if (next != gid) {
+                const Recent& r = recent_[next % kRecent];
+                if (r.index_plus_1 == 0 || r.gid != next) break;  // new to this run: push_back
+                gid = next;
+                index = last_index_ = r.index_plus_1 - 1;
+            }
+            const std::size_t bit = size * bits;
+            words[bit / 64] |= index << (bit % 64);
+            ++size;
+            ++k;
+        }
+        size_ = size;
+    }
+    words_.resize((size_ * bits_ + 63) / 64);
+}
 
 std::uint32_t Gids::palette_index(std::uint32_t gid) {
     const auto [it, added] = index_.emplace(gid, static_cast<std::uint32_t>(palette_.size()));

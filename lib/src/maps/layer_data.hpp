@@ -35,11 +35,13 @@ public:
         }
         if (bits_ != 0) {
             const std::size_t bit = size_ * bits_;
-            if (bit / 64 == words_.size()) words_.push_back(0);
+            if (bit / 64 >= words_.size()) words_.push_back(0);  // append_le32 may have made room
             words_[bit / 64] |= std::uint64_t{index} << (bit % 64);
         }
         ++size_;
     }
+    /// n gids written as little-endian 32-bit words at p (Tiled's layer data), appended.
+    void append_le32(const unsigned char* p, std::size_t n);
     template <class It>
     void assign(It first, It last) {
         *this = Gids();

@@ -231,8 +231,13 @@ namespace {
 // The map's grids after its scene's shapes (moved out of `take`, the map's own, when set), checked as the scene reader checks grids: a finite
 // origin and tile size, and an id no shape or earlier grid has. An error names the layer.
 void add_map_grids(Scene& scene, const MapImport& map, std::vector<Grid>* take) {
+    // Where each id is taken: the grids' own (a map has a few), then the first shape with
+    // one of those ids; the shapes' ids are unique among themselves already.
     std::unordered_map<std::string_view, std::string> seen;
-    for (std::size_t i = 0; i < scene.shapes.size(); ++i) seen.emplace(scene.shapes[i].id, "/shapes/" + std::to_string(i));
+    std::unordered_map<std::string_view, std::size_t> grid_ids;
+    for (const Grid& g : map.grids) grid_ids.emplace(g.id, 0);
+    for (std::size_t i = 0; i < scene.shapes.size() && !grid_ids.empty(); ++i)
+        if (grid_ids.count(scene.shapes[i].id) != 0) seen.emplace(scene.shapes[i].id, "/shapes/" + std::to_string(i));
     scene.grids.reserve(map.grids.size());
     for (std::size_t k = 0; k < map.grids.size(); ++k) {
         const Grid& g = map.grids[k];

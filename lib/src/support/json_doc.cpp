@@ -282,6 +282,10 @@ void JsonDoc::container(Node& n, bool object, int depth) {
         } while (consume(','));
         expect(object ? '}' : ']');
     }
+    close(n, base);
+}
+
+void JsonDoc::close(Node& n, std::size_t base) {
     n.first = static_cast<std::uint32_t>(links_.size());
     n.count = static_cast<std::uint32_t>(scratch_.size() - base);
     links_.insert(links_.end(), scratch_.begin() + static_cast<std::ptrdiff_t>(base), scratch_.end());
@@ -439,13 +443,7 @@ void JsonDoc::end() {
     COLLIDE_ASSERT(!open_.empty());
     const auto [index, base] = open_.back();
     open_.pop_back();
-    Node& n = nodes_[index];
-    n.first = static_cast<std::uint32_t>(links_.size());
-    n.count = static_cast<std::uint32_t>(scratch_.size() - base);
-    links_.insert(links_.end(), scratch_.begin() + static_cast<std::ptrdiff_t>(base), scratch_.end());
-    keys_.insert(keys_.end(), scratch_keys_.begin() + static_cast<std::ptrdiff_t>(base), scratch_keys_.end());
-    scratch_.resize(base);
-    scratch_keys_.resize(base);
+    close(nodes_[index], base);
 }
 
 }  // namespace collide::detail

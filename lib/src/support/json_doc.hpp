@@ -163,6 +163,8 @@ private:
     void add(std::uint32_t index);
     // An object or array (at its '{' or '['), its children read into n.
     void container(Node& n, bool object, int depth);
+    // A container's children, collected in scratch_ from `base` on, moved to links_ and keys_.
+    void close(Node& n, std::size_t base);
     // An array that starts with a number: true when it holds numbers only, read packed into
     // n; else false, the numbers read so far made nodes, and the rest left to container().
     bool packed_numbers(Node& n);

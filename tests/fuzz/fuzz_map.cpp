@@ -38,6 +38,7 @@
 #include <cstdlib>
 #include <exception>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <typeinfo>
@@ -238,27 +239,26 @@ bool verbose() {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const Input in = split(data, size);
-    if (too_big_text(in)) return 0;
-    const FileLoader load = [&](const std::string& path) -> std::string {
-        const auto f = in.files.find(path);
-        if (f == in.files.end()) throw Error(path, "", "cannot open: No such file or directory");
-        return f->second;
-    };
+namespace {
 
-    if (in.format != MapFormat::Ldtk) {
-        detail::tiled::Map model;
-        try {
-            model = in.format == MapFormat::TiledXml ? detail::tiled::read_tmx(in.file, in.map, load)
-                                                     : detail::tiled::read_tmj(in.file, in.map, load);
-        } catch (const Error&) {
-        } catch (...) {
-            unexpected(in, "reading the map model");
-        }
-        if (too_big_layers(model.layers)) return 0;
+// Whether the map's model is too big to import within the budget (TMX and TMJ: the cells of
+// its tile layers; a model that does not read is not).
+bool too_big_model(const Input& in, const FileLoader& load) {
+    if (in.format == MapFormat::Ldtk) return false;
+    detail::tiled::Map model;
+    try {
+        model = in.format == MapFormat::TiledXml ? detail::tiled::read_tmx(in.file, in.map, load)
+                                                 : detail::tiled::read_tmj(in.file, in.map, load);
+    } catch (const Error&) {
+    } catch (...) {
+        unexpected(in, "reading the map model");
     }
+    return too_big_layers(model.layers);
+}
 
+// Imports the map twice, which must give the same scenes or the same error; nothing when it
+// fails.
+std::optional<std::vector<MapImport>> import_twice(const Input& in, const FileLoader& load) {
     std::vector<MapImport> first, second;
     bool failed = false;
     std::string error;
@@ -278,53 +278,76 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (!failed) fuzz::fail("import_map succeeded once, then failed: " + std::string(e.what()) + "\n" + describe(in));
         if (error != e.what())
             fuzz::fail("import_map failed twice with different errors:\n" + error + "\n" + e.what() + "\n" + describe(in));
-        return 0;
+        return std::nullopt;
     } catch (...) {
         unexpected(in, "import_map");
     }
     check_same(in, first, second);
+    return first;
+}
 
-    for (const MapImport& m : first) {
-        Scene scene;
-        if (verbose())
-            std::fprintf(stderr, "%s\nscene '%s': %zu shapes, %zu grids, %zu warnings\n%s\n", describe(in).c_str(),
-                         m.name.c_str(), m.shape_sources.size(), m.grid_sources.size(), m.warnings.size(),
-                         m.text.substr(0, 3000).c_str());
-        try {
-            scene = read_map_scene(m);
-        } catch (const Error& e) {
-            if (verbose()) std::fprintf(stderr, "read_map_scene: %s\n", e.what());
-            check_read_error(in, m, e);
-            continue;
-        } catch (...) {
-            unexpected(in, "read_map_scene");
+// What `collide import` prints is the same scene: its grids read back bit for bit.
+void check_printed_grids(const Input& in, const MapImport& m, const Scene& scene) {
+    try {
+        const Scene printed = collide::read_scene(collide::scene_text(m), m.name);
+        bool same = printed.grids.size() == scene.grids.size();
+        for (std::size_t g = 0; same && g < scene.grids.size(); ++g) {
+            const collide::Grid &a = printed.grids[g], &b = scene.grids[g];
+            same = a.id == b.id && a.groups == b.groups && a.cols == b.cols && a.rows == b.rows && a.bits == b.bits &&
+                   a.origin.x == b.origin.x && a.origin.y == b.origin.y && a.tile.x == b.tile.x && a.tile.y == b.tile.y &&
+                   a.outside_solid == b.outside_solid;
         }
-        if (scene.shapes.size() != m.shape_sources.size() || scene.grids.size() != m.grid_sources.size())
-            fuzz::fail("scene '" + m.name + "' has " + std::to_string(scene.shapes.size()) + " shapes and " +
-                       std::to_string(scene.grids.size()) + " grids, its import " + std::to_string(m.shape_sources.size()) +
-                       " shape sources and " + std::to_string(m.grid_sources.size()) + " grid sources\n" + describe(in));
-        // What `collide import` prints is the same scene: its grids read back bit for bit.
-        try {
-            const Scene printed = collide::read_scene(collide::scene_text(m), m.name);
-            bool same = printed.grids.size() == scene.grids.size();
-            for (std::size_t g = 0; same && g < scene.grids.size(); ++g) {
-                const collide::Grid &a = printed.grids[g], &b = scene.grids[g];
-                same = a.id == b.id && a.groups == b.groups && a.cols == b.cols && a.rows == b.rows && a.bits == b.bits &&
-                       a.origin.x == b.origin.x && a.origin.y == b.origin.y && a.tile.x == b.tile.x && a.tile.y == b.tile.y &&
-                       a.outside_solid == b.outside_solid;
-            }
-            if (!same) fuzz::fail("scene '" + m.name + "': the grids collide import prints differ from those read\n" + describe(in));
-        } catch (const Error& e) {
-            fuzz::fail("scene '" + m.name + "': what collide import prints does not read: " + std::string(e.what()) + "\n" + describe(in));
-        }
-        if (scene.shapes.size() > kMaxShapes) continue;
-        try {
-            (void)check(scene, CheckOptions{});
-        } catch (const Error& e) {
-            fuzz::fail("check() threw on an imported scene: " + std::string(e.what()) + "\n" + describe(in));
-        } catch (...) {
-            unexpected(in, "check");
-        }
+        if (!same) fuzz::fail("scene '" + m.name + "': the grids collide import prints differ from those read\n" + describe(in));
+    } catch (const Error& e) {
+        fuzz::fail("scene '" + m.name + "': what collide import prints does not read: " + std::string(e.what()) + "\n" + describe(in));
     }
+}
+
+// One imported scene: it reads back (or fails for the map's own content), with one source
+// per shape and grid, prints the same, and checks without throwing.
+void check_import(const Input& in, const MapImport& m) {
+    Scene scene;
+    if (verbose())
+        std::fprintf(stderr, "%s\nscene '%s': %zu shapes, %zu grids, %zu warnings\n%s\n", describe(in).c_str(),
+                     m.name.c_str(), m.shape_sources.size(), m.grid_sources.size(), m.warnings.size(),
+                     m.text.substr(0, 3000).c_str());
+    try {
+        scene = read_map_scene(m);
+    } catch (const Error& e) {
+        if (verbose()) std::fprintf(stderr, "read_map_scene: %s\n", e.what());
+        check_read_error(in, m, e);
+        return;
+    } catch (...) {
+        unexpected(in, "read_map_scene");
+    }
+    if (scene.shapes.size() != m.shape_sources.size() || scene.grids.size() != m.grid_sources.size())
+        fuzz::fail("scene '" + m.name + "' has " + std::to_string(scene.shapes.size()) + " shapes and " +
+                   std::to_string(scene.grids.size()) + " grids, its import " + std::to_string(m.shape_sources.size()) +
+                   " shape sources and " + std::to_string(m.grid_sources.size()) + " grid sources\n" + describe(in));
+    check_printed_grids(in, m, scene);
+    if (scene.shapes.size() > kMaxShapes) return;
+    try {
+        (void)check(scene, CheckOptions{});
+    } catch (const Error& e) {
+        fuzz::fail("check() threw on an imported scene: " + std::string(e.what()) + "\n" + describe(in));
+    } catch (...) {
+        unexpected(in, "check");
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const Input in = split(data, size);
+    if (too_big_text(in)) return 0;
+    const FileLoader load = [&](const std::string& path) -> std::string {
+        const auto f = in.files.find(path);
+        if (f == in.files.end()) throw Error(path, "", "cannot open: No such file or directory");
+        return f->second;
+    };
+    if (too_big_model(in, load)) return 0;
+    const std::optional<std::vector<MapImport>> imports = import_twice(in, load);
+    if (!imports) return 0;
+    for (const MapImport& m : *imports) check_import(in, m);
     return 0;
 }

@@ -179,80 +179,88 @@ std::optional<Shape> polygon_as_rect(const std::vector<Vec2>& p) {
     return Rect{{x0, y0}, {x1, y1}};
 }
 
+// Other spellings of the same point set, one per kind of shape; `pick` chooses among the
+// candidates.
+Shape equivalent_point(Vec2 p, unsigned pick) {
+    switch (pick % 5) {
+        case 0: return Circle{p, 0.0};
+        case 1: return Segment{p, p};
+        case 2: return Rect{p, p};
+        case 3: return Polyline{{p}};
+        default: return Polyline{{p, p, p}};
+    }
+}
+
+Shape equivalent_rect(const Rect& r, unsigned pick) {
+    const bool w = r.min.x < r.max.x;
+    const bool h = r.min.y < r.max.y;
+    if (!w && !h) return Point{r.min};
+    if (!w || !h) {
+        switch (pick % 3) {
+            case 0: return Segment{r.min, r.max};
+            case 1: return Segment{r.max, r.min};
+            default: return Polyline{{r.max, r.min}};
+        }
+    }
+    std::vector<Vec2> q = {r.min, {r.max.x, r.min.y}, r.max, {r.min.x, r.max.y}};
+    std::rotate(q.begin(), q.begin() + (pick % 4), q.end());
+    if (pick & 4) std::reverse(q.begin(), q.end());
+    return Polygon{q};
+}
+
+Shape equivalent_segment(const Segment& g, unsigned pick) {
+    if (g.a == g.b) return Point{g.a};
+    if ((g.a.x == g.b.x || g.a.y == g.b.y) && pick % 4 == 0)
+        return Rect{{std::min(g.a.x, g.b.x), std::min(g.a.y, g.b.y)}, {std::max(g.a.x, g.b.x), std::max(g.a.y, g.b.y)}};
+    switch (pick % 3) {
+        case 0: return Segment{g.b, g.a};
+        case 1: return Polyline{{g.a, g.b}};
+        default: return Polyline{{g.b, g.a, g.a}};
+    }
+}
+
+std::optional<Shape> equivalent_ray(const Ray& r, unsigned pick) {
+    const double k = pick % 2 ? 2.0 : 0.5;
+    const Vec2 d{r.direction.x * k, r.direction.y * k};
+    if (!std::isfinite(d.x) || !std::isfinite(d.y) || d.x / k != r.direction.x || d.y / k != r.direction.y)
+        return std::nullopt;
+    return Ray{r.origin, d};
+}
+
+Shape equivalent_polygon(std::vector<Vec2> q, unsigned pick) {
+    if (pick % 4 == 0)
+        if (auto r = polygon_as_rect(q)) return *r;
+    std::rotate(q.begin(), q.begin() + (pick % q.size()), q.end());
+    if (pick & 8) std::reverse(q.begin(), q.end());
+    return Polygon{q};
+}
+
+Shape equivalent_polyline(std::vector<Vec2> q, unsigned pick) {
+    if (std::all_of(q.begin(), q.end(), [&](Vec2 p) { return p == q[0]; })) return Point{q[0]};
+    if (q.size() == 2 && pick % 2 == 0) return Segment{q[0], q[1]};
+    if (pick & 2) std::reverse(q.begin(), q.end());
+    if (pick & 4) {  // a consecutive repeat adds no point
+        const std::size_t i = (pick >> 3) % q.size();
+        q.insert(q.begin() + static_cast<std::ptrdiff_t>(i), q[i]);
+    }
+    return Polyline{q};
+}
+
 // Another spelling of the same point set; `pick` chooses among the candidates.
 std::optional<Shape> equivalent(const Shape& s, unsigned pick) {
     switch (type_of(s)) {
-        case ShapeType::Point: {
-            const Vec2 p = std::get<Point>(s).at;
-            switch (pick % 5) {
-                case 0: return Circle{p, 0.0};
-                case 1: return Segment{p, p};
-                case 2: return Rect{p, p};
-                case 3: return Polyline{{p}};
-                default: return Polyline{{p, p, p}};
-            }
-        }
+        case ShapeType::Point: return equivalent_point(std::get<Point>(s).at, pick);
         case ShapeType::Circle: {
             const auto& c = std::get<Circle>(s);
             if (c.radius == 0) return Point{c.center};
             return std::nullopt;
         }
-        case ShapeType::Rect: {
-            const auto& r = std::get<Rect>(s);
-            const bool w = r.min.x < r.max.x;
-            const bool h = r.min.y < r.max.y;
-            if (!w && !h) return Point{r.min};
-            if (!w || !h) {
-                switch (pick % 3) {
-                    case 0: return Segment{r.min, r.max};
-                    case 1: return Segment{r.max, r.min};
-                    default: return Polyline{{r.max, r.min}};
-                }
-            }
-            std::vector<Vec2> q = {r.min, {r.max.x, r.min.y}, r.max, {r.min.x, r.max.y}};
-            std::rotate(q.begin(), q.begin() + (pick % 4), q.end());
-            if (pick & 4) std::reverse(q.begin(), q.end());
-            return Polygon{q};
-        }
-        case ShapeType::Segment: {
-            const auto& g = std::get<Segment>(s);
-            if (g.a == g.b) return Point{g.a};
-            if ((g.a.x == g.b.x || g.a.y == g.b.y) && pick % 4 == 0)
-                return Rect{{std::min(g.a.x, g.b.x), std::min(g.a.y, g.b.y)}, {std::max(g.a.x, g.b.x), std::max(g.a.y, g.b.y)}};
-            switch (pick % 3) {
-                case 0: return Segment{g.b, g.a};
-                case 1: return Polyline{{g.a, g.b}};
-                default: return Polyline{{g.b, g.a, g.a}};
-            }
-        }
+        case ShapeType::Rect: return equivalent_rect(std::get<Rect>(s), pick);
+        case ShapeType::Segment: return equivalent_segment(std::get<Segment>(s), pick);
         case ShapeType::Line: return Line{std::get<Line>(s).b, std::get<Line>(s).a};
-        case ShapeType::Ray: {
-            const auto& r = std::get<Ray>(s);
-            const double k = pick % 2 ? 2.0 : 0.5;
-            const Vec2 d{r.direction.x * k, r.direction.y * k};
-            if (!std::isfinite(d.x) || !std::isfinite(d.y) || d.x / k != r.direction.x || d.y / k != r.direction.y)
-                return std::nullopt;
-            return Ray{r.origin, d};
-        }
-        case ShapeType::Polygon: {
-            std::vector<Vec2> q = std::get<Polygon>(s).points;
-            if (pick % 4 == 0)
-                if (auto r = polygon_as_rect(q)) return r;
-            std::rotate(q.begin(), q.begin() + (pick % q.size()), q.end());
-            if (pick & 8) std::reverse(q.begin(), q.end());
-            return Polygon{q};
-        }
-        case ShapeType::Polyline: {
-            std::vector<Vec2> q = std::get<Polyline>(s).points;
-            if (std::all_of(q.begin(), q.end(), [&](Vec2 p) { return p == q[0]; })) return Point{q[0]};
-            if (q.size() == 2 && pick % 2 == 0) return Segment{q[0], q[1]};
-            if (pick & 2) std::reverse(q.begin(), q.end());
-            if (pick & 4) {  // a consecutive repeat adds no point
-                const std::size_t i = (pick >> 3) % q.size();
-                q.insert(q.begin() + static_cast<std::ptrdiff_t>(i), q[i]);
-            }
-            return Polyline{q};
-        }
+        case ShapeType::Ray: return equivalent_ray(std::get<Ray>(s), pick);
+        case ShapeType::Polygon: return equivalent_polygon(std::get<Polygon>(s).points, pick);
+        case ShapeType::Polyline: return equivalent_polyline(std::get<Polyline>(s).points, pick);
         case ShapeType::Capsule: {
             const auto& c = std::get<Capsule>(s);
             if (c.a == c.b) return Circle{c.a, c.radius};

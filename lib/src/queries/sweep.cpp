@@ -183,6 +183,15 @@ struct Entries {
         return f;
     }
 
+    // The form of a piece from a to b (Ray: b is the direction).
+    SweepForm piece_form(K k, Vec2 a, Vec2 b) const {
+        SweepForm f = base(a);
+        f.bx = b.x;
+        f.by = b.y;
+        f.e_diff = k != K::Ray;
+        return f;
+    }
+
     // Whether the closed box of a and b can meet the body at all.
     bool near(Vec2 a, Vec2 b) const {
         return !(std::max(a.x, b.x) < reach.min.x || std::min(a.x, b.x) > reach.max.x ||
@@ -192,10 +201,7 @@ struct Entries {
     // K (+) the open box W x H (W = w + rx R, H = h + ry R); K from a to b (Ray: b is the
     // direction).
     void zonotope(K k, Vec2 a, Vec2 b, int rx, int ry) {
-        SweepForm f = base(a);
-        f.bx = b.x;
-        f.by = b.y;
-        f.e_diff = k != K::Ray;
+        SweepForm f = piece_form(k, a, b);
         f.rx = static_cast<std::int8_t>(rx);
         f.ry = static_cast<std::int8_t>(ry);
         const bool no_r = r == 0.0 && r2 == 0.0;
@@ -252,10 +258,7 @@ struct Entries {
 
     // The piece from a + o to b + o (Ray: b the direction) grown by R = r + r2 (> 0).
     void capsule(K k, Vec2 a, Vec2 b, int ox, int oy) {
-        SweepForm f = base(a);
-        f.bx = b.x;
-        f.by = b.y;
-        f.e_diff = k != K::Ray;
+        SweepForm f = piece_form(k, a, b);
         f.ox = static_cast<std::int8_t>(ox);
         f.oy = static_cast<std::int8_t>(oy);
         f.alpha = 3;
@@ -397,12 +400,11 @@ private:
         }
     }
 
-    // Whether direction d points into the open interior at vertex v of the ring (orient:
-    // +1 counter-clockwise).
-    static bool into_cone(Vec2 u, Vec2 v, Vec2 x, Vec2 d, int orient) {
-        const Vec2 o{0, 0};
-        const bool next = cross_sign(v, x, o, d) * orient > 0;
-        const bool prev = cross_sign(u, v, o, d) * orient > 0;
+    // Whether direction d1 - d0 (exactly) points into the open interior at vertex v of the
+    // ring u, v, x (orient: +1 counter-clockwise).
+    static bool into_cone(Vec2 u, Vec2 v, Vec2 x, Vec2 d0, Vec2 d1, int orient) {
+        const bool next = cross_sign(v, x, d0, d1) * orient > 0;
+        const bool prev = cross_sign(u, v, d0, d1) * orient > 0;
         const int turn = orient_sign(u, v, x) * orient;
         if (turn > 0) return next && prev;
         if (turn < 0) return next || prev;
@@ -450,11 +452,12 @@ private:
             else if (!e_.flat() || (e_.w == 0 ? a.x != b.x : a.y != b.y)) e_.zonotope(K::Seg, a, b, 0, 0);
         });
         if (!e_.flat()) return;
-        const Vec2 s = e_.w == 0 ? Vec2{0, 1} : Vec2{1, 0};
+        const Vec2 s = e_.w == 0 ? Vec2{0, 1} : Vec2{1, 0};  // the body's direction, both ways
+        const Vec2 o{0, 0};
         each_edge(e_, n, [&](std::size_t i) {
             const Vec2 u = v[i == 0 ? n - 1 : i - 1];
             const Vec2 x = v[i + 1 == n ? 0 : i + 1];
-            if (e_.near(v[i], v[i]) && (into_cone(u, v[i], x, s, orient) || into_cone(u, v[i], x, Vec2{-s.x, -s.y}, orient)))
+            if (e_.near(v[i], v[i]) && (into_cone(u, v[i], x, o, s, orient) || into_cone(u, v[i], x, s, o, orient)))
                 e_.zonotope(K::Point, v[i], v[i], 0, 0);
         });
     }
@@ -472,18 +475,8 @@ private:
         each_edge(centre, n, [&](std::size_t i) {
             const Vec2 u = v[i == 0 ? n - 1 : i - 1];
             const Vec2 x = v[i + 1 == n ? 0 : i + 1];
-            if (centre.near(v[i], v[i]) && into_cone_path(centre, u, v[i], x, orient)) centre.zonotope(K::Point, v[i], v[i], 0, 0);
+            if (centre.near(v[i], v[i]) && into_cone(u, v[i], x, centre.from, centre.to, orient)) centre.zonotope(K::Point, v[i], v[i], 0, 0);
         });
-    }
-
-    // into_cone for the path's direction to - from, exactly.
-    static bool into_cone_path(const Entries& e, Vec2 u, Vec2 v, Vec2 x, int orient) {
-        const bool next = cross_sign(v, x, e.from, e.to) * orient > 0;
-        const bool prev = cross_sign(u, v, e.from, e.to) * orient > 0;
-        const int turn = orient_sign(u, v, x) * orient;
-        if (turn > 0) return next && prev;
-        if (turn < 0) return next || prev;
-        return next;
     }
 
     Entries e_;

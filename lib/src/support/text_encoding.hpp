@@ -1,3 +1,10 @@
+// Folder support/, the lowest layer of lib/src: the library's plumbing, with no geometry in
+// it. The JSON reader scenes and maps are read with (json_doc, json_locate for line:column),
+// the text of reports and messages (this header; it also implements collide/text.hpp), big
+// arrays and pair logs (big_alloc), work on several threads (in_parts, ordered_blocks) and
+// COLLIDE_ASSERT (assert.hpp). It includes only the public headers of plain values and
+// text (collide/types.hpp, error.hpp, text.hpp); scene/, maps/, check/ and report/ use it.
+//
 // The text of the reports (text_encoding.cpp): the pieces every report format writes with.
 #pragma once
 

@@ -182,6 +182,8 @@ bool PairTester::test_grid(std::size_t a, std::size_t b, bool reported, BlockOut
     return true;
 }
 
+// The scene's moves (SPEC §1.3): those on a grid alone, then those against shapes and grids;
+// failed expectations and blocked moves are counted into the summary.
 void run_all_moves(const Scene& scene, const detail::SceneIndexes& edges, unsigned threads, SceneResult& res) {
     res.moves.resize(scene.moves.size());
     for (std::size_t k = 0; k < scene.moves.size(); ++k) {

@@ -159,8 +159,8 @@ ExitCode run_check(const CheckArgs& opt) {
 }  // namespace
 
 Runner setup_check(CLI::App& sub) {
-    auto opt = std::make_shared<CheckArgs>();
-    add_check_args(sub, *opt, true,
-                   "Scene files and maps: Tiled .tmx/.tmj/.json, LDtk .ldtk or FILE.ldtk#LEVEL ('-' reads standard input)");
-    return [opt] { return run_check(*opt); };
+    return runner_for(run_check, [&](CheckArgs& opt) {
+        add_check_args(sub, opt, true,
+                       "Scene files and maps: Tiled .tmx/.tmj/.json, LDtk .ldtk or FILE.ldtk#LEVEL ('-' reads standard input)");
+    });
 }

@@ -30,20 +30,15 @@ ExitCode run_help(const CLI::App* root, const std::string& name) {
         log_error(unknown_subcommand(*root, name));
         return ExitCode::BadInput;
     }
-    try {
-        StdOut out;
-        // What CLI::App::help() gives when --help is met: the usage line names the program,
-        // then the subcommand.
+    // What CLI::App::help() gives when --help is met: the usage line names the program,
+    // then the subcommand.
+    const bool written = print_to_stdout([&](std::ostream& out) {
         if (topic == root)
-            out.stream() << root->get_formatter()->make_help(root, root->get_name(), CLI::AppFormatMode::Normal);
+            out << root->get_formatter()->make_help(root, root->get_name(), CLI::AppFormatMode::Normal);
         else
-            out.stream() << topic->help(root->get_name());
-        out.finish();
-        return ExitCode::Ok;
-    } catch (const WriteError& e) {
-        log_error(e.what());
-        return ExitCode::BadInput;
-    }
+            out << topic->help(root->get_name());
+    });
+    return written ? ExitCode::Ok : ExitCode::BadInput;
 }
 }  // namespace
 

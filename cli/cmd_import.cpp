@@ -67,9 +67,9 @@ ExitCode run_import(const ImportArgs& opt) {
 }  // namespace
 
 Runner setup_import(CLI::App& sub) {
-    auto opt = std::make_shared<ImportArgs>();
-    sub.add_option("map", opt->map, "A Tiled map (.tmx, .tmj, .json) or an LDtk level (FILE.ldtk#LEVEL)")->required();
-    sub.add_option("-o,--output", opt->output, "Write the scene to this file (whole or not at all)");
-    sub.add_flag("-q,--quiet", opt->quiet, "No warnings on stderr");
-    return [opt] { return run_import(*opt); };
+    return runner_for(run_import, [&](ImportArgs& opt) {
+        sub.add_option("map", opt.map, "A Tiled map (.tmx, .tmj, .json) or an LDtk level (FILE.ldtk#LEVEL)")->required();
+        sub.add_option("-o,--output", opt.output, "Write the scene to this file (whole or not at all)");
+        sub.add_flag("-q,--quiet", opt.quiet, "No warnings on stderr");
+    });
 }

@@ -59,8 +59,8 @@ ExitCode run_render(const CheckArgs& opt) {
 }  // namespace
 
 Runner setup_render(CLI::App& sub) {
-    auto opt = std::make_shared<CheckArgs>();
-    add_check_args(sub, *opt, false,
-                   "One scene file or map: Tiled .tmx/.tmj/.json, LDtk FILE.ldtk#LEVEL ('-' reads standard input)");
-    return [opt] { return run_render(*opt); };
+    return runner_for(run_render, [&](CheckArgs& opt) {
+        add_check_args(sub, opt, false,
+                       "One scene file or map: Tiled .tmx/.tmj/.json, LDtk FILE.ldtk#LEVEL ('-' reads standard input)");
+    });
 }

@@ -1,18 +1,9 @@
 #include "commands.hpp"
-#include "log.hpp"
 #include "output.hpp"
 
 namespace {
 ExitCode run_schema() {
-    try {
-        StdOut out;
-        out.stream() << kSceneSchema;
-        out.finish();
-        return ExitCode::Ok;
-    } catch (const WriteError& e) {
-        log_error(e.what());
-        return ExitCode::BadInput;
-    }
+    return print_to_stdout([](std::ostream& out) { out << kSceneSchema; }) ? ExitCode::Ok : ExitCode::BadInput;
 }
 }  // namespace
 

@@ -68,9 +68,9 @@ ExitCode run_validate(const ValidateArgs& opt) {
 }  // namespace
 
 Runner setup_validate(CLI::App& sub) {
-    auto opt = std::make_shared<ValidateArgs>();
-    sub.add_option("files", opt->files, "Scene files and maps ('-' reads standard input)")->required();
-    sub.add_flag("-q,--quiet", opt->quiet, "Print nothing on success, and no warnings");
-    sub.add_flag("-v,--verbose", opt->verbose, "Say on stderr what each box and ellipse is read as");
-    return [opt] { return run_validate(*opt); };
+    return runner_for(run_validate, [&](ValidateArgs& opt) {
+        sub.add_option("files", opt.files, "Scene files and maps ('-' reads standard input)")->required();
+        sub.add_flag("-q,--quiet", opt.quiet, "Print nothing on success, and no warnings");
+        sub.add_flag("-v,--verbose", opt.verbose, "Say on stderr what each box and ellipse is read as");
+    });
 }

@@ -6,6 +6,7 @@
 #include <collide/scene.hpp>
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,15 @@ enum class ExitCode : int {
 /// What a subcommand runs once the command line is parsed: a function that owns the options
 /// its setup registered (no file-scope state).
 using Runner = std::function<ExitCode()>;
+
+/// The Runner of a subcommand whose options fill an Args: `declare(args)` registers them
+/// (on the subcommand, bound to `args`), and the Runner owns the Args and calls run(args).
+template <class Args, class Declare>
+Runner runner_for(ExitCode (*run)(const Args&), Declare&& declare) {
+    auto opt = std::make_shared<Args>();
+    declare(*opt);
+    return [opt, run] { return run(*opt); };
+}
 
 /// A subcommand: `setup` registers its options on `sub` and returns what runs it.
 struct Command {

@@ -1,5 +1,7 @@
 #include "output.hpp"
 
+#include "log.hpp"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -134,6 +136,18 @@ void StdOut::finish() {
     // close(2) reports what a file system may keep until then (NFS, quotas). EINTR leaves
     // the descriptor closed on Linux: nothing to retry.
     if (::close(STDOUT_FILENO) != 0 && errno != EINTR) throw WriteError("writing standard output", errno);
+}
+
+bool print_to_stdout(const std::function<void(std::ostream&)>& write) {
+    try {
+        StdOut out;
+        write(out.stream());
+        out.finish();
+        return true;
+    } catch (const WriteError& e) {
+        log_error(e.what());
+        return false;
+    }
 }
 
 long long stdout_rewind_point() {

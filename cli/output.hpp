@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <stdexcept>
@@ -77,6 +78,10 @@ private:
     FdBuf buf_;
     std::ostream out_;
 };
+
+/// Writes what `write` puts on the stream to standard output (a StdOut, finished). A failed
+/// write is logged (log_error) and gives false.
+bool print_to_stdout(const std::function<void(std::ostream&)>& write);
 
 /// Where standard output is a regular file that a failed report can be cut back out of, the
 /// offset the report starts at (the end of the file when it is opened for appending);

@@ -547,6 +547,12 @@ TEST_CASE("read_scene: errors, word for word") {
 ]})",
                     {"/shapes/0/radius", 3, 1, "syntax error while parsing object - unexpected ']'; expected '}'"});
     }
+    SUBCASE("a syntax error quoting bytes that are not printable ASCII: \\xNN, upper case") {
+        check_error("{\"shapes\": [\xC3\xA9]}",
+                    {"/shapes/0", 1, 13, "syntax error while parsing value - invalid literal; last read: '\"shapes\": [\\xC3'"});
+        check_error("{\"shapes\": [\x7F]}",
+                    {"/shapes/0", 1, 13, "syntax error while parsing value - invalid literal; last read: '\"shapes\": [\\x7F'"});
+    }
     SUBCASE("an unknown shape type") {
         check_error(R"({"shapes": [
   {"type": "triangle", "points": [[0, 0], [1, 0], [0, 1]]}

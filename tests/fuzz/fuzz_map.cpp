@@ -40,10 +40,12 @@
 #include <cstring>
 #include <exception>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <typeinfo>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -299,27 +301,26 @@ bool verbose() {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const Input in = split(data, size);
-    if (too_big_text(in)) return 0;
-    const FileLoader load = [&](const std::string& path) -> std::string {
-        const auto f = in.files.find(path);
-        if (f == in.files.end()) throw Error(path, "", "cannot open: No such file or directory");
-        return f->second;
-    };
+namespace {
 
-    if (in.format != MapFormat::Ldtk) {
-        detail::tiled::Map model;
-        try {
-            model = in.format == MapFormat::TiledXml ? detail::tiled::read_tmx(in.file, in.map, load)
-                                                     : detail::tiled::read_tmj(in.file, in.map, load);
-        } catch (const Error&) {
-        } catch (...) {
-            unexpected(in, "reading the map model");
-        }
-        if (too_big_layers(model.layers)) return 0;
+// Whether the map's model is too big to import within the budget (TMX and TMJ: the cells of
+// its tile layers; a model that does not read is not).
+bool too_big_model(const Input& in, const FileLoader& load) {
+    if (in.format == MapFormat::Ldtk) return false;
+    detail::tiled::Map model;
+    try {
+        model = in.format == MapFormat::TiledXml ? detail::tiled::read_tmx(in.file, in.map, load)
+                                                 : detail::tiled::read_tmj(in.file, in.map, load);
+    } catch (const Error&) {
+    } catch (...) {
+        unexpected(in, "reading the map model");
     }
+    return too_big_layers(model.layers);
+}
 
+// Imports the map as text and built, which must give the same scenes or the same error;
+// nothing when it fails.
+std::optional<std::pair<std::vector<MapImport>, std::vector<MapImport>>> import_twice(const Input& in, const FileLoader& load) {
     std::vector<MapImport> first, second;
     bool failed = false;
     std::string error;
@@ -339,70 +340,95 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (!failed) fuzz::fail("import_map succeeded as text, then failed built: " + std::string(e.what()) + "\n" + describe(in));
         if (error != e.what())
             fuzz::fail("import_map failed as text and built with different errors:\n" + error + "\n" + e.what() + "\n" + describe(in));
-        return 0;
+        return std::nullopt;
     } catch (...) {
         unexpected(in, "import_map");
     }
     check_same(in, first, second);
+    return std::make_pair(std::move(first), std::move(second));
+}
 
-    for (std::size_t k = 0; k < first.size(); ++k) {
-        const MapImport& m = first[k];
-        Scene scene;
-        if (verbose())
-            std::fprintf(stderr, "%s\nscene '%s': %zu shapes, %zu grids, %zu warnings\n%s\n", describe(in).c_str(),
-                         m.name.c_str(), m.shape_sources.size(), m.grid_sources.size(), m.warnings.size(),
-                         m.text.substr(0, 3000).c_str());
-        // The scene built directly reads as the text does: the same scene or the same error.
-        std::string built_error;
-        Scene built;
-        try {
-            built = read_map_scene(std::move(second[k]));
-        } catch (const Error& e) {
-            built_error = e.what();
-        } catch (...) {
-            unexpected(in, "read_map_scene of the built scene");
+// What `collide import` prints is the same scene: its grids read back bit for bit.
+void check_printed_grids(const Input& in, const MapImport& m, const Scene& scene) {
+    try {
+        const Scene printed = collide::read_scene(collide::scene_text(m), m.name);
+        bool same = printed.grids.size() == scene.grids.size();
+        for (std::size_t g = 0; same && g < scene.grids.size(); ++g) {
+            const collide::Grid &a = printed.grids[g], &b = scene.grids[g];
+            same = a.id == b.id && a.groups == b.groups && a.cols == b.cols && a.rows == b.rows && a.bits == b.bits &&
+                   a.origin.x == b.origin.x && a.origin.y == b.origin.y && a.tile.x == b.tile.x && a.tile.y == b.tile.y &&
+                   a.outside_solid == b.outside_solid;
         }
-        try {
-            scene = read_map_scene(m);
-        } catch (const Error& e) {
-            if (verbose()) std::fprintf(stderr, "read_map_scene: %s\n", e.what());
-            if (built_error != e.what())
-                fuzz::fail("scene '" + m.name + "': its text reads with the error\n" + e.what() + "\nbuilt: " +
-                           (built_error.empty() ? std::string("no error") : built_error) + "\n" + describe(in));
-            check_read_error(in, m, e);
-            continue;
-        } catch (...) {
-            unexpected(in, "read_map_scene");
-        }
-        if (!built_error.empty() || !same_scene(scene, built))
-            fuzz::fail("scene '" + m.name + "': the scene built differs from the one its text reads to" +
-                       (built_error.empty() ? std::string() : ": " + built_error) + "\n" + describe(in));
-        if (scene.shapes.size() != m.shape_sources.size() || scene.grids.size() != m.grid_sources.size())
-            fuzz::fail("scene '" + m.name + "' has " + std::to_string(scene.shapes.size()) + " shapes and " +
-                       std::to_string(scene.grids.size()) + " grids, its import " + std::to_string(m.shape_sources.size()) +
-                       " shape sources and " + std::to_string(m.grid_sources.size()) + " grid sources\n" + describe(in));
-        // What `collide import` prints is the same scene: its grids read back bit for bit.
-        try {
-            const Scene printed = collide::read_scene(collide::scene_text(m), m.name);
-            bool same = printed.grids.size() == scene.grids.size();
-            for (std::size_t g = 0; same && g < scene.grids.size(); ++g) {
-                const collide::Grid &a = printed.grids[g], &b = scene.grids[g];
-                same = a.id == b.id && a.groups == b.groups && a.cols == b.cols && a.rows == b.rows && a.bits == b.bits &&
-                       a.origin.x == b.origin.x && a.origin.y == b.origin.y && a.tile.x == b.tile.x && a.tile.y == b.tile.y &&
-                       a.outside_solid == b.outside_solid;
-            }
-            if (!same) fuzz::fail("scene '" + m.name + "': the grids collide import prints differ from those read\n" + describe(in));
-        } catch (const Error& e) {
-            fuzz::fail("scene '" + m.name + "': what collide import prints does not read: " + std::string(e.what()) + "\n" + describe(in));
-        }
-        if (scene.shapes.size() > kMaxShapes) continue;
-        try {
-            (void)check(scene, CheckOptions{});
-        } catch (const Error& e) {
-            fuzz::fail("check() threw on an imported scene: " + std::string(e.what()) + "\n" + describe(in));
-        } catch (...) {
-            unexpected(in, "check");
-        }
+        if (!same) fuzz::fail("scene '" + m.name + "': the grids collide import prints differ from those read\n" + describe(in));
+    } catch (const Error& e) {
+        fuzz::fail("scene '" + m.name + "': what collide import prints does not read: " + std::string(e.what()) + "\n" + describe(in));
     }
+}
+
+// The scene built directly (MapBuild::Scene): what read_map_scene makes of it, or its error.
+std::pair<Scene, std::string> read_built(const Input& in, MapImport&& built) {
+    try {
+        return {read_map_scene(std::move(built)), std::string()};
+    } catch (const Error& e) {
+        return {Scene{}, e.what()};
+    } catch (...) {
+        unexpected(in, "read_map_scene of the built scene");
+    }
+}
+
+// One imported scene: it reads back (or fails for the map's own content), with one source
+// per shape and grid, as the scene built directly does (the same scene, or the same error),
+// prints the same, and checks without throwing.
+void check_import(const Input& in, const MapImport& m, MapImport&& built) {
+    Scene scene;
+    if (verbose())
+        std::fprintf(stderr, "%s\nscene '%s': %zu shapes, %zu grids, %zu warnings\n%s\n", describe(in).c_str(),
+                     m.name.c_str(), m.shape_sources.size(), m.grid_sources.size(), m.warnings.size(),
+                     m.text.substr(0, 3000).c_str());
+    const auto [direct, built_error] = read_built(in, std::move(built));
+    try {
+        scene = read_map_scene(m);
+    } catch (const Error& e) {
+        if (verbose()) std::fprintf(stderr, "read_map_scene: %s\n", e.what());
+        if (built_error != e.what())
+            fuzz::fail("scene '" + m.name + "': its text reads with the error\n" + e.what() + "\nbuilt: " +
+                       (built_error.empty() ? std::string("no error") : built_error) + "\n" + describe(in));
+        check_read_error(in, m, e);
+        return;
+    } catch (...) {
+        unexpected(in, "read_map_scene");
+    }
+    if (!built_error.empty() || !same_scene(scene, direct))
+        fuzz::fail("scene '" + m.name + "': the scene built differs from the one its text reads to" +
+                   (built_error.empty() ? std::string() : ": " + built_error) + "\n" + describe(in));
+    if (scene.shapes.size() != m.shape_sources.size() || scene.grids.size() != m.grid_sources.size())
+        fuzz::fail("scene '" + m.name + "' has " + std::to_string(scene.shapes.size()) + " shapes and " +
+                   std::to_string(scene.grids.size()) + " grids, its import " + std::to_string(m.shape_sources.size()) +
+                   " shape sources and " + std::to_string(m.grid_sources.size()) + " grid sources\n" + describe(in));
+    check_printed_grids(in, m, scene);
+    if (scene.shapes.size() > kMaxShapes) return;
+    try {
+        (void)check(scene, CheckOptions{});
+    } catch (const Error& e) {
+        fuzz::fail("check() threw on an imported scene: " + std::string(e.what()) + "\n" + describe(in));
+    } catch (...) {
+        unexpected(in, "check");
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const Input in = split(data, size);
+    if (too_big_text(in)) return 0;
+    const FileLoader load = [&](const std::string& path) -> std::string {
+        const auto f = in.files.find(path);
+        if (f == in.files.end()) throw Error(path, "", "cannot open: No such file or directory");
+        return f->second;
+    };
+    if (too_big_model(in, load)) return 0;
+    auto imports = import_twice(in, load);
+    if (!imports) return 0;
+    for (std::size_t k = 0; k < imports->first.size(); ++k) check_import(in, imports->first[k], std::move(imports->second[k]));
     return 0;
 }

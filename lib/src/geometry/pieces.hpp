@@ -1,5 +1,10 @@
+// Folder geometry/: the primitives shapes are made of, and their exact meetings. Straight
+// pieces against pieces, rings and circles (this header), the capsule and its outline points
+// (capsule*), and the edge index of a big polygon or polyline (edge_index). It includes
+// numeric/ and collide/types.hpp; queries/, grids/, scene/ and check/ use it.
+//
 // Straight pieces against straight pieces, polygons and circles: the few primitive
-// algorithms every shape pair is built from (see geometry.cpp for the dispatch).
+// algorithms every shape pair is built from (see queries/pair_test.cpp for the dispatch).
 #pragma once
 
 #include "geometry/edge_index.hpp"

@@ -1,3 +1,9 @@
+// Folder grids/: tile grids (SPEC §2.4). Shapes against a grid's solid cells (this header,
+// shape_grid.cpp), moves on a grid (grid_moves.cpp, grid_sweep), distances to the solid
+// cells (distance_grid.cpp, solid_cells) and the exact lattice of cell edges (lattice). It
+// includes queries/, geometry/, numeric/ and collide/types.hpp, geometry.hpp; check/ uses
+// it.
+//
 // Shapes against tile grids, and moves on them (SPEC §2.4).
 #pragma once
 

@@ -1,3 +1,9 @@
+// Folder numeric/: exact arithmetic on input doubles, the ground every geometric answer
+// stands on. Signs of polynomials decided exactly (filtered.hpp, then double_word.hpp, then
+// exact.hpp), the predicates built from them (this header), values correctly rounded
+// (rounding.hpp), doubles with a separate exponent (scaled.hpp), intervals and angles. It
+// includes only collide/types.hpp; geometry/, queries/, grids/, scene/ and maps/ use it.
+//
 // Exact geometric predicates on double inputs (see exact.hpp for the evaluation scheme).
 //
 // Every function here returns a sign or a boolean that is exact for the doubles given.

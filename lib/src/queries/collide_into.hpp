@@ -1,3 +1,10 @@
+// Folder queries/: what one shape asks of another, the public collide/geometry.hpp. The pair
+// test and its kernels (pair_test*, pair_geo.hpp, compound.cpp), the pair test for check()
+// without an allocation per pair (this header), distance (distance*), separation, the first
+// contact of a moving body (sweep*), and boxes and ellipses as polygons (box_ellipse.cpp).
+// It includes geometry/, numeric/ and collide/types.hpp, geometry.hpp; grids/ and check/
+// use it.
+//
 // The pairwise test without an allocation per colliding pair, for check().
 #pragma once
 

@@ -146,13 +146,14 @@ int cross_sign(Vec2 a, Vec2 b, Vec2 d0, Vec2 d1) {
 
 enum class K : std::uint8_t { Point, Rect, Seg, Ray, Line };
 
-struct Sweeper {
+// The body on its path, and the least time it enters one of the convex sets K (+) body
+// swept so far (zonotope, disk, capsule, rounded): one job, whatever shape K came from.
+struct Entries {
     Vec2 from, to;
     double w = 0, h = 0, r = 0;  // body: rect extent, or circle radius
     double r2 = 0;               // the shape's radius (circle, capsule)
     Bounds reach;                // where the body can be
     std::optional<SweepTime> best;
-    const EdgeIndex* index = nullptr;  // the top-level polygon's edges, when it is big
 
     bool circle() const { return r > 0; }
     bool point() const { return r == 0 && w == 0 && h == 0; }
@@ -182,6 +183,15 @@ struct Sweeper {
         return f;
     }
 
+    // The form of a piece from a to b (Ray: b is the direction).
+    SweepForm piece_form(K k, Vec2 a, Vec2 b) const {
+        SweepForm f = base(a);
+        f.bx = b.x;
+        f.by = b.y;
+        f.e_diff = k != K::Ray;
+        return f;
+    }
+
     // Whether the closed box of a and b can meet the body at all.
     bool near(Vec2 a, Vec2 b) const {
         return !(std::max(a.x, b.x) < reach.min.x || std::min(a.x, b.x) > reach.max.x ||
@@ -191,10 +201,7 @@ struct Sweeper {
     // K (+) the open box W x H (W = w + rx R, H = h + ry R); K from a to b (Ray: b is the
     // direction).
     void zonotope(K k, Vec2 a, Vec2 b, int rx, int ry) {
-        SweepForm f = base(a);
-        f.bx = b.x;
-        f.by = b.y;
-        f.e_diff = k != K::Ray;
+        SweepForm f = piece_form(k, a, b);
         f.rx = static_cast<std::int8_t>(rx);
         f.ry = static_cast<std::int8_t>(ry);
         const bool no_r = r == 0.0 && r2 == 0.0;
@@ -251,10 +258,7 @@ struct Sweeper {
 
     // The piece from a + o to b + o (Ray: b the direction) grown by R = r + r2 (> 0).
     void capsule(K k, Vec2 a, Vec2 b, int ox, int oy) {
-        SweepForm f = base(a);
-        f.bx = b.x;
-        f.by = b.y;
-        f.e_diff = k != K::Ray;
+        SweepForm f = piece_form(k, a, b);
         f.ox = static_cast<std::int8_t>(ox);
         f.oy = static_cast<std::int8_t>(oy);
         f.alpha = 3;
@@ -280,25 +284,77 @@ struct Sweeper {
         for (int sx : {-1, 1})
             for (int sy : {-1, 1}) disk(Vec2{sx < 0 ? a.x : b.x, sy < 0 ? a.y : b.y}, sx, sy);
     }
+};
 
+// An obstacle as the pieces (points, straight pieces, boxes, a polygon's interior) whose
+// sets Entries sweeps, until the earliest entry is known to be at t = 0.
+class Sweeper {
+public:
+    Sweeper(const Entries& body, const EdgeIndex* index) : e_(body), index_(index) {}
+
+    void shape(const Shape& s) {
+        e_.r2 = 0.0;
+        switch (type_of(s)) {
+            case ShapeType::Point: return point_shape(std::get<Point>(s).at);
+            case ShapeType::Circle: {
+                const Circle& c = std::get<Circle>(s);
+                if (c.radius == 0.0) return point_shape(c.center);
+                e_.r2 = c.radius;
+                return e_.rounded(K::Point, c.center, c.center);
+            }
+            case ShapeType::Rect: {
+                const Rect& q = std::get<Rect>(s);
+                if (e_.circle()) return e_.rounded(K::Rect, q.min, q.max);
+                return e_.zonotope(K::Rect, q.min, q.max, 0, 0);
+            }
+            case ShapeType::Segment: return segment(std::get<Segment>(s).a, std::get<Segment>(s).b);
+            case ShapeType::Line: {
+                const Line& l = std::get<Line>(s);
+                if (e_.circle()) return e_.capsule(K::Line, l.a, l.b, 0, 0);
+                return e_.zonotope(K::Line, l.a, l.b, 0, 0);
+            }
+            case ShapeType::Ray: {
+                const Ray& q = std::get<Ray>(s);
+                if (e_.circle()) return e_.capsule(K::Ray, q.origin, q.direction, 0, 0);
+                return e_.zonotope(K::Ray, q.origin, q.direction, 0, 0);
+            }
+            case ShapeType::Polygon: return polygon(std::get<Polygon>(s));
+            case ShapeType::Polyline: return polyline(std::get<Polyline>(s).points);
+            case ShapeType::Capsule: {
+                const Capsule& c = std::get<Capsule>(s);
+                e_.r2 = c.radius;
+                return capsule_shape(c);
+            }
+            case ShapeType::Compound:
+                for (const Shape& part : std::get<Compound>(s).parts) {
+                    if (e_.done()) break;
+                    shape(part);
+                }
+                return;
+        }
+    }
+
+    const std::optional<SweepTime>& best() const { return e_.best; }
+
+private:
     void point_shape(Vec2 p) {
-        if (circle()) return disk(p, 0, 0);
-        zonotope(K::Point, p, p, 0, 0);
+        if (e_.circle()) return e_.disk(p, 0, 0);
+        e_.zonotope(K::Point, p, p, 0, 0);
     }
 
     void segment(Vec2 a, Vec2 b) {
         if (a == b) return point_shape(a);
-        if (circle()) return capsule(K::Seg, a, b, 0, 0);
-        zonotope(K::Seg, a, b, 0, 0);
+        if (e_.circle()) return e_.capsule(K::Seg, a, b, 0, 0);
+        e_.zonotope(K::Seg, a, b, 0, 0);
     }
 
     void capsule_shape(const Capsule& s) {
-        if (s.a == s.b) return rounded(K::Point, s.a, s.a);
-        if (w == 0 && h == 0) return capsule(K::Seg, s.a, s.b, 0, 0);
-        zonotope(K::Seg, s.a, s.b, 2, 0);
-        zonotope(K::Seg, s.a, s.b, 0, 2);
+        if (s.a == s.b) return e_.rounded(K::Point, s.a, s.a);
+        if (e_.w == 0 && e_.h == 0) return e_.capsule(K::Seg, s.a, s.b, 0, 0);
+        e_.zonotope(K::Seg, s.a, s.b, 2, 0);
+        e_.zonotope(K::Seg, s.a, s.b, 0, 2);
         for (int sx : {-1, 1})
-            for (int sy : {-1, 1}) capsule(K::Seg, s.a, s.b, sx, sy);
+            for (int sy : {-1, 1}) e_.capsule(K::Seg, s.a, s.b, sx, sy);
     }
 
     // Whether v lies on the open segment from a to b (a != b), exactly.
@@ -321,35 +377,34 @@ struct Sweeper {
         const bool by_x = a.x != b.x;
         const auto before = [&](Vec2 u, Vec2 v) { return by_x ? (a.x < b.x ? u.x < v.x : u.x > v.x) : (a.y < b.y ? u.y < v.y : u.y > v.y); };
         if (n == 4 && before(cuts[2], cuts[1])) std::swap(cuts[1], cuts[2]);
-        for (int k = 0; k + 1 < n && !done(); ++k) segment(cuts[k], cuts[k + 1]);
+        for (int k = 0; k + 1 < n && !e_.done(); ++k) segment(cuts[k], cuts[k + 1]);
     }
 
     void polyline(const std::vector<Vec2>& p) {
         const std::size_t n = p.size();
         if (std::all_of(p.begin(), p.end(), [&](Vec2 v) { return v == p[0]; })) return point_shape(p[0]);
         const bool closed = p.front() == p.back();
-        for (std::size_t i = 0; i + 1 < n && !done(); ++i) {
-            if (p[i] == p[i + 1] || !near(p[i], p[i + 1])) continue;
-            if ((point() || flat()) && !closed &&
-                (inside_segment(p[i], p[i + 1], p.front()) || inside_segment(p[i], p[i + 1], p.back())))
+        const bool thin = e_.point() || e_.flat();  // a body of no area
+        for (std::size_t i = 0; i + 1 < n && !e_.done(); ++i) {
+            if (p[i] == p[i + 1] || !e_.near(p[i], p[i + 1])) continue;
+            if (thin && !closed && (inside_segment(p[i], p[i + 1], p.front()) || inside_segment(p[i], p[i + 1], p.back())))
                 piece_with_ends(p[i], p[i + 1], p.front(), p.back());
             else
                 segment(p[i], p[i + 1]);
         }
-        if (!point() && !flat()) return;  // a 2D body meets a vertex where it meets an edge
-        for (std::size_t i = closed ? 0 : 1; i + 1 < n && !done(); ++i) {
+        if (!thin) return;  // a 2D body meets a vertex where it meets an edge
+        for (std::size_t i = closed ? 0 : 1; i + 1 < n && !e_.done(); ++i) {
             // An open polyline's ends are its boundary, wherever else it passes them.
             if (!closed && (p[i] == p.front() || p[i] == p.back())) continue;
-            if (near(p[i], p[i])) zonotope(K::Point, p[i], p[i], 0, 0);
+            if (e_.near(p[i], p[i])) e_.zonotope(K::Point, p[i], p[i], 0, 0);
         }
     }
 
-    // Whether direction d points into the open interior at vertex v of the ring (orient:
-    // +1 counter-clockwise).
-    static bool into_cone(Vec2 u, Vec2 v, Vec2 x, Vec2 d, int orient) {
-        const Vec2 o{0, 0};
-        const bool next = cross_sign(v, x, o, d) * orient > 0;
-        const bool prev = cross_sign(u, v, o, d) * orient > 0;
+    // Whether direction d1 - d0 (exactly) points into the open interior at vertex v of the
+    // ring u, v, x (orient: +1 counter-clockwise).
+    static bool into_cone(Vec2 u, Vec2 v, Vec2 x, Vec2 d0, Vec2 d1, int orient) {
+        const bool next = cross_sign(v, x, d0, d1) * orient > 0;
+        const bool prev = cross_sign(u, v, d0, d1) * orient > 0;
         const int turn = orient_sign(u, v, x) * orient;
         if (turn > 0) return next && prev;
         if (turn < 0) return next || prev;
@@ -358,142 +413,96 @@ struct Sweeper {
     static int orient_sign(Vec2 a, Vec2 b, Vec2 c) { return orient(a, b, c); }
 
     // Calls f(i) for the polygon's edges i (from vertex i to i + 1) whose boxes the body can
-    // reach, until done(): by the edge index when there is one, else every edge (f tests
+    // reach, until e.done(): by the edge index when there is one, else every edge (f tests
     // near() itself). A vertex the body can reach starts such an edge.
     template <class F>
-    void each_edge(std::size_t n, F&& f) {
-        if (index) {
-            index->each_meeting(Box{reach.min, reach.max}, [&](std::size_t i) {
+    void each_edge(const Entries& e, std::size_t n, F&& f) const {
+        if (index_) {
+            index_->each_meeting(Box{e.reach.min, e.reach.max}, [&](std::size_t i) {
                 f(i);
-                return !done();
+                return !e.done();
             });
             return;
         }
-        for (std::size_t i = 0; i < n && !done(); ++i) f(i);
+        for (std::size_t i = 0; i < n && !e.done(); ++i) f(i);
     }
 
     void polygon(const Polygon& poly) {
         const std::vector<Vec2>& v = poly.points;
         const std::size_t n = v.size();
         const Ring ring{v.data(), n};
-        if (locate_in(PolygonRef{ring, index}, from) > 0) return take(SweepTime::constant(0.0));
+        if (locate_in(PolygonRef{ring, index_}, e_.from) > 0) return e_.take(SweepTime::constant(0.0));
+        const bool thin = e_.point() || e_.flat();
         // (Only a point or segment body needs the winding: O(n) exact, or the index's.)
-        const int orient = point() || flat() ? (index ? index->orientation() : ring_orientation(ring)) : 1;
-        if (point() || flat()) {
+        const int orient = thin ? (index_ ? index_->orientation() : ring_orientation(ring)) : 1;
+        if (thin) {
             // The centre entering the interior: a segment body holds its centre.
-            Sweeper centre = *this;
+            Entries centre = e_;
             centre.w = centre.h = 0.0;
             centre.before_end = true;
-            centre.centre_entries(v, orient);
-            best = centre.best;
+            centre_entries(centre, v, orient);
+            e_.best = centre.best;
         }
-        if (point()) return;
-        each_edge(n, [&](std::size_t i) {
+        if (e_.point()) return;
+        each_edge(e_, n, [&](std::size_t i) {
             const Vec2 a = v[i];
             const Vec2 b = v[i + 1 == n ? 0 : i + 1];
-            if (!near(a, b)) return;
-            if (circle()) capsule(K::Seg, a, b, 0, 0);
-            else if (!flat() || (w == 0 ? a.x != b.x : a.y != b.y)) zonotope(K::Seg, a, b, 0, 0);
+            if (!e_.near(a, b)) return;
+            if (e_.circle()) e_.capsule(K::Seg, a, b, 0, 0);
+            else if (!e_.flat() || (e_.w == 0 ? a.x != b.x : a.y != b.y)) e_.zonotope(K::Seg, a, b, 0, 0);
         });
-        if (!flat()) return;
-        const Vec2 s = w == 0 ? Vec2{0, 1} : Vec2{1, 0};
-        each_edge(n, [&](std::size_t i) {
+        if (!e_.flat()) return;
+        const Vec2 s = e_.w == 0 ? Vec2{0, 1} : Vec2{1, 0};  // the body's direction, both ways
+        const Vec2 o{0, 0};
+        each_edge(e_, n, [&](std::size_t i) {
             const Vec2 u = v[i == 0 ? n - 1 : i - 1];
             const Vec2 x = v[i + 1 == n ? 0 : i + 1];
-            if (near(v[i], v[i]) && (into_cone(u, v[i], x, s, orient) || into_cone(u, v[i], x, Vec2{-s.x, -s.y}, orient)))
-                zonotope(K::Point, v[i], v[i], 0, 0);
+            if (e_.near(v[i], v[i]) && (into_cone(u, v[i], x, o, s, orient) || into_cone(u, v[i], x, s, o, orient)))
+                e_.zonotope(K::Point, v[i], v[i], 0, 0);
         });
     }
 
-    // A point body entering a polygon's interior: through an edge against its inward side,
-    // or through a vertex into the open interior cone.
-    void centre_entries(const std::vector<Vec2>& v, int orient) {
-        if (from == to) return;
+    // A point body (`centre`) entering a polygon's interior: through an edge against its
+    // inward side, or through a vertex into the open interior cone.
+    void centre_entries(Entries& centre, const std::vector<Vec2>& v, int orient) const {
+        if (centre.from == centre.to) return;
         const std::size_t n = v.size();
-        each_edge(n, [&](std::size_t i) {
+        each_edge(centre, n, [&](std::size_t i) {
             const Vec2 a = v[i];
             const Vec2 b = v[i + 1 == n ? 0 : i + 1];
-            if (near(a, b) && cross_sign(a, b, from, to) * orient > 0) zonotope(K::Seg, a, b, 0, 0);
+            if (centre.near(a, b) && cross_sign(a, b, centre.from, centre.to) * orient > 0) centre.zonotope(K::Seg, a, b, 0, 0);
         });
-        each_edge(n, [&](std::size_t i) {
+        each_edge(centre, n, [&](std::size_t i) {
             const Vec2 u = v[i == 0 ? n - 1 : i - 1];
             const Vec2 x = v[i + 1 == n ? 0 : i + 1];
-            if (near(v[i], v[i]) && into_cone_path(u, v[i], x, orient)) zonotope(K::Point, v[i], v[i], 0, 0);
+            if (centre.near(v[i], v[i]) && into_cone(u, v[i], x, centre.from, centre.to, orient)) centre.zonotope(K::Point, v[i], v[i], 0, 0);
         });
     }
 
-    // into_cone for the path's direction to - from, exactly.
-    bool into_cone_path(Vec2 u, Vec2 v, Vec2 x, int orient) const {
-        const bool next = cross_sign(v, x, from, to) * orient > 0;
-        const bool prev = cross_sign(u, v, from, to) * orient > 0;
-        const int turn = orient_sign(u, v, x) * orient;
-        if (turn > 0) return next && prev;
-        if (turn < 0) return next || prev;
-        return next;
-    }
-
-    void shape(const Shape& s) {
-        r2 = 0.0;
-        switch (type_of(s)) {
-            case ShapeType::Point: return point_shape(std::get<Point>(s).at);
-            case ShapeType::Circle: {
-                const Circle& c = std::get<Circle>(s);
-                if (c.radius == 0.0) return point_shape(c.center);
-                r2 = c.radius;
-                return rounded(K::Point, c.center, c.center);
-            }
-            case ShapeType::Rect: {
-                const Rect& q = std::get<Rect>(s);
-                if (circle()) return rounded(K::Rect, q.min, q.max);
-                return zonotope(K::Rect, q.min, q.max, 0, 0);
-            }
-            case ShapeType::Segment: return segment(std::get<Segment>(s).a, std::get<Segment>(s).b);
-            case ShapeType::Line: {
-                const Line& l = std::get<Line>(s);
-                if (circle()) return capsule(K::Line, l.a, l.b, 0, 0);
-                return zonotope(K::Line, l.a, l.b, 0, 0);
-            }
-            case ShapeType::Ray: {
-                const Ray& q = std::get<Ray>(s);
-                if (circle()) return capsule(K::Ray, q.origin, q.direction, 0, 0);
-                return zonotope(K::Ray, q.origin, q.direction, 0, 0);
-            }
-            case ShapeType::Polygon: return polygon(std::get<Polygon>(s));
-            case ShapeType::Polyline: return polyline(std::get<Polyline>(s).points);
-            case ShapeType::Capsule: {
-                const Capsule& c = std::get<Capsule>(s);
-                r2 = c.radius;
-                return capsule_shape(c);
-            }
-            case ShapeType::Compound:
-                for (const Shape& part : std::get<Compound>(s).parts) {
-                    if (done()) break;
-                    shape(part);
-                }
-                return;
-        }
-    }
+    Entries e_;
+    const EdgeIndex* index_;  // the top-level polygon's edges, when it is big
 };
 
 }  // namespace
 
 std::optional<SweepTime> first_contact(const Move& m, const Shape& obstacle, const EdgeIndex* edges) {
-    Sweeper sw;
-    if (edges && std::holds_alternative<Polygon>(obstacle) && edges->size() == std::get<Polygon>(obstacle).points.size())
-        sw.index = edges;
-    sw.from = m.check_path ? m.from : m.to;
-    sw.to = m.to;
+    const bool indexed =
+        edges && std::holds_alternative<Polygon>(obstacle) && edges->size() == std::get<Polygon>(obstacle).points.size();
+    Entries body;
+    body.from = m.check_path ? m.from : m.to;
+    body.to = m.to;
     if (m.body.kind == Body::Kind::Circle) {
-        sw.r = m.body.radius;
+        body.r = m.body.radius;
     } else if (m.body.kind == Body::Kind::Rect) {
-        sw.w = m.body.size.x;
-        sw.h = m.body.size.y;
+        body.w = m.body.size.x;
+        body.h = m.body.size.y;
     }
-    sw.reach = swept_bounds(m);
+    body.reach = swept_bounds(m);
+    Sweeper sw(body, indexed ? edges : nullptr);
     sw.shape(obstacle);
-    if (!sw.best) return std::nullopt;
+    if (!sw.best()) return std::nullopt;
     if (!m.check_path) return SweepTime::constant(1.0);
-    return sw.best;
+    return sw.best();
 }
 
 }  // namespace collide::detail

@@ -1,3 +1,7 @@
+// Folder render/, the top layer: a scene and its check drawn as SVG, the public
+// collide/render.hpp (render_svg.cpp, on the canvas of this header). It reads the library
+// only through its public headers (geometry.hpp, report.hpp, render.hpp); only cli/ uses it.
+//
 // The small SVG writer behind render.hpp: the view that maps scene coordinates to pixels,
 // path data of shapes in pixels, and XML text escaping.
 #pragma once

@@ -1,3 +1,9 @@
+// Folder report/: writing a check's result (SPEC §4), the public collide/report.hpp: JSON,
+// JSON Lines and CSV (report.cpp), text (text_writer.cpp), the writers' shared base (this
+// header) and the spool that holds near records until their place. It includes support/
+// and the public headers below it (check.hpp, scene.hpp); render/ uses it through
+// collide/report.hpp, and cli/ calls it.
+//
 // What the report formats share (report.cpp: JSON, JSON Lines, CSV; text_writer.cpp: text):
 // the base of each format's writer, its buffer and near-record spool, and the few helpers
 // more than one format uses.

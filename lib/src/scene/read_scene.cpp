@@ -7,6 +7,7 @@
 
 #include "scene/scene_builder.hpp"
 #include "support/json_locate.hpp"
+#include "support/text_encoding.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -173,27 +174,11 @@ private:
     std::vector<Frame> frames_;
 };
 
-// Bytes that are not printable ASCII are shown as \xNN, so that a message quoting bad input
-// stays one valid UTF-8 line.
-std::string printable(const std::string& s) {
-    static const char* hex = "0123456789ABCDEF";
-    std::string out;
-    for (char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c >= 0x20 && c < 0x7F) {
-            out += ch;
-        } else {
-            out += "\\x";
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        }
-    }
-    return out;
-}
-
 // The error for a syntax error our reader met in `text`. When `text` may be the start of a
 // longer one, `settled` says whether the longer text has the same first error (it did not
-// depend on bytes at or near the end of `text`: no token there may be cut short).
+// depend on bytes at or near the end of `text`: no token there may be cut short). Bytes of
+// the input it quotes that are not printable ASCII are shown as \xNN (Escapes::Ascii), so
+// that the message stays one valid UTF-8 line.
 Error syntax_error(std::string_view text, const std::string& file, const JsonSyntax& ours, bool* settled = nullptr) {
     const std::size_t our_offset = ours.offset;
     auto settle = [&](std::size_t examined) {
@@ -219,16 +204,16 @@ Error syntax_error(std::string_view text, const std::string& file, const JsonSyn
     }
     if (!ok || d.failed) {
         const TextPos pos = position_of(text, d.error_offset);
-        return Error(file, d.error_path, d.error_message.empty() ? "invalid JSON" : printable(d.error_message), pos.line,
-                     pos.column);
+        const std::string message = d.error_message.empty() ? "invalid JSON" : printable(d.error_message, Escapes::Ascii);
+        return Error(file, d.error_path, message, pos.line, pos.column);
     }
     // nlohmann takes what our reader does not (a second byte-order mark, a NUL byte it reads
     // as the end): name the byte.
     const TextPos pos = position_of(text, our_offset);
     if (ours.why) return Error(file, "", ours.why, pos.line, pos.column);
     const auto byte = our_offset < text.size() ? static_cast<unsigned char>(text[our_offset]) : 0u;
-    return Error(file, "", "unexpected byte " + printable(std::string(1, static_cast<char>(byte))) + " in the JSON text", pos.line,
-                 pos.column);
+    const std::string quoted = printable(std::string(1, static_cast<char>(byte)), Escapes::Ascii);
+    return Error(file, "", "unexpected byte " + quoted + " in the JSON text", pos.line, pos.column);
 }
 
 // Whether a syntax error met in the part of a text in place is the whole text's first

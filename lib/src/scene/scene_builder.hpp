@@ -1,3 +1,10 @@
+// Folder scene/: scenes as collide reads and writes them (SPEC §1), the public
+// collide/scene.hpp. Reading a scene file (read_scene.cpp, shape_reader.cpp, scene_fields)
+// into the builder that validates it (this header), simple-polygon validation, rules files
+// (rule_set.cpp), the text of a scene (scene_text) and which pairs the specs and rules
+// select (selection). It includes geometry/, numeric/, support/ and the public headers up
+// to scene.hpp; maps/ and check/ use it.
+//
 // Builds and validates a Scene from the pieces the SAX handler delivers.
 #pragma once
 

@@ -75,13 +75,37 @@ private:
     std::vector<const std::string*> names_;  // keys of index_ (they do not move)
 };
 
+using Sides = std::pair<std::uint32_t, std::uint32_t>;  // a spec's selectors, left and right
+
+// Whether selector s (kNone: `*`) selects no object; count[s]: its members.
+bool selects_nothing(std::uint32_t s, const std::vector<std::size_t>& count, std::size_t objects) {
+    return s == Selections::kNone ? objects == 0 : count[s] == 0;
+}
+
+// Appends each selector of the specs (report specs, then rules; left, then right) that
+// selects nothing to `empty`, once, in first-use order.
+void note_empty(const Numbering& numbering, const std::vector<Sides>& report, const std::vector<Sides>& rules,
+                const std::vector<std::size_t>& count, std::size_t objects, std::vector<std::string>& empty) {
+    std::unordered_set<std::uint32_t> warned;
+    auto warn = [&](std::uint32_t s) {
+        if (selects_nothing(s, count, objects) && warned.insert(s).second)
+            empty.push_back(s == Selections::kNone ? "*" : numbering.name(s));
+    };
+    for (const auto* sides : {&report, &rules}) {
+        for (const Sides& lr : *sides) {
+            warn(lr.first);
+            warn(lr.second);
+        }
+    }
+}
+
 }  // namespace
 
 Selections::Selections(const Scene& scene, const std::vector<PairSpec>& report, const std::vector<Rule>& rules,
                        std::vector<std::string>& empty, std::size_t dense_up_to)
     : ns_(scene.shapes.size()), n_(ns_ + scene.grids.size()), dense_(report.size() + rules.size() <= dense_up_to) {
     Numbering numbering;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> report_sides;
+    std::vector<Sides> report_sides;
     for (const PairSpec& s : report) report_sides.emplace_back(numbering.number(s.left), numbering.number(s.right));
     for (const Rule& r : rules) rule_sides_.emplace_back(numbering.number(r.pairs.left), numbering.number(r.pairs.right));
     const std::size_t m = numbering.size();
@@ -104,41 +128,37 @@ Selections::Selections(const Scene& scene, const std::vector<PairSpec>& report, 
             obj_off_.push_back(obj_sels_.size());
             for (const std::uint32_t s : sels) ++count[s];
         });
-        sel_off_.assign(m + 1, 0);
-        for (std::size_t s = 0; s < m; ++s) sel_off_[s + 1] = sel_off_[s] + count[s];
-        sel_objs_.resize(obj_sels_.size());
-        std::vector<std::size_t> fill(sel_off_.begin(), sel_off_.end() - 1);
-        for (std::size_t x = 0; x < n_; ++x)
-            for (std::size_t p = obj_off_[x]; p < obj_off_[x + 1]; ++p) sel_objs_[fill[obj_sels_[p]]++] = static_cast<std::uint32_t>(x);
+        list_members(count);
     }
-
-    // Warnings, in first-use order.
-    auto selects_nothing = [&](std::uint32_t s) { return s == kNone ? n_ == 0 : count[s] == 0; };
-    std::unordered_set<std::uint32_t> warned;
-    auto warn = [&](std::uint32_t s) {
-        if (selects_nothing(s) && warned.insert(s).second) empty.push_back(s == kNone ? "*" : numbering.name(s));
-    };
-    for (const auto& lr : report_sides) {
-        warn(lr.first);
-        warn(lr.second);
-    }
-    for (const auto& lr : rule_sides_) {
-        warn(lr.first);
-        warn(lr.second);
-    }
-
+    note_empty(numbering, report_sides, rule_sides_, count, n_, empty);
     if (dense_) {
         auto mask = [&](std::uint32_t s) { return masks_[s == kNone ? m : s].data(); };
         for (const auto& lr : report_sides) dense_report_.push_back(DenseSpec{mask(lr.first), mask(lr.second)});
         for (const auto& lr : rule_sides_) dense_rules_.push_back(DenseSpec{mask(lr.first), mask(lr.second)});
         return;
     }
+    distinct_specs(report_sides, count);
+    anchor_specs(count);
+}
 
-    // Distinct specs, report specs first and in order (so the first that selects a pair is
-    // the one of lowest number); a spec with a side that selects nothing selects no pair.
+// Each selector's members (sel_off_, sel_objs_) from each object's selectors.
+void Selections::list_members(const std::vector<std::size_t>& count) {
+    const std::size_t m = count.size();
+    sel_off_.assign(m + 1, 0);
+    for (std::size_t s = 0; s < m; ++s) sel_off_[s + 1] = sel_off_[s] + count[s];
+    sel_objs_.resize(obj_sels_.size());
+    std::vector<std::size_t> fill(sel_off_.begin(), sel_off_.end() - 1);
+    for (std::size_t x = 0; x < n_; ++x)
+        for (std::size_t p = obj_off_[x]; p < obj_off_[x + 1]; ++p) sel_objs_[fill[obj_sels_[p]]++] = static_cast<std::uint32_t>(x);
+}
+
+// Distinct specs, report specs first and in order (so the first that selects a pair is
+// the one of lowest number); a spec with a side that selects nothing selects no pair.
+void Selections::distinct_specs(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& report_sides,
+                                const std::vector<std::size_t>& count) {
     std::unordered_map<std::uint64_t, std::uint32_t> distinct;
-    auto spec = [&](std::pair<std::uint32_t, std::uint32_t> lr) -> Spec* {
-        if (selects_nothing(lr.first) || selects_nothing(lr.second)) return nullptr;
+    auto spec = [&](Sides lr) -> Spec* {
+        if (selects_nothing(lr.first, count, n_) || selects_nothing(lr.second, count, n_)) return nullptr;
         const auto [it, fresh] =
             distinct.emplace(std::uint64_t{lr.first} << 32 | lr.second, static_cast<std::uint32_t>(specs_.size()));
         if (fresh) specs_.push_back(Spec{lr.first, lr.second, kNone, {}});
@@ -150,9 +170,11 @@ Selections::Selections(const Scene& scene, const std::vector<PairSpec>& report, 
     for (std::size_t k = 0; k < rule_sides_.size(); ++k) {
         if (Spec* s = spec(rule_sides_[k])) s->rules.push_back(static_cast<std::uint32_t>(k));
     }
+}
 
-    // Each spec is listed under the members of its smaller side (a pair it selects has one
-    // object on each side); `*:*` under none.
+// Each spec is listed under the members of its smaller side (a pair it selects has one
+// object on each side); `*:*` under none.
+void Selections::anchor_specs(const std::vector<std::size_t>& count) {
     std::vector<std::uint32_t> side(specs_.size(), kNone);
     for (std::size_t u = 0; u < specs_.size(); ++u) {
         const Spec& s = specs_[u];

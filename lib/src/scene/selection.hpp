@@ -173,6 +173,11 @@ private:
         return (has(i, s.left) && has(j, s.right)) || (has(j, s.left) && has(i, s.right));
     }
     bool sparse_reported(std::size_t i, std::size_t j, std::pair<std::size_t, std::size_t>& ab) const;
+    // Steps of the constructor, for lists (not dense_).
+    void list_members(const std::vector<std::size_t>& count);
+    void distinct_specs(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& report_sides,
+                        const std::vector<std::size_t>& count);
+    void anchor_specs(const std::vector<std::size_t>& count);
     // Calls f(u) for each distinct spec u that may select {i, j}, ascending, while f says true.
     template <class F>
     void sparse_for_each(std::size_t i, std::size_t j, F&& f) const {

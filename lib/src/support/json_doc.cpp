@@ -124,6 +124,12 @@ std::string_view JsonDoc::string_token() {
     }
     const std::size_t end = p_++;
     if (!escaped) return t_.substr(start, end - start);
+    decoded_.push_back(decode_escaped(start, end));
+    return decoded_.back();
+}
+
+// The string between start and end (a scanned string token) with its escapes replaced.
+std::string JsonDoc::decode_escaped(std::size_t start, std::size_t end) {
     std::string out;
     out.reserve(end - start);
     for (std::size_t i = start; i < end; ++i) {
@@ -142,46 +148,47 @@ std::string_view JsonDoc::string_token() {
             case 'n': out += '\n'; break;
             case 'r': out += '\r'; break;
             case 't': out += '\t'; break;
-            case 'u': {
-                auto read4 = [&](std::size_t at, unsigned* v) {
-                    if (at + 4 > end) return false;
-                    *v = 0;
-                    for (std::size_t k = 0; k < 4; ++k) {
-                        const int h = hex_value(t_[at + k]);
-                        if (h < 0) return false;
-                        *v = *v * 16 + static_cast<unsigned>(h);
-                    }
-                    return true;
-                };
-                unsigned cp = 0;
-                if (!read4(i + 1, &cp)) {
-                    p_ = i;
-                    fail();
-                }
-                i += 4;
-                if (cp >= 0xD800 && cp <= 0xDBFF) {  // a surrogate pair
-                    unsigned lo = 0;
-                    if (i + 2 >= end || t_[i + 1] != '\\' || t_[i + 2] != 'u' || !read4(i + 3, &lo) || lo < 0xDC00 ||
-                        lo > 0xDFFF) {
-                        p_ = i;
-                        fail();
-                    }
-                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                    i += 6;
-                } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                    p_ = i;
-                    fail();
-                }
-                append_utf8(out, cp);
-                break;
-            }
+            case 'u': append_utf8(out, unicode_escape(i, end)); break;
             default:
                 p_ = i;
                 fail();
         }
     }
-    decoded_.push_back(std::move(out));
-    return decoded_.back();
+    return out;
+}
+
+// The code point of the \uXXXX escape whose 'u' is at i (a surrogate pair: both escapes),
+// leaving i on its last digit.
+unsigned JsonDoc::unicode_escape(std::size_t& i, std::size_t end) {
+    auto read4 = [&](std::size_t at, unsigned* v) {
+        if (at + 4 > end) return false;
+        *v = 0;
+        for (std::size_t k = 0; k < 4; ++k) {
+            const int h = hex_value(t_[at + k]);
+            if (h < 0) return false;
+            *v = *v * 16 + static_cast<unsigned>(h);
+        }
+        return true;
+    };
+    unsigned cp = 0;
+    if (!read4(i + 1, &cp)) {
+        p_ = i;
+        fail();
+    }
+    i += 4;
+    if (cp >= 0xD800 && cp <= 0xDBFF) {  // a surrogate pair
+        unsigned lo = 0;
+        if (i + 2 >= end || t_[i + 1] != '\\' || t_[i + 2] != 'u' || !read4(i + 3, &lo) || lo < 0xDC00 || lo > 0xDFFF) {
+            p_ = i;
+            fail();
+        }
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+        i += 6;
+    } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+        p_ = i;
+        fail();
+    }
+    return cp;
 }
 
 double JsonDoc::number_token(bool* integer) {

@@ -169,6 +169,8 @@ private:
     // n; else false, the numbers read so far made nodes, and the rest left to container().
     bool packed_numbers(Node& n);
     std::string_view string_token();
+    std::string decode_escaped(std::size_t start, std::size_t end);
+    unsigned unicode_escape(std::size_t& i, std::size_t end);
     // Moves the numbers nums_[first...] to small_ if they are many small integers.
     bool to_small(std::size_t first);
     double number_token(bool* integer);

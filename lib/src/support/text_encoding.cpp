@@ -219,35 +219,56 @@ bool hidden_format(unsigned cp) {
            (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF || cp == 0xFFFE || cp == 0xFFFF;
 }
 
-}  // namespace
-
-std::string printable(std::string_view s) {
-    using detail::utf8_length;
-    if (std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7F; })) return std::string(s);
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    out.reserve(s.size() + 8);
-    const auto spell = [&](const char* prefix, unsigned c) {
+// Appends a prefix, then a byte as two hex digits.
+struct Spell {
+    std::string& out;
+    const char* hex;
+    void operator()(const char* prefix, unsigned c) const {
         out += prefix;
         out += hex[(c >> 4) & 15];
         out += hex[c & 15];
-    };
+    }
+};
+
+// Appends the escaped form of the character at s[i] (Escapes::Terminal) and returns its
+// length in bytes.
+std::size_t escape_terminal(std::string_view s, std::size_t i, std::string& out, const Spell& spell) {
+    using detail::utf8_length;
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t n = utf8_length(s.substr(i));
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c < 0x20 || c == 0x7F || n == 0) spell("\\x", c);  // a control, or a byte that is not UTF-8
+    else if (c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) spell("\\u00", static_cast<unsigned char>(s[i + 1]));  // C1
+    else if ((n == 2 || n == 3) && hidden_format(code_point(s.substr(i, n)))) {
+        const unsigned cp = code_point(s.substr(i, n));
+        spell("\\u", cp >> 8);
+        spell("", cp & 0xFF);
+    } else out.append(s.data() + i, n);
+    return n == 0 ? 1 : n;
+}
+
+}  // namespace
+
+std::string detail::printable(std::string_view s, Escapes style) {
+    const auto plain = [](char c) { return c >= 0x20 && c < 0x7F; };
+    if (std::all_of(s.begin(), s.end(), plain)) return std::string(s);
+    std::string out;
+    out.reserve(s.size() + 8);
+    const Spell spell{out, style == Escapes::Ascii ? "0123456789ABCDEF" : "0123456789abcdef"};
     for (std::size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        const std::size_t n = utf8_length(s.substr(i));
-        if (c == '\n') out += "\\n";
-        else if (c == '\r') out += "\\r";
-        else if (c == '\t') out += "\\t";
-        else if (c < 0x20 || c == 0x7F || n == 0) spell("\\x", c);  // a control, or a byte that is not UTF-8
-        else if (c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) spell("\\u00", static_cast<unsigned char>(s[i + 1]));  // C1
-        else if ((n == 2 || n == 3) && hidden_format(code_point(s.substr(i, n)))) {
-            const unsigned cp = code_point(s.substr(i, n));
-            spell("\\u", cp >> 8);
-            spell("", cp & 0xFF);
-        } else out.append(s.data() + i, n);
-        i += n == 0 ? 1 : n;
+        if (style == Escapes::Terminal) {
+            i += escape_terminal(s, i, out, spell);
+        } else {
+            if (plain(s[i])) out += s[i];
+            else spell("\\x", static_cast<unsigned char>(s[i]));
+            ++i;
+        }
     }
     return out;
 }
+
+std::string printable(std::string_view s) { return detail::printable(s, detail::Escapes::Terminal); }
 
 }  // namespace collide

@@ -84,52 +84,17 @@ void add_listed_groups(std::vector<std::string>& groups, const Properties& props
             for (const std::string& g : split_groups(value)) add_group(groups, g);
 }
 
-class Converter {
+// The scene ids of a map's shapes and grids: an object's name when no other object or layer
+// has it, else NAME#ID; any id taken already gets ~2, ~3, ... (scene ids are unique).
+class Names {
 public:
-    Converter(const Map& map, const std::string& file, MapBuild build) : map_(map), file_(file), out_(file, build) {}
-
-    MapImport run() {
-        if (map_.orientation != "orthogonal")
-            throw Error(file_, map_.where.json_path,
-                        "the map is " + (map_.orientation.empty() ? std::string("of no orientation") : map_.orientation) +
-                            ": only orthogonal maps have a plain x/y geometry",
-                        map_.where.line, map_.where.column);
-        count_names(map_.layers);
+    void count(const std::vector<Layer>& layers) {
+        count_layers(layers);
         ids_.reserve(objects_ + 16);
-        index_collision_tiles();
-        walk(map_.layers, Vec2{}, "");
-        result_.name = file_;
-        out_.finish(result_);
-        return std::move(result_);
-    }
-
-private:
-    void count_names(const std::vector<Layer>& layers) {
-        for (const Layer& l : layers) {
-            layer_names_.insert(l.name);
-            objects_ += l.objects.size();
-            for (const Object& o : l.objects)
-                if (!o.name.empty()) ++object_names_[o.name];
-            count_names(l.layers);
-        }
-    }
-
-    // Every tile with collision shapes, by gid, for the tile layers' cells.
-    void index_collision_tiles() {
-        for (const auto& set : map_.tilesets) {
-            for (const Tile& t : set->tiles) {
-                if (std::none_of(t.shapes.begin(), t.shapes.end(), can_be_part)) continue;
-                const std::uint64_t gid = std::uint64_t{set->firstgid} + t.id;
-                if (gid > kGidMask) continue;
-                collision_[static_cast<std::uint32_t>(gid)] = {set.get(), &t};
-                first_collision_ = std::min(first_collision_, static_cast<std::uint32_t>(gid));
-                last_collision_ = std::max(last_collision_, static_cast<std::uint32_t>(gid));
-            }
-        }
     }
 
     // `id`, or when a shape or grid has it already (a map with repeated object ids, or an
-    // object named like another's NAME#ID), `id~2`, `id~3`, ...: scene ids are unique.
+    // object named like another's NAME#ID), `id~2`, `id~3`, ...
     std::string unique(std::string id) {
         if (ids_.insert(id).second) return id;
         for (std::size_t n = 2;; ++n) {
@@ -137,6 +102,7 @@ private:
             if (ids_.insert(next).second) return next;
         }
     }
+    bool taken(const std::string& id) const { return ids_.count(id) != 0; }
 
     std::string object_id(const Object& o) const {
         const auto it = object_names_.find(o.name);
@@ -144,6 +110,98 @@ private:
         return o.name + "#" + std::to_string(o.id);
     }
 
+private:
+    void count_layers(const std::vector<Layer>& layers) {
+        for (const Layer& l : layers) {
+            layer_names_.insert(l.name);
+            objects_ += l.objects.size();
+            for (const Object& o : l.objects)
+                if (!o.name.empty()) ++object_names_[o.name];
+            count_layers(l.layers);
+        }
+    }
+
+    std::unordered_set<std::string> layer_names_;
+    std::unordered_map<std::string, std::size_t> object_names_;
+    std::size_t objects_ = 0;              ///< of every object layer
+    std::unordered_set<std::string> ids_;  ///< of every shape and grid written so far
+};
+
+// What a map's tilesets say about a gid: whether it names a tile they define, and the tiles
+// with collision shapes (compounds, not solid cells).
+class CollisionTiles {
+public:
+    struct Entry {
+        const Tileset* set = nullptr;
+        const Tile* tile = nullptr;
+    };
+
+    explicit CollisionTiles(const Map& map) : map_(map) {
+        for (const auto& set : map.tilesets) {
+            for (const Tile& t : set->tiles) {
+                if (std::none_of(t.shapes.begin(), t.shapes.end(), can_be_part)) continue;
+                const std::uint64_t gid = std::uint64_t{set->firstgid} + t.id;
+                if (gid > kGidMask) continue;
+                collision_[static_cast<std::uint32_t>(gid)] = {set.get(), &t};
+                first_ = std::min(first_, static_cast<std::uint32_t>(gid));
+                last_ = std::max(last_, static_cast<std::uint32_t>(gid));
+            }
+        }
+    }
+
+    bool any() const { return !collision_.empty(); }
+    /// The tile with collision shapes a gid (flags cleared) names, or null.
+    const Entry* find(std::uint32_t gid) const {
+        if (gid < first_ || gid > last_) return nullptr;  // most cells: no lookup
+        const auto it = collision_.find(gid);
+        return it == collision_.end() ? nullptr : &it->second;
+    }
+
+    // A tile whose tile has collision shapes is those shapes (a compound of its own), not a
+    // solid cell; every other tile is (SPEC §1.5), one naming no tile as well.
+    bool solid(std::uint32_t raw) const {
+        const std::uint32_t gid = raw & kGidMask;
+        return gid != 0 && !find(gid);
+    }
+
+    // Whether a gid names a tile its tileset defines; the last tileset's range answers most.
+    bool defined(std::uint32_t gid) {
+        if (gid >= defined_lo_ && gid <= defined_hi_) return true;
+        const TileRef ref = tile_of(map_.tilesets, gid);
+        if (ref.defined && ref.tileset && ref.tileset->tilecount > 0) {
+            defined_lo_ = ref.tileset->firstgid;
+            defined_hi_ = ref.tileset->firstgid + (ref.tileset->tilecount - 1);
+        }
+        return ref.defined;
+    }
+
+private:
+    const Map& map_;
+    /// By gid; a map, not a vector indexed by gid: a gid may be up to 2^28 (4 GiB of entries).
+    std::unordered_map<std::uint32_t, Entry> collision_;
+    std::uint32_t first_ = kGidMask, last_ = 0;      ///< the gids in collision_ lie here
+    std::uint64_t defined_lo_ = 1, defined_hi_ = 0;  ///< gids known to name a tile (empty at first)
+};
+
+class Converter {
+public:
+    Converter(const Map& map, const std::string& file, MapBuild build)
+        : map_(map), file_(file), out_(file, build), tiles_(map) {}
+
+    MapImport run() {
+        if (map_.orientation != "orthogonal")
+            throw Error(file_, map_.where.json_path,
+                        "the map is " + (map_.orientation.empty() ? std::string("of no orientation") : map_.orientation) +
+                            ": only orthogonal maps have a plain x/y geometry",
+                        map_.where.line, map_.where.column);
+        names_.count(map_.layers);
+        walk(map_.layers, Vec2{}, "");
+        result_.name = file_;
+        out_.finish(result_);
+        return std::move(result_);
+    }
+
+private:
     void walk(const std::vector<Layer>& layers, Vec2 offset, const std::string& prefix) {
         for (const Layer& l : layers) {
             const Vec2 at = plus(offset, l.offset);
@@ -182,15 +240,15 @@ private:
             // One grid: the layer's name; a layer split into several: each named by its first tile.
             std::string id = path;
             if (parts.size() > 1) id += "[" + std::to_string(box.x0) + "," + std::to_string(box.y0) + "]";
-            else if (ids_.count(id) != 0) id = path + "#" + std::to_string(l.id);
-            id = unique(std::move(id));
+            else if (names_.taken(id)) id = path + "#" + std::to_string(l.id);
+            id = names_.unique(std::move(id));
             const Vec2 origin{at.x + static_cast<double>(box.x0) * tile.x, at.y + static_cast<double>(box.y0) * tile.y};
             Grid g = SceneText::grid_head(id, groups, origin, tile, static_cast<std::size_t>(cols), static_cast<std::size_t>(rows),
                                           false);
             for (const std::size_t k : part) {
                 const TileBlock& b = l.blocks[k];
                 std::vector<char> solid_tile;  // of each gid of the block's palette
-                for (const std::uint32_t gid : b.gids.palette()) solid_tile.push_back(solid(gid) ? 1 : 0);
+                for (const std::uint32_t gid : b.gids.palette()) solid_tile.push_back(tiles_.solid(gid) ? 1 : 0);
                 if (std::find(solid_tile.begin(), solid_tile.end(), 1) == solid_tile.end()) continue;  // nothing solid
                 for (std::uint32_t r = 0, i = 0; r < b.height; ++r) {
                     const auto first = static_cast<std::size_t>((b.y - box.y0 + r) * static_cast<std::int64_t>(cols) + (b.x - box.x0));
@@ -206,29 +264,9 @@ private:
             src.column = l.where.column;
             result_.grid_sources.push_back(std::move(src));
         }
-        if (!collision_.empty()) tile_shapes(l, at, path);
+        if (tiles_.any()) tile_shapes(l, at, path);
     }
 
-
-    // A tile whose tile has collision shapes is those shapes (a compound of its own), not a
-    // solid cell; every other tile is (SPEC §1.5), one naming no tile as well.
-    bool solid(std::uint32_t raw) const {
-        const std::uint32_t gid = raw & kGidMask;
-        if (gid == 0) return false;
-        if (gid < first_collision_ || gid > last_collision_) return true;  // most cells: no lookup
-        return collision_.count(gid) == 0;
-    }
-
-    // Whether a gid names a tile its tileset defines; the last tileset's range answers most.
-    bool defined_gid(std::uint32_t gid) {
-        if (gid >= defined_lo_ && gid <= defined_hi_) return true;
-        const TileRef ref = tile_of(map_.tilesets, gid);
-        if (ref.defined && ref.tileset && ref.tileset->tilecount > 0) {
-            defined_lo_ = ref.tileset->firstgid;
-            defined_hi_ = ref.tileset->firstgid + (ref.tileset->tilecount - 1);
-        }
-        return ref.defined;
-    }
 
     // What Tiled opens, collide reads: a gid naming no tile is a solid cell, said once a layer.
     void warn_undefined_gids(const Layer& l, const std::string& path) {
@@ -237,11 +275,11 @@ private:
         for (const TileBlock& b : l.blocks) {
             bool all_defined = true;  // the block's distinct gids first: in most layers all are
             for (const std::uint32_t raw : b.gids.palette())
-                all_defined = all_defined && ((raw & kGidMask) == 0 || defined_gid(raw & kGidMask));
+                all_defined = all_defined && ((raw & kGidMask) == 0 || tiles_.defined(raw & kGidMask));
             if (all_defined) continue;
             for (std::size_t k = 0; k < b.gids.size(); ++k) {
                 const std::uint32_t gid = b.gids[k] & kGidMask;
-                if (gid == 0 || defined_gid(gid)) continue;
+                if (gid == 0 || tiles_.defined(gid)) continue;
                 if (count++ == 0)
                     first = "(" + std::to_string(b.x + static_cast<std::int64_t>(k % b.width)) + ", " +
                             std::to_string(b.y + static_cast<std::int64_t>(k / b.width)) + "), gid " + std::to_string(gid);
@@ -257,15 +295,15 @@ private:
     void tile_shapes(const Layer& l, Vec2 at, const std::string& path) {
         for (const TileBlock& b : l.blocks) {
             const auto& palette = b.gids.palette();
-            if (std::none_of(palette.begin(), palette.end(), [&](std::uint32_t raw) { return collision_.count(raw & kGidMask) != 0; }))
+            if (std::none_of(palette.begin(), palette.end(), [&](std::uint32_t raw) { return tiles_.find(raw & kGidMask); }))
                 continue;  // no tile of the block has collision shapes
             for (std::size_t k = 0; k < b.gids.size(); ++k) {
                 const std::uint32_t raw = b.gids[k];
                 const std::uint32_t gid = raw & kGidMask;
-                if (gid < first_collision_ || gid > last_collision_) continue;  // most cells: no lookup
-                const auto hit = collision_.find(gid);
-                if (hit == collision_.end()) continue;
-                const auto [set, tile] = hit->second;
+                const CollisionTiles::Entry* hit = tiles_.find(gid);
+                if (!hit) continue;
+                const Tileset* set = hit->set;
+                const Tile* tile = hit->tile;
                 const std::int64_t col = b.x + static_cast<std::int64_t>(k % b.width);
                 const std::int64_t row = b.y + static_cast<std::int64_t>(k / b.width);
                 const Vec2 size = tile_size(*set, tile);
@@ -275,7 +313,7 @@ private:
                 // Drawn from the bottom-left of its cell, moved by the tileset's tile offset.
                 p.at = Vec2{at.x + static_cast<double>(col) * map_.tilewidth + set->tileoffset.x,
                             at.y + static_cast<double>(row + 1) * map_.tileheight - p.box.y + set->tileoffset.y};
-                const std::string id = unique(path + "@" + std::to_string(col) + "," + std::to_string(row));
+                const std::string id = names_.unique(path + "@" + std::to_string(col) + "," + std::to_string(row));
                 std::vector<std::string> groups;
                 add_group(groups, path);
                 add_group(groups, "tile-collision");
@@ -309,7 +347,7 @@ private:
         std::vector<std::string> layer_groups;
         add_group(layer_groups, path);
         for (const Object& o : l.objects) {
-            const std::string id = unique(object_id(o));
+            const std::string id = names_.unique(names_.object_id(o));
             const std::string what = "object '" + (o.name.empty() ? "" : o.name) + "#" + std::to_string(o.id) +
                                      "' in layer '" + path + "'";
             if (o.kind == ObjectKind::Text) {
@@ -394,24 +432,13 @@ private:
         return it->second;
     }
 
-    struct CollisionTile {
-        const Tileset* set = nullptr;
-        const Tile* tile = nullptr;
-    };
-
     const Map& map_;
     const std::string& file_;
     SceneOut out_;
     MapImport result_;
-    std::unordered_set<std::string> layer_names_;
-    std::unordered_map<std::string, std::size_t> object_names_;
-    std::size_t objects_ = 0;  ///< of every object layer
-    std::uint32_t first_collision_ = kGidMask, last_collision_ = 0;  ///< the gids in collision_ lie here
-    std::unordered_set<std::string> ids_;  ///< of every shape and grid written so far
-    /// By gid; a map, not a vector indexed by gid: a gid may be up to 2^28 (4 GiB of entries).
-    std::unordered_map<std::uint32_t, CollisionTile> collision_;
+    Names names_;
+    CollisionTiles tiles_;
     std::unordered_map<const Tile*, std::uint32_t> tile_sources_;  ///< index in result_.tiles
-    std::uint64_t defined_lo_ = 1, defined_hi_ = 0;  ///< gids known to name a tile (empty at first)
 };
 
 }  // namespace

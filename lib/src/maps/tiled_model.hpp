@@ -1,3 +1,11 @@
+// Folder maps/: level-editor maps as scenes (SPEC §1.5), the public collide/maps.hpp. Which
+// reader a file goes to and the files a map names (maps.cpp); Tiled's two formats read into
+// one model (this header; tiled_tmx*, tiled_tmj*), its tile data decoded (layer_data) and
+// its chunks grouped (tile_chunks); the model converted (tiled_scene, tiled_geometry) and
+// LDtk levels (ldtk.cpp), both writing through SceneOut (built_scene.hpp): text for
+// `collide import`, or the scene handed to scene/'s builder for a check. It includes scene/,
+// geometry/, numeric/, support/ and the public headers; check/ and the CLI use it.
+//
 // A Tiled map as read from either of its file formats (TMX by tiled_tmx.cpp, TMJ by
 // tiled_tmj.cpp), before it becomes a scene (tiled_scene.cpp). The readers resolve what is
 // about files — external tilesets, templates, the encodings and compressions of tile data —

@@ -4,7 +4,8 @@
 // its chunks grouped (tile_chunks); the model converted (tiled_scene, tiled_geometry) and
 // LDtk levels (ldtk.cpp), both writing through SceneOut (built_scene.hpp): text for
 // `collide import`, or the scene handed to scene/'s builder for a check. It includes scene/,
-// geometry/, numeric/, support/ and the public headers; check/ and the CLI use it.
+// geometry/, numeric/, support/ and the public headers; nothing in lib/src above it uses it
+// (check/ takes scenes, whatever made them): the CLI and the library's users call it.
 //
 // A Tiled map as read from either of its file formats (TMX by tiled_tmx.cpp, TMJ by
 // tiled_tmj.cpp), before it becomes a scene (tiled_scene.cpp). The readers resolve what is

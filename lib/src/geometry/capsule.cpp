@@ -201,7 +201,7 @@ Topo polygon_capsule(PolygonRef poly, const CapsuleRef& c, std::vector<Vec2>* pt
     // A big polygon's index reads only the edges whose boxes meet the capsule's: the others
     // lie farther than r from the core.
     if (poly.index)
-        poly.index->each_meeting(Box{Vec2{reach.x0, reach.y0}, Vec2{reach.x1, reach.y1}},
+        poly.index->each_meeting(Bounds{Vec2{reach.x0, reach.y0}, Vec2{reach.x1, reach.y1}},
                                  [&](std::size_t i) { return edge(poly.index->edge(i)); });
     else
         for (std::size_t i = 0; i < ring.n; ++i) edge(ring.edge(i));

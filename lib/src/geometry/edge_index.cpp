@@ -6,12 +6,12 @@
 
 namespace collide::detail {
 
-Box box_of(const Piece& s) {
+Bounds box_of(const Piece& s) {
     constexpr double inf = std::numeric_limits<double>::infinity();
     switch (s.kind) {
         case PieceKind::Segment: return segment_box(s.p, s.q);
         case PieceKind::Ray: {
-            Box b{s.p, s.p};
+            Bounds b{s.p, s.p};
             if (s.q.x > 0) b.max.x = inf;
             if (s.q.x < 0) b.min.x = -inf;
             if (s.q.y > 0) b.max.y = inf;
@@ -20,15 +20,15 @@ Box box_of(const Piece& s) {
         }
         case PieceKind::Line: break;
     }
-    return Box{Vec2{-inf, -inf}, Vec2{inf, inf}};
+    return Bounds{Vec2{-inf, -inf}, Vec2{inf, inf}};
 }
 
-Box box_of(const Circle& c) {
+Bounds box_of(const Circle& c) {
     // c +- r rounded, then one ulp further out: the exact ends lie within half an ulp.
     constexpr double inf = std::numeric_limits<double>::infinity();
     auto lo = [&](double v) { return std::nextafter(v - c.radius, -inf); };
     auto hi = [&](double v) { return std::nextafter(v + c.radius, inf); };
-    return Box{Vec2{lo(c.center.x), lo(c.center.y)}, Vec2{hi(c.center.x), hi(c.center.y)}};
+    return Bounds{Vec2{lo(c.center.x), lo(c.center.y)}, Vec2{hi(c.center.x), hi(c.center.y)}};
 }
 
 std::vector<Piece> polyline_pieces(const std::vector<Vec2>& points) {
@@ -47,15 +47,15 @@ EdgeIndex::EdgeIndex(std::vector<Piece> pieces) : pieces_(std::move(pieces)), n_
 
 void EdgeIndex::build() {
     constexpr std::size_t kLeaf = 8;
-    auto join = [](const Box& a, const Box& b) {
-        return Box{Vec2{std::min(a.min.x, b.min.x), std::min(a.min.y, b.min.y)},
+    auto join = [](const Bounds& a, const Bounds& b) {
+        return Bounds{Vec2{std::min(a.min.x, b.min.x), std::min(a.min.y, b.min.y)},
                    Vec2{std::max(a.max.x, b.max.x), std::max(a.max.y, b.max.y)}};
     };
     const std::size_t leaves = std::max<std::size_t>(1, (n_ + kLeaf - 1) / kLeaf);
     boxes_.reserve(2 * leaves + 64);
     levels_.push_back(0);
     for (std::size_t k = 0; k < leaves; ++k) {
-        Box b = n_ > 0 ? edge_box(k * kLeaf) : Box{};
+        Bounds b = n_ > 0 ? edge_box(k * kLeaf) : Bounds{};
         for (std::size_t i = k * kLeaf + 1; i < std::min(n_, (k + 1) * kLeaf); ++i) b = join(b, edge_box(i));
         boxes_.push_back(b);
     }
@@ -80,7 +80,7 @@ namespace {
 
 // The crossing count of locate_in_polygon over the edges whose boxes meet `ray`.
 template <class Q>
-int count_crossings(const EdgeIndex& index, const Q& x, const Box& ray) {
+int count_crossings(const EdgeIndex& index, const Q& x, const Bounds& ray) {
     bool inside = false;
     bool on = false;
     index.each_meeting(ray, [&](std::size_t i) {
@@ -96,13 +96,13 @@ int count_crossings(const EdgeIndex& index, const Q& x, const Box& ray) {
 
 int locate_indexed(const EdgeIndex& index, const Vec2& x) {
     constexpr double inf = std::numeric_limits<double>::infinity();
-    return count_crossings(index, x, Box{x, Vec2{inf, x.y}});
+    return count_crossings(index, x, Bounds{x, Vec2{inf, x.y}});
 }
 
 int locate_indexed(const EdgeIndex& index, const Mid& x) {
     // The midpoint is not a double: a box holding it (and the ray from it) in input coordinates.
     constexpr double inf = std::numeric_limits<double>::infinity();
-    const Box ray{Vec2{std::min(x.u.x, x.v.x), std::min(x.u.y, x.v.y)}, Vec2{inf, std::max(x.u.y, x.v.y)}};
+    const Bounds ray{Vec2{std::min(x.u.x, x.v.x), std::min(x.u.y, x.v.y)}, Vec2{inf, std::max(x.u.y, x.v.y)}};
     return count_crossings(index, x, ray);
 }
 

@@ -24,26 +24,34 @@
 
 namespace collide::detail {
 
-/// A closed axis-aligned box. Exact when its coordinates are input coordinates (or rounded
-/// outward); infinite components are allowed.
-struct Box {
-    Vec2 min;
-    Vec2 max;
-    bool meets(const Box& o) const {
-        return min.x <= o.max.x && o.min.x <= max.x && min.y <= o.max.y && o.min.y <= max.y;
-    }
-};
+// Boxes are Bounds (collide/types.hpp): closed, exact when their coordinates are input
+// coordinates (or rounded outward), infinite components allowed.
+
+/// Whether two closed boxes share a point.
+inline bool meets(const Bounds& a, const Bounds& b) {
+    return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y;
+}
 
 /// The box of a segment's ends (exact).
-inline Box segment_box(const Vec2& p, const Vec2& q) {
-    return Box{Vec2{std::min(p.x, q.x), std::min(p.y, q.y)}, Vec2{std::max(p.x, q.x), std::max(p.y, q.y)}};
+inline Bounds segment_box(const Vec2& p, const Vec2& q) {
+    return Bounds{Vec2{std::min(p.x, q.x), std::min(p.y, q.y)}, Vec2{std::max(p.x, q.x), std::max(p.y, q.y)}};
+}
+
+/// The box of a ring's vertices, or of a polyline's points (exact; the zero box for none).
+inline Bounds ring_bounds(Ring r) {
+    Bounds b{r.n > 0 ? r[0] : Vec2{}, r.n > 0 ? r[0] : Vec2{}};
+    for (std::size_t i = 1; i < r.n; ++i) {
+        b.min = Vec2{std::min(b.min.x, r[i].x), std::min(b.min.y, r[i].y)};
+        b.max = Vec2{std::max(b.max.x, r[i].x), std::max(b.max.y, r[i].y)};
+    }
+    return b;
 }
 
 /// The box of a piece (exact; unbounded for lines and rays).
-Box box_of(const Piece& s);
+Bounds box_of(const Piece& s);
 
 /// A box holding the closed disk (its ends rounded outward).
-Box box_of(const Circle& c);
+Bounds box_of(const Circle& c);
 
 /// The straight pieces of a polyline: a segment between each two distinct consecutive points.
 std::vector<Piece> polyline_pieces(const std::vector<Vec2>& points);
@@ -69,7 +77,7 @@ public:
     /// The pieces, for an index of segments.
     const std::vector<Piece>& pieces() const { return pieces_; }
     /// The box of all edges (exact: input coordinates).
-    const Box& bounds() const { return boxes_.back(); }
+    const Bounds& bounds() const { return boxes_.back(); }
     /// Polygon: the vertices of least x, greatest x, least y and greatest y.
     const std::array<Vec2, 4>& extremes() const { return extremes_; }
     /// Polygon: ring_orientation of its ring (+1 counter-clockwise), found once; 0 for pieces.
@@ -77,11 +85,11 @@ public:
 
     /// Calls f(i) for each edge i whose box meets q, in increasing i, until f returns false.
     template <class F>
-    void each_meeting(const Box& q, F&& f) const;
+    void each_meeting(const Bounds& q, F&& f) const;
 
 private:
     void build();
-    Box edge_box(std::size_t i) const {
+    Bounds edge_box(std::size_t i) const {
         if (!pieces_.empty()) return segment_box(pieces_[i].p, pieces_[i].q);
         return segment_box(ring_[i], ring_[i + 1 == n_ ? 0 : i + 1]);
     }
@@ -89,7 +97,7 @@ private:
     Ring ring_;
     std::vector<Piece> pieces_;
     std::size_t n_ = 0;
-    std::vector<Box> boxes_;           // every level, leaves first; the last box is the root
+    std::vector<Bounds> boxes_;           // every level, leaves first; the last box is the root
     std::vector<std::size_t> levels_;  // where each level starts in boxes_, and the end
     std::array<Vec2, 4> extremes_;
     int orientation_ = 0;
@@ -126,7 +134,7 @@ std::unique_ptr<EdgeIndex> index_if_big(const Shape& s);
 // ---- implementation of the template ------------------------------------------------------
 
 template <class F>
-void EdgeIndex::each_meeting(const Box& q, F&& f) const {
+void EdgeIndex::each_meeting(const Bounds& q, F&& f) const {
     constexpr std::size_t kLeaf = 8;
     // Depth-first, left child first so edges come in increasing order. A stack entry is
     // (level, box index); the depth is at most log2(V / 8) + 1 < 64 levels.
@@ -138,11 +146,11 @@ void EdgeIndex::each_meeting(const Box& q, F&& f) const {
     stack[top++] = Entry{levels_.size() - 2, 0};
     while (top > 0) {
         const Entry e = stack[--top];
-        if (!boxes_[levels_[e.level] + e.k].meets(q)) continue;
+        if (!meets(boxes_[levels_[e.level] + e.k], q)) continue;
         if (e.level == 0) {
             const std::size_t end = std::min(n_, (e.k + 1) * kLeaf);
             for (std::size_t i = e.k * kLeaf; i < end; ++i)
-                if (edge_box(i).meets(q) && !f(i)) return;
+                if (meets(edge_box(i), q) && !f(i)) return;
             continue;
         }
         const std::size_t below = levels_[e.level] - levels_[e.level - 1];  // boxes on the level below

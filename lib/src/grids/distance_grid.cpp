@@ -39,7 +39,7 @@ Coord clamp_to_cell(const Axis& ax, std::int64_t k, double v) {
 }
 
 // A box holding the closed cell: its edges rounded, then widened by a bound of that rounding.
-Box cell_box(const Lattice& L, std::int64_t ix, std::int64_t iy) {
+Bounds cell_box(const Lattice& L, std::int64_t ix, std::int64_t iy) {
     auto lo = [](const Axis& ax, std::int64_t k) {
         const double v = approx(edge(ax, k));
         return v - (std::fabs(v) + std::fabs(ax.o)) * 0x1p-50;
@@ -48,7 +48,7 @@ Box cell_box(const Lattice& L, std::int64_t ix, std::int64_t iy) {
         const double v = approx(edge(ax, k + 1));
         return v + (std::fabs(v) + std::fabs(ax.o)) * 0x1p-50;
     };
-    return Box{Vec2{lo(L.x, ix), lo(L.y, iy)}, Vec2{hi(L.x, ix), hi(L.y, iy)}};
+    return Bounds{Vec2{lo(L.x, ix), lo(L.y, iy)}, Vec2{hi(L.x, ix), hi(L.y, iy)}};
 }
 
 void point_cell(Vec2 v, const Lattice& L, std::int64_t ix, std::int64_t iy, TermSet& ts) {

@@ -21,6 +21,9 @@ struct GridHit {
     std::vector<std::uint32_t> parts;  ///< a compound's parts that hit, ascending
 };
 std::optional<GridHit> shape_vs_grid(const Shape& shape, const Grid& grid);
+struct Geo;  // geometry/shape_geo.hpp
+/// The same for a shape that is no compound, reduced (make_geo).
+std::optional<GridHit> shape_vs_grid(const Geo& shape, const Grid& grid);
 
 /// Whether a move is allowed, and where it stops when it is not.
 MoveResult run_move(const Move& move, const Grid& grid);

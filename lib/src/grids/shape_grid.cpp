@@ -10,6 +10,7 @@
 #include "collide/geometry.hpp"
 #include "geometry/capsule.hpp"
 #include "geometry/pieces.hpp"
+#include "geometry/shape_geo.hpp"
 #include "grids/lattice.hpp"
 
 #include <algorithm>
@@ -135,89 +136,6 @@ bool capsule_meets_cell(const CapsuleRef& c, const Lattice& L, std::int64_t ix, 
     return corner_near(ix, iy) || corner_near(ix + 1, iy) || corner_near(ix, iy + 1) || corner_near(ix + 1, iy + 1);
 }
 
-// ---- shapes reduced for grid tests -----------------------------------------------------------
-
-struct Reduced {
-    enum Kind { Point, Pieces, Disk, Box, Poly, Capsule } kind = Point;
-    Vec2 pt;
-    std::vector<Piece> pieces;
-    Circle disk;
-    Rect box;
-    Ring ring;
-    CapsuleRef capsule;
-};
-
-Reduced reduce(const Shape& shape) {
-    Reduced r;
-    auto point = [&](Vec2 p) {
-        r.kind = Reduced::Point;
-        r.pt = p;
-        return r;
-    };
-    auto segment = [&](Vec2 a, Vec2 b) {
-        if (a == b) return point(a);
-        r.kind = Reduced::Pieces;
-        r.pieces.push_back(Piece{PieceKind::Segment, a, b});
-        return r;
-    };
-    switch (type_of(shape)) {
-        case ShapeType::Point: return point(std::get<Point>(shape).at);
-        case ShapeType::Circle: {
-            const auto& c = std::get<Circle>(shape);
-            if (c.radius == 0) return point(c.center);
-            r.kind = Reduced::Disk;
-            r.disk = c;
-            return r;
-        }
-        case ShapeType::Rect: {
-            const auto& b = std::get<Rect>(shape);
-            if (b.min.x == b.max.x || b.min.y == b.max.y) return segment(b.min, b.max);
-            r.kind = Reduced::Box;
-            r.box = b;
-            return r;
-        }
-        case ShapeType::Segment: return segment(std::get<Segment>(shape).a, std::get<Segment>(shape).b);
-        case ShapeType::Line:
-            r.kind = Reduced::Pieces;
-            r.pieces.push_back(Piece{PieceKind::Line, std::get<Line>(shape).a, std::get<Line>(shape).b});
-            return r;
-        case ShapeType::Ray:
-            r.kind = Reduced::Pieces;
-            r.pieces.push_back(Piece{PieceKind::Ray, std::get<Ray>(shape).origin, std::get<Ray>(shape).direction});
-            return r;
-        case ShapeType::Polygon: {
-            const auto& p = std::get<Polygon>(shape).points;
-            r.kind = Reduced::Poly;
-            r.ring = Ring{p.data(), p.size()};
-            return r;
-        }
-        case ShapeType::Polyline: {
-            const auto& pl = std::get<Polyline>(shape).points;
-            r.kind = Reduced::Pieces;
-            for (std::size_t i = 1; i < pl.size(); ++i) {
-                const Vec2 from = r.pieces.empty() ? pl[0] : r.pieces.back().q;
-                if (pl[i] != from) r.pieces.push_back(Piece{PieceKind::Segment, from, pl[i]});
-            }
-            if (r.pieces.empty()) return point(pl.empty() ? Vec2{} : pl[0]);
-            return r;
-        }
-        case ShapeType::Capsule: {
-            const auto& c = std::get<Capsule>(shape);
-            if (c.radius == 0) return segment(c.a, c.b);
-            if (c.a == c.b) {  // the disk
-                r.kind = Reduced::Disk;
-                r.disk = Circle{c.a, c.radius};
-                return r;
-            }
-            r.kind = Reduced::Capsule;
-            r.capsule = CapsuleRef{Piece{PieceKind::Segment, c.a, c.b}, c.radius};
-            return r;
-        }
-        case ShapeType::Compound: break;  // shape_vs_grid() takes a compound part by part
-    }
-    return r;
-}
-
 // The solid grid cells a straight piece passes through: row by row over the rows its y
 // extent covers, the columns it can reach there (exact searches), each cell tested exactly.
 void piece_hits(const Piece& s, const Lattice& L, std::vector<Cell>& out) {
@@ -260,8 +178,11 @@ std::optional<GridHit> compound_vs_grid(const Compound& c, const Grid& grid) {
 
 std::optional<GridHit> shape_vs_grid(const Shape& shape, const Grid& grid) {
     if (const auto* c = std::get_if<Compound>(&shape)) return compound_vs_grid(*c, grid);
+    return shape_vs_grid(make_geo(shape, nullptr), grid);
+}
+
+std::optional<GridHit> shape_vs_grid(const Geo& r, const Grid& grid) {
     const Lattice L(grid);
-    const Reduced r = reduce(shape);
     GridHit hit;
     auto add = [&](std::int64_t ix, std::int64_t iy) {
         if (L.in_range(ix, iy) && L.solid(ix, iy)) hit.cells.push_back(L.cell(ix, iy));
@@ -274,22 +195,14 @@ std::optional<GridHit> shape_vs_grid(const Shape& shape, const Grid& grid) {
                 if (L.solid(ix, iy) && meets(ix, iy)) add(ix, iy);
     };
     switch (r.kind) {
-        case Reduced::Point: {
+        case Kind::Point: {
             const std::int64_t ix = floor_index(L.x, r.pt.x);
             const std::int64_t iy = floor_index(L.y, r.pt.y);
             if (L.in_range(ix, iy)) add(ix, iy);
             else hit.outside = grid.outside_solid;
             break;
         }
-        case Reduced::Box: {
-            const auto [x0, x1] = open_cells(L.x, r.box.min.x, none, r.box.max.x, none);
-            const auto [y0, y1] = open_cells(L.y, r.box.min.y, none, r.box.max.y, none);
-            scan(x0, x1, y0, y1, [](std::int64_t, std::int64_t) { return true; });
-            hit.outside = grid.outside_solid && (beyond(L.x, r.box.min.x) || beyond(L.x, r.box.max.x) ||
-                                                 beyond(L.y, r.box.min.y) || beyond(L.y, r.box.max.y));
-            break;
-        }
-        case Reduced::Disk: {
+        case Kind::Disk: {
             const Circle& c = r.disk;
             const Shift lo{-c.radius};
             const Shift hi{c.radius};
@@ -300,15 +213,25 @@ std::optional<GridHit> shape_vs_grid(const Shape& shape, const Grid& grid) {
                                                  beyond(L.y, c.center.y, lo) || beyond(L.y, c.center.y, hi));
             break;
         }
-        case Reduced::Poly: {
-            const Bounds b = bounds_of(shape);
+        case Kind::Polygon: {
+            if (r.is_rect) {
+                const Rect& box = r.rect;
+                const auto [x0, x1] = open_cells(L.x, box.min.x, none, box.max.x, none);
+                const auto [y0, y1] = open_cells(L.y, box.min.y, none, box.max.y, none);
+                scan(x0, x1, y0, y1, [](std::int64_t, std::int64_t) { return true; });
+                hit.outside = grid.outside_solid && (beyond(L.x, box.min.x) || beyond(L.x, box.max.x) ||
+                                                     beyond(L.y, box.min.y) || beyond(L.y, box.max.y));
+                break;
+            }
+            const Ring ring = r.poly_ring;
+            const Bounds b = ring_bounds(ring);
             scan(floor_index(L.x, b.min.x), floor_index(L.x, b.max.x), floor_index(L.y, b.min.y), floor_index(L.y, b.max.y),
-                 [&](std::int64_t ix, std::int64_t iy) { return polygon_meets_cell(r.ring, L, ix, iy); });
-            for (std::size_t i = 0; i < r.ring.n && !hit.outside; ++i)
-                hit.outside = grid.outside_solid && (beyond(L.x, r.ring[i].x) || beyond(L.y, r.ring[i].y));
+                 [&](std::int64_t ix, std::int64_t iy) { return polygon_meets_cell(ring, L, ix, iy); });
+            for (std::size_t i = 0; i < ring.n && !hit.outside; ++i)
+                hit.outside = grid.outside_solid && (beyond(L.x, ring[i].x) || beyond(L.y, ring[i].y));
             break;
         }
-        case Reduced::Capsule: {
+        case Kind::Capsule: {
             const CapsuleRef& c = r.capsule;
             const Shift lo{-c.r};
             const Shift hi{c.r};
@@ -321,8 +244,8 @@ std::optional<GridHit> shape_vs_grid(const Shape& shape, const Grid& grid) {
                                                  beyond(L.y, min_y, lo) || beyond(L.y, max_y, hi));
             break;
         }
-        case Reduced::Pieces: {
-            for (const Piece& s : r.pieces) {
+        case Kind::Linear: {
+            for (const Piece& s : r.pieces()) {
                 piece_hits(s, L, hit.cells);
                 if (!grid.outside_solid || hit.outside) continue;
                 hit.outside = s.kind != PieceKind::Segment || beyond(L.x, s.p.x) || beyond(L.y, s.p.y) ||

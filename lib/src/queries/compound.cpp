@@ -23,10 +23,6 @@ PartIndex::~PartIndex() = default;
 
 namespace {
 
-bool meet(const Bounds& a, const Bounds& b) {
-    return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y;
-}
-
 // One side of a pair as a list of pieces: a compound's parts, or the shape itself as its one
 // piece. Bounds are read only for the filter.
 struct SideParts {
@@ -66,9 +62,9 @@ std::optional<Relation> collide_into(const Shape& a, const Shape& b, std::vector
     const Bounds whole_b = cb ? Bounds{Vec2{-inf, -inf}, Vec2{inf, inf}} : bounds_of(b);  // a simple b's
     for (std::size_t i = 0; i < sa.size(); ++i) {
         const Bounds bi = sa.bounds(i);
-        if (!meet(bi, whole_b)) continue;
+        if (!meets(bi, whole_b)) continue;
         for (std::size_t j = 0; j < sb.size(); ++j) {
-            if (cb && !meet(bi, sb.bounds(j))) continue;
+            if (cb && !meets(bi, sb.bounds(j))) continue;
             const std::optional<Relation> r =
                 collide_simple(sa.part(i), sb.part(j), points ? &pts : nullptr, sa.edges(i, pa), sb.edges(j, pb));
             if (!r) continue;

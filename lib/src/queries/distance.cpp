@@ -183,9 +183,9 @@ void piece_terms(const Piece& a, const Piece& b, TermSet& ts) {
 // twice as much each time until one meets a piece, so that the least value seen, and with it
 // the reach of every later query, is small from the start.
 template <class F>
-void seed_near(const Cores& other, const Box& q, F&& add) {
+void seed_near(const Cores& other, const Bounds& q, F&& add) {
     if (!other.index) return;
-    const Box& all = other.index->bounds();
+    const Bounds& all = other.index->bounds();
     double e = std::max(all.max.x - all.min.x, all.max.y - all.min.y) * 0x1p-12;
     if (!(e > 0.0) || !std::isfinite(e)) return;
     for (int i = 0; i < 64 && std::isfinite(e); ++i, e *= 2.0) {
@@ -209,8 +209,8 @@ void core_terms(const Cores& a, const Cores& b, Radii r, TermSet& ts, bool dista
         const Cores& p = a.is_point ? a : b;
         const Cores& s = a.is_point ? b : a;
         auto add = [&](const Piece& e) { ts.add(point_piece(cpoint(p.point), e)); };
-        if (distance_mode) seed_near(s, Box{p.point, p.point}, add);
-        each_piece_near(s, grown(Box{p.point, p.point}, core_reach(ts, r)), add);
+        if (distance_mode) seed_near(s, Bounds{p.point, p.point}, add);
+        each_piece_near(s, grown(Bounds{p.point, p.point}, core_reach(ts, r)), add);
         return;
     }
     // The side with fewer pieces drives; the other is searched by box.

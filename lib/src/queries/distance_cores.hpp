@@ -33,11 +33,11 @@ struct Cores {
 Cores cores_of(const Shape& s, const EdgeIndex* index = nullptr);
 
 /// A box grown by e (>= 0, maybe +inf) on every side, rounded outward.
-inline Box grown(Box b, double e) {
+inline Bounds grown(Bounds b, double e) {
     constexpr double inf = std::numeric_limits<double>::infinity();
     auto lo = [&](double v) { return std::nextafter(v - e, -inf); };
     auto hi = [&](double v) { return std::nextafter(v + e, inf); };
-    return Box{Vec2{lo(b.min.x), lo(b.min.y)}, Vec2{hi(b.max.x), hi(b.max.y)}};
+    return Bounds{Vec2{lo(b.min.x), lo(b.min.y)}, Vec2{hi(b.max.x), hi(b.max.y)}};
 }
 
 /// How far apart cores may lie and still give a term that matters: the term set's reach plus
@@ -48,7 +48,7 @@ inline double core_reach(const TermSet& ts, Radii r) {
 
 /// Calls f(piece) for each piece of c whose box meets q.
 template <class F>
-void each_piece_near(const Cores& c, const Box& q, F&& f) {
+void each_piece_near(const Cores& c, const Bounds& q, F&& f) {
     if (c.index) {
         c.index->each_meeting(q, [&](std::size_t i) {
             f(c.index->edge(i));
@@ -57,7 +57,7 @@ void each_piece_near(const Cores& c, const Box& q, F&& f) {
         return;
     }
     for (const Piece& p : c.pieces)
-        if (box_of(p).meets(q)) f(p);
+        if (meets(box_of(p), q)) f(p);
 }
 
 }  // namespace collide::detail

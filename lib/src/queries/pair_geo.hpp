@@ -1,13 +1,14 @@
 // What the pair test (pair_test.cpp) and its kernels for straight pieces
-// (pair_test_pieces.cpp) and for regions (pair_test_regions.cpp) share: a shape reduced to
-// its geometric kind (Geo), the walks over the edges or pieces that may meet a partner,
-// which a big shape's edge index narrows, and the kernels those two files define for the
-// dispatch table. Internal to the three files.
+// (pair_test_pieces.cpp) and for regions (pair_test_regions.cpp) share: the walks over the
+// edges or pieces of a Geo (a shape reduced to its geometric kind, geometry/shape_geo.hpp)
+// that may meet a partner, which a big shape's edge index narrows, and the kernels those two
+// files define for the dispatch table. Internal to the three files.
 #pragma once
 
 #include "geometry/capsule.hpp"
 #include "geometry/edge_index.hpp"
 #include "geometry/pieces.hpp"
+#include "geometry/shape_geo.hpp"
 
 #include <algorithm>
 #include <array>
@@ -16,38 +17,6 @@
 #include <vector>
 
 namespace collide::detail {
-
-enum class Kind : std::uint8_t { Point, Linear, Disk, Polygon, Capsule };
-
-// A shape reduced to its geometric kind. Views into the Shape (and its edge index); owns
-// only the pieces it made.
-struct Geo {
-    Kind kind = Kind::Point;
-    Vec2 pt;                        // Point
-    Circle disk;                    // Disk (radius > 0)
-    CapsuleRef capsule;             // Capsule (core of positive length, radius > 0)
-    bool is_rect = false;           // Polygon: an axis-aligned rect of positive area
-    Rect rect;                      // Polygon, when is_rect
-    std::array<Vec2, 4> corners;    // Polygon, when is_rect
-    Ring poly_ring;                 // Polygon, when !is_rect
-    std::vector<Piece> own_pieces;  // Linear, without an index
-    std::array<Vec2, 2> bd;         // Linear: boundary points
-    int nbd = 0;
-    // A big polygon's or polyline's edge index (then a polyline's pieces are the index's),
-    // or null: the pair tests then read every edge.
-    const EdgeIndex* index = nullptr;
-
-    Ring ring() const { return is_rect ? Ring{corners.data(), 4} : poly_ring; }
-    PolygonRef polygon() const { return PolygonRef(ring(), index); }
-    const std::vector<Piece>& pieces() const { return index ? index->pieces() : own_pieces; }
-    // Polygon: its edges; Linear: its pieces.
-    std::size_t edge_count() const { return kind == Kind::Polygon ? ring().n : pieces().size(); }
-    bool in_boundary(const Vec2& x) const {
-        for (int i = 0; i < nbd; ++i)
-            if (bd[i] == x) return true;
-        return false;
-    }
-};
 
 // ---- candidates ----------------------------------------------------------------------------
 // A big shape's index narrows the edges a pair test reads to those near the partner; the
@@ -59,7 +28,7 @@ struct Geo {
 // Stops when f returns false. Returns how many it visited: an edge not visited lies outside
 // `near`, and `near` is read only with an index.
 template <class F>
-std::size_t each_edge_near(const Geo& g, const Box& near, F&& f) {
+std::size_t each_edge_near(const Geo& g, const Bounds& near, F&& f) {
     std::size_t seen = 0;
     auto visit = [&](std::size_t i) {
         ++seen;
@@ -75,16 +44,7 @@ std::size_t each_edge_near(const Geo& g, const Box& near, F&& f) {
 }
 
 // The box of a polygon (exact: vertex coordinates).
-inline Box polygon_box(const Geo& g) {
-    if (g.index) return g.index->bounds();
-    const Ring r = g.ring();
-    Box b{r[0], r[0]};
-    for (std::size_t i = 1; i < r.n; ++i) {
-        b.min = Vec2{std::min(b.min.x, r[i].x), std::min(b.min.y, r[i].y)};
-        b.max = Vec2{std::max(b.max.x, r[i].x), std::max(b.max.y, r[i].y)};
-    }
-    return b;
-}
+inline Bounds polygon_box(const Geo& g) { return g.index ? g.index->bounds() : ring_bounds(g.ring()); }
 
 // Calls f(i, j) for the pairs of pieces of a and b that may meet: with an index on either
 // side only those whose boxes meet (O(n log m) for two big shapes), else every pair.

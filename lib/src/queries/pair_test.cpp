@@ -1,7 +1,7 @@
 // The pairwise test: every shape is reduced to one of five geometric kinds (a point, a
-// set of straight pieces, a disk, a polygon, a capsule), each unordered pair of kinds is
-// written once, and the reversed pair mirrors the result. Here: the reduction, the pairs
-// with a point, the dispatch table and the public entry points; the pairs of straight pieces
+// set of straight pieces, a disk, a polygon, a capsule: geometry/shape_geo.hpp), each
+// unordered pair of kinds is written once, and the reversed pair mirrors the result. Here: the
+// pairs with a point, the dispatch table and the public entry points; the pairs of straight pieces
 // are in pair_test_pieces.cpp, those of regions in pair_test_regions.cpp, those with a
 // capsule in capsule.cpp.
 #include "collide/geometry.hpp"
@@ -56,104 +56,6 @@ Relation mirrored(Relation r) {
 namespace detail {
 namespace {
 
-Geo point_geo(Vec2 p) {
-    Geo g;
-    g.kind = Kind::Point;
-    g.pt = p;
-    return g;
-}
-
-Geo segment_geo(Vec2 a, Vec2 b) {
-    if (a == b) return point_geo(a);
-    Geo g;
-    g.kind = Kind::Linear;
-    g.own_pieces.push_back(Piece{PieceKind::Segment, a, b});
-    g.bd = {a, b};
-    g.nbd = 2;
-    return g;
-}
-
-// index: the shape's edge index when it is a big polygon or polyline, else null.
-Geo make_geo(const Shape& shape, const EdgeIndex* index) {
-    switch (type_of(shape)) {
-        case ShapeType::Point: return point_geo(std::get<Point>(shape).at);
-        case ShapeType::Circle: {
-            const auto& c = std::get<Circle>(shape);
-            if (c.radius == 0.0) return point_geo(c.center);
-            Geo g;
-            g.kind = Kind::Disk;
-            g.disk = c;
-            return g;
-        }
-        case ShapeType::Rect: {
-            const auto& r = std::get<Rect>(shape);
-            if (r.min.x == r.max.x || r.min.y == r.max.y) return segment_geo(r.min, r.max);
-            Geo g;
-            g.kind = Kind::Polygon;
-            g.is_rect = true;
-            g.rect = r;
-            g.corners = {r.min, Vec2{r.max.x, r.min.y}, r.max, Vec2{r.min.x, r.max.y}};
-            return g;
-        }
-        case ShapeType::Segment: {
-            const auto& s = std::get<Segment>(shape);
-            return segment_geo(s.a, s.b);
-        }
-        case ShapeType::Line: {
-            const auto& l = std::get<Line>(shape);
-            Geo g;
-            g.kind = Kind::Linear;
-            g.own_pieces.push_back(Piece{PieceKind::Line, l.a, l.b});
-            return g;
-        }
-        case ShapeType::Ray: {
-            const auto& r = std::get<Ray>(shape);
-            Geo g;
-            g.kind = Kind::Linear;
-            g.own_pieces.push_back(Piece{PieceKind::Ray, r.origin, r.direction});
-            g.bd[0] = r.origin;
-            g.nbd = 1;
-            return g;
-        }
-        case ShapeType::Polygon: {
-            const auto& p = std::get<Polygon>(shape);
-            Geo g;
-            g.kind = Kind::Polygon;
-            g.poly_ring = Ring{p.points.data(), p.points.size()};
-            g.index = index;
-            return g;
-        }
-        case ShapeType::Polyline: {
-            const auto& pl = std::get<Polyline>(shape).points;
-            Geo g;
-            g.kind = Kind::Linear;
-            if (index && index->size() > 0) g.index = index;
-            else g.own_pieces = polyline_pieces(pl);
-            if (g.pieces().empty()) return point_geo(pl.empty() ? Vec2{} : pl[0]);
-            if (pl.front() != pl.back()) {  // open: its two ends are its boundary
-                g.bd = {pl.front(), pl.back()};
-                g.nbd = 2;
-            }
-            return g;
-        }
-        case ShapeType::Capsule: {
-            const auto& c = std::get<Capsule>(shape);
-            Geo g;
-            if (c.radius == 0.0) return segment_geo(c.a, c.b);
-            if (c.a == c.b) {  // the disk (SPEC §1.1)
-                g.kind = Kind::Disk;
-                g.disk = Circle{c.a, c.radius};
-                return g;
-            }
-            g.kind = Kind::Capsule;
-            g.capsule = CapsuleRef{Piece{PieceKind::Segment, c.a, c.b}, c.radius};
-            return g;
-        }
-        case ShapeType::Compound: break;  // collide_into() tests a compound part by part
-    }
-    return Geo{};
-}
-
 Topo mirror(Topo t) {
     std::swap(t.a_in_b, t.b_in_a);
     return t;
@@ -171,7 +73,7 @@ Topo point_point(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
 
 Topo point_linear(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
     Topo t;
-    each_edge_near(b, Box{a.pt, a.pt}, [&](std::size_t i) {
+    each_edge_near(b, Bounds{a.pt, a.pt}, [&](std::size_t i) {
         t.intersects = on_piece(b.pieces()[i], a.pt);
         return !t.intersects;
     });
@@ -301,45 +203,24 @@ std::optional<Contact> collide(const Shape& a, const Shape& b, bool want_points)
 
 Bounds bounds_of(const Shape& s) {
     constexpr double inf = std::numeric_limits<double>::infinity();
-    auto of_points = [](const std::vector<Vec2>& pts) {
-        Bounds b{pts.empty() ? Vec2{} : pts[0], pts.empty() ? Vec2{} : pts[0]};
-        for (const Vec2& p : pts) {
-            b.min = Vec2{std::min(b.min.x, p.x), std::min(b.min.y, p.y)};
-            b.max = Vec2{std::max(b.max.x, p.x), std::max(b.max.y, p.y)};
-        }
-        return b;
-    };
+    auto of_points = [](const std::vector<Vec2>& pts) { return detail::ring_bounds(detail::Ring{pts.data(), pts.size()}); };
     switch (type_of(s)) {
         case ShapeType::Point: return Bounds{std::get<Point>(s).at, std::get<Point>(s).at};
         case ShapeType::Circle: {
             const auto& c = std::get<Circle>(s);
             if (c.radius == 0.0) return Bounds{c.center, c.center};
-            auto lo = [&](double v) { return std::nextafter(v - c.radius, -inf); };
-            auto hi = [&](double v) { return std::nextafter(v + c.radius, inf); };
-            return Bounds{Vec2{lo(c.center.x), lo(c.center.y)}, Vec2{hi(c.center.x), hi(c.center.y)}};
+            return detail::box_of(c);
         }
         case ShapeType::Rect: return Bounds{std::get<Rect>(s).min, std::get<Rect>(s).max};
-        case ShapeType::Segment: {
-            const auto& g = std::get<Segment>(s);
-            return Bounds{Vec2{std::min(g.a.x, g.b.x), std::min(g.a.y, g.b.y)},
-                          Vec2{std::max(g.a.x, g.b.x), std::max(g.a.y, g.b.y)}};
-        }
-        case ShapeType::Line: {
+        case ShapeType::Segment: return detail::segment_box(std::get<Segment>(s).a, std::get<Segment>(s).b);
+        case ShapeType::Line: {  // tighter than a line piece's box: flat along an axis
             const auto& l = std::get<Line>(s);
             Bounds b{Vec2{-inf, -inf}, Vec2{inf, inf}};
             if (l.a.x == l.b.x) b.min.x = b.max.x = l.a.x;
             if (l.a.y == l.b.y) b.min.y = b.max.y = l.a.y;
             return b;
         }
-        case ShapeType::Ray: {
-            const auto& r = std::get<Ray>(s);
-            Bounds b{r.origin, r.origin};
-            if (r.direction.x > 0) b.max.x = inf;
-            if (r.direction.x < 0) b.min.x = -inf;
-            if (r.direction.y > 0) b.max.y = inf;
-            if (r.direction.y < 0) b.min.y = -inf;
-            return b;
-        }
+        case ShapeType::Ray: return detail::box_of(detail::Piece{detail::PieceKind::Ray, std::get<Ray>(s).origin, std::get<Ray>(s).direction});
         case ShapeType::Polygon: return of_points(std::get<Polygon>(s).points);
         case ShapeType::Polyline: return of_points(std::get<Polyline>(s).points);
         case ShapeType::Capsule: {

@@ -103,7 +103,7 @@ namespace {
 
 // near: a box holding the region, read when a has an index.
 template <class Region>
-Topo linear_region(const Geo& a, const Region& region, const Box& near, std::vector<Vec2>* pts) {
+Topo linear_region(const Geo& a, const Region& region, const Bounds& near, std::vector<Vec2>* pts) {
     Topo t;
     bool outside = false;
     ChainStart chain;  // a polyline's pieces far from a polygon are located once
@@ -129,10 +129,10 @@ Topo linear_region(const Geo& a, const Region& region, const Box& near, std::vec
 }  // namespace
 
 Topo linear_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
-    return linear_region(a, b.disk, a.index ? box_of(b.disk) : Box{}, pts);
+    return linear_region(a, b.disk, a.index ? box_of(b.disk) : Bounds{}, pts);
 }
 Topo linear_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
-    return linear_region(a, b.polygon(), a.index ? polygon_box(b) : Box{}, pts);
+    return linear_region(a, b.polygon(), a.index ? polygon_box(b) : Bounds{}, pts);
 }
 
 }  // namespace collide::detail

@@ -70,7 +70,7 @@ Topo disk_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
     const Ring ring = b.ring();
     const int loc = locate_in(b.polygon(), a.disk.center);
     // An edge whose box misses the disk's lies farther than r from the centre.
-    const Box near = b.index ? box_of(a.disk) : Box{};
+    const Bounds near = b.index ? box_of(a.disk) : Bounds{};
     int nearest = 1;  // min over edges of sign(dist(center, edge) - r)
     each_edge_near(b, near, [&](std::size_t i) {
         nearest = std::min(nearest, piece_distance_vs_radius(ring.edge(i), a.disk));
@@ -137,7 +137,7 @@ Topo polygon_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
         const PolygonRef target = to.polygon();
         const Ring ring = from.ring();
         ChainStart chain;  // edges far from `to` are located once a run
-        const std::size_t seen = each_edge_near(from, from.index ? polygon_box(to) : Box{}, [&](std::size_t i) {
+        const std::size_t seen = each_edge_near(from, from.index ? polygon_box(to) : Bounds{}, [&](std::size_t i) {
             if (points == nullptr && settled(acc)) return false;
             const PieceClass c = classify(ring.edge(i), target, points, chain.of(i));
             chain.after(i, c);

@@ -418,7 +418,7 @@ private:
     template <class F>
     void each_edge(const Entries& e, std::size_t n, F&& f) const {
         if (index_) {
-            index_->each_meeting(Box{e.reach.min, e.reach.max}, [&](std::size_t i) {
+            index_->each_meeting(Bounds{e.reach.min, e.reach.max}, [&](std::size_t i) {
                 f(i);
                 return !e.done();
             });

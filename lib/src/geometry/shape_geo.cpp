@@ -1,0 +1,104 @@
+// make_geo: the one reduction of a shape to its geometric kind (shape_geo.hpp).
+#include "geometry/shape_geo.hpp"
+
+namespace collide::detail {
+
+namespace {
+
+void set_point(Geo& g, Vec2 p) {
+    g.kind = Kind::Point;
+    g.pt = p;
+}
+
+void set_segment(Geo& g, Vec2 a, Vec2 b) {
+    if (a == b) return set_point(g, a);
+    g.kind = Kind::Linear;
+    g.own_pieces.push_back(Piece{PieceKind::Segment, a, b});
+    g.bd = {a, b};
+    g.nbd = 2;
+}
+
+void set_rect(Geo& g, const Rect& r) {
+    g.rect = r;
+    if (r.min.x == r.max.x || r.min.y == r.max.y) return set_segment(g, r.min, r.max);
+    g.kind = Kind::Polygon;
+    g.is_rect = true;
+    g.corners = {r.min, Vec2{r.max.x, r.min.y}, r.max, Vec2{r.min.x, r.max.y}};
+}
+
+void set_polyline(Geo& g, const std::vector<Vec2>& pl, const EdgeIndex* index) {
+    g.kind = Kind::Linear;
+    if (index && index->size() > 0) g.index = index;
+    else g.own_pieces = polyline_pieces(pl);
+    if (g.pieces().empty()) return set_point(g, pl.empty() ? Vec2{} : pl[0]);
+    if (pl.front() != pl.back()) {  // open: its two ends are its boundary
+        g.bd = {pl.front(), pl.back()};
+        g.nbd = 2;
+    }
+}
+
+void set_capsule(Geo& g, const Capsule& c) {
+    if (c.radius == 0.0) return set_segment(g, c.a, c.b);
+    if (c.a == c.b) {  // the disk (SPEC §1.1)
+        g.kind = Kind::Disk;
+        g.disk = Circle{c.a, c.radius};
+        return;
+    }
+    g.kind = Kind::Capsule;
+    g.capsule = CapsuleRef{Piece{PieceKind::Segment, c.a, c.b}, c.radius};
+}
+
+}  // namespace
+
+Geo make_geo(const Shape& shape, const EdgeIndex* index) {
+    Geo g;
+    g.type = type_of(shape);
+    switch (g.type) {
+        case ShapeType::Point: set_point(g, std::get<Point>(shape).at); break;
+        case ShapeType::Circle: {
+            const auto& c = std::get<Circle>(shape);
+            if (c.radius == 0.0) {
+                set_point(g, c.center);
+                break;
+            }
+            g.kind = Kind::Disk;
+            g.disk = c;
+            break;
+        }
+        case ShapeType::Rect: set_rect(g, std::get<Rect>(shape)); break;
+        case ShapeType::Segment: set_segment(g, std::get<Segment>(shape).a, std::get<Segment>(shape).b); break;
+        case ShapeType::Line:
+            g.kind = Kind::Linear;
+            g.own_pieces.push_back(Piece{PieceKind::Line, std::get<Line>(shape).a, std::get<Line>(shape).b});
+            break;
+        case ShapeType::Ray:
+            g.kind = Kind::Linear;
+            g.own_pieces.push_back(Piece{PieceKind::Ray, std::get<Ray>(shape).origin, std::get<Ray>(shape).direction});
+            g.bd[0] = std::get<Ray>(shape).origin;
+            g.nbd = 1;
+            break;
+        case ShapeType::Polygon: {
+            const auto& p = std::get<Polygon>(shape).points;
+            g.kind = Kind::Polygon;
+            g.poly_ring = Ring{p.data(), p.size()};
+            g.index = index;
+            break;
+        }
+        case ShapeType::Polyline: set_polyline(g, std::get<Polyline>(shape).points, index); break;
+        case ShapeType::Capsule: set_capsule(g, std::get<Capsule>(shape)); break;
+        case ShapeType::Compound: break;  // taken part by part
+    }
+    return g;
+}
+
+OwnedGeo make_indexed_geo(const Shape& shape, const EdgeIndex* index) {
+    OwnedGeo o;
+    if (!index && may_be_big(shape)) {
+        o.owned = index_if_big(shape);
+        index = o.owned.get();
+    }
+    o.geo = make_geo(shape, index);
+    return o;
+}
+
+}  // namespace collide::detail

@@ -56,13 +56,9 @@ Geo make_geo(const Shape& shape, const EdgeIndex* index) {
     switch (g.type) {
         case ShapeType::Point: set_point(g, std::get<Point>(shape).at); break;
         case ShapeType::Circle: {
-            const auto& c = std::get<Circle>(shape);
-            if (c.radius == 0.0) {
-                set_point(g, c.center);
-                break;
-            }
-            g.kind = Kind::Disk;
-            g.disk = c;
+            g.disk = std::get<Circle>(shape);
+            if (g.disk.radius == 0.0) set_point(g, g.disk.center);
+            else g.kind = Kind::Disk;
             break;
         }
         case ShapeType::Rect: set_rect(g, std::get<Rect>(shape)); break;

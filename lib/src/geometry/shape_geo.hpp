@@ -35,7 +35,7 @@ struct Geo {
     Kind kind = Kind::Point;
     ShapeType type = ShapeType::Point;  ///< what it was made from
     Vec2 pt;                            ///< Point
-    Circle disk;                        ///< Disk (radius > 0)
+    Circle disk;                        ///< Disk (radius > 0); made from a Circle: it
     CapsuleRef capsule;                 ///< Capsule (core of positive length, radius > 0)
     bool is_rect = false;               ///< Polygon: an axis-aligned rect of positive area
     Rect rect;                          ///< made from a Rect (of any extent)

@@ -13,6 +13,7 @@
 // Given the grid's SolidCells, both visit only its solid cells there (nearest rings first).
 #include "queries/distance.hpp"
 
+#include "geometry/shape_geo.hpp"
 #include "grids/grid_ops.hpp"
 #include "grids/lattice.hpp"
 #include "grids/solid_cells.hpp"
@@ -22,6 +23,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <vector>
 
 namespace collide::detail {
 
@@ -131,22 +133,37 @@ void each_solid_in_ring(const Lattice& L, const Range& r, std::int64_t k, F&& f)
     each_solid(L, x1, x1, y0 + 1, y1 - 1, f);
 }
 
-// Calls f(part) for each part of a compound, or f(s) for any other shape.
-template <class F>
-void each_part(const Shape& s, F&& f) {
+// A shape's parts (the shape itself when it is no compound), each reduced once, with an edge
+// index of its own when it is big: for the collision test and the terms alike.
+struct Part {
+    const Shape* shape;
+    OwnedGeo geo;
+};
+std::vector<Part> parts_of(const Shape& s) {
+    std::vector<Part> parts;
+    auto add = [&](const Shape& p) { parts.push_back(Part{&p, make_indexed_geo(p, nullptr)}); };
     if (const auto* c = std::get_if<Compound>(&s)) {
-        for (const Shape& p : c->parts) f(p);
+        parts.reserve(c->parts.size());
+        for (const Shape& p : c->parts) add(p);
     } else {
-        f(s);
+        add(s);
     }
+    return parts;
+}
+
+// Whether some part collides with the grid (shape_vs_grid).
+bool any_hits(const std::vector<Part>& parts, const Grid& g) {
+    for (const Part& p : parts)
+        if (shape_vs_grid(p.geo.geo, g)) return true;
+    return false;
 }
 
 // The least value over one part's terms, by rings of cells outward.
-double part_distance(const Shape& part, const Lattice& L, const SolidCells* solid) {
-    const Cores c = cores_of(part);
+double part_distance(const Part& part, const Lattice& L, const SolidCells* solid) {
+    const Cores c = cores_of(part.geo.geo);
     TermSet ts(Radii{c.r, 0.0}, std::nullopt);
     if (L.g.outside_solid) gap_terms(c, L, ts);
-    const Range r = range_of(bounds_of(part), L, 0.0);
+    const Range r = range_of(bounds_of(*part.shape), L, 0.0);
     // Ring k's cells lie k - 1 whole cells beyond the range, which holds the part's bounds.
     const double step = std::min(L.x.w, L.y.w) * (1.0 - 0x1p-40);
     if (solid) {  // the solid cells alone, nearest rings first
@@ -165,11 +182,11 @@ double part_distance(const Shape& part, const Lattice& L, const SolidCells* soli
     return ts.least();
 }
 
-int part_compare(const Shape& part, const Lattice& L, double d, const SolidCells* solid) {
-    const Cores c = cores_of(part);
+int part_compare(const Part& part, const Lattice& L, double d, const SolidCells* solid) {
+    const Cores c = cores_of(part.geo.geo);
     TermSet ts(Radii{c.r, 0.0}, d);
     if (L.g.outside_solid) gap_terms(c, L, ts);
-    const Range r = range_of(bounds_of(part), L, d);
+    const Range r = range_of(bounds_of(*part.shape), L, d);
     if (solid) {  // the solid cells within reach alone
         solid->each_in(r.x0, r.x1, r.y0, r.y1, [&](std::int64_t ix, std::int64_t iy) {
             if (ts.done()) return false;
@@ -187,20 +204,21 @@ int part_compare(const Shape& part, const Lattice& L, double d, const SolidCells
 }  // namespace
 
 int compare_distance(const Shape& s, const Grid& g, double d, const SolidCells* solid) {
-    if (shape_vs_grid(s, g)) return d > 0.0 ? -1 : 0;
+    const std::vector<Part> parts = parts_of(s);
+    if (any_hits(parts, g)) return d > 0.0 ? -1 : 0;
     const Lattice L(g);
     int result = 1;
-    each_part(s, [&](const Shape& part) {
+    for (const Part& part : parts)
         if (result >= 0) result = std::min(result, part_compare(part, L, d, solid));
-    });
     return result;
 }
 
 double distance(const Shape& s, const Grid& g, const SolidCells* solid) {
-    if (shape_vs_grid(s, g)) return 0.0;
+    const std::vector<Part> parts = parts_of(s);
+    if (any_hits(parts, g)) return 0.0;
     const Lattice L(g);
     double best = kInf;
-    each_part(s, [&](const Shape& part) { best = std::min(best, part_distance(part, L, solid)); });
+    for (const Part& part : parts) best = std::min(best, part_distance(part, L, solid));
     return std::max(best, 0.0);
 }
 

@@ -63,6 +63,10 @@ std::optional<Relation> collide_into(const Shape& a, const Shape& b, std::vector
 std::optional<Relation> collide_simple(const Shape& a, const Shape& b, std::vector<Vec2>* points,
                                        const EdgeIndex* index_a, const EdgeIndex* index_b);
 
+struct Geo;  // geometry/shape_geo.hpp
+/// The same for two shapes reduced already (make_geo), read through their Geos' edge indexes.
+std::optional<Relation> collide_geos(const Geo& a, const Geo& b, std::vector<Vec2>* points);
+
 /// Sort points by x then y and drop duplicates (equal doubles: every point is correctly
 /// rounded, so one crossing computed from two pairs of pieces gives the same double).
 void normalize_points(std::vector<Vec2>& pts);

@@ -37,11 +37,11 @@ struct Small {
     double r = 0.0;
     Rect box;
 };
-std::optional<Small> small_of(const Shape& s) {
-    switch (type_of(s)) {
-        case ShapeType::Point: return Small{false, std::get<Point>(s).at, 0.0, {}};
-        case ShapeType::Circle: return Small{false, std::get<Circle>(s).center, std::get<Circle>(s).radius, {}};
-        case ShapeType::Rect: return Small{true, {}, 0.0, std::get<Rect>(s)};
+std::optional<Small> small_of(const Geo& g) {
+    switch (g.type) {
+        case ShapeType::Point: return Small{false, g.pt, 0.0, {}};
+        case ShapeType::Circle: return Small{false, g.disk.center, g.disk.radius, {}};
+        case ShapeType::Rect: return Small{true, {}, 0.0, g.rect};
         default: return std::nullopt;
     }
 }
@@ -98,66 +98,40 @@ int compare_small(const Small& a, const Small& b, double d) {
     return compare_term(Term{Term::PointPoint, cpoint(pa), cpoint(pb), {}}, Radii{a.r, b.r}, d);
 }
 
-// Adds the segment a-b; a point (a == b) is left out, the caller falls back on it.
-void add_segment(Cores& c, Vec2 a, Vec2 b) {
-    if (a != b) c.pieces.push_back(Piece{PieceKind::Segment, a, b});
-}
-void finish(Cores& c, Vec2 any) {
-    if (c.pieces.empty() && !c.index) {
-        c.is_point = true;
-        c.point = any;
-    }
-}
-
 }  // namespace
 
-Cores cores_of(const Shape& s, const EdgeIndex* index) {
+Cores cores_of(const Geo& g) {
     Cores c;
-    switch (type_of(s)) {
-        case ShapeType::Point: finish(c, std::get<Point>(s).at); break;
-        case ShapeType::Circle:
-            c.r = std::get<Circle>(s).radius;
-            finish(c, std::get<Circle>(s).center);
+    switch (g.kind) {
+        case Kind::Point:
+            c.is_point = true;
+            c.point = g.pt;
             break;
-        case ShapeType::Rect: {
-            const Rect& b = std::get<Rect>(s);
-            const Vec2 q[4] = {b.min, Vec2{b.max.x, b.min.y}, b.max, Vec2{b.min.x, b.max.y}};
-            for (int i = 0; i < 4; ++i) add_segment(c, q[i], q[(i + 1) % 4]);
-            finish(c, b.min);
+        case Kind::Disk:
+            c.r = g.disk.radius;
+            c.is_point = true;
+            c.point = g.disk.center;
             break;
-        }
-        case ShapeType::Segment:
-            add_segment(c, std::get<Segment>(s).a, std::get<Segment>(s).b);
-            finish(c, std::get<Segment>(s).a);
+        case Kind::Capsule:
+            c.r = g.capsule.r;
+            c.pieces.push_back(g.capsule.core);
             break;
-        case ShapeType::Line: c.pieces.push_back(Piece{PieceKind::Line, std::get<Line>(s).a, std::get<Line>(s).b}); break;
-        case ShapeType::Ray: c.pieces.push_back(Piece{PieceKind::Ray, std::get<Ray>(s).origin, std::get<Ray>(s).direction}); break;
-        case ShapeType::Polygon:
-        case ShapeType::Polyline: {
-            const bool ring = type_of(s) == ShapeType::Polygon;
-            const auto& p = ring ? std::get<Polygon>(s).points : std::get<Polyline>(s).points;
-            if (p.empty()) {  // invalid; a point, as grids.cpp reads it
-                finish(c, Vec2{});
-                break;
+        case Kind::Linear:
+            c.index = g.index;
+            if (!c.index) c.pieces = g.own_pieces;
+            break;
+        case Kind::Polygon: {
+            c.index = g.index;
+            if (c.index) break;
+            const Ring ring = g.ring();
+            for (std::size_t i = 0; i < ring.n; ++i)
+                if (ring.edge(i).p != ring.edge(i).q) c.pieces.push_back(ring.edge(i));
+            if (c.pieces.empty()) {  // invalid: the point it is (none: the origin)
+                c.is_point = true;
+                c.point = ring.n > 0 ? ring[0] : Vec2{};
             }
-            if (!index && may_be_big(s)) {
-                c.owned = index_if_big(s);
-                index = c.owned.get();
-            }
-            c.index = index;
-            if (!c.index)
-                for (std::size_t i = 0; i + 1 < p.size() + (ring ? 1 : 0); ++i) add_segment(c, p[i], p[(i + 1) % p.size()]);
-            finish(c, p[0]);
             break;
         }
-        case ShapeType::Capsule: {
-            const Capsule& k = std::get<Capsule>(s);
-            c.r = k.radius;
-            add_segment(c, k.a, k.b);
-            finish(c, k.a);
-            break;
-        }
-        case ShapeType::Compound: break;  // taken part by part
     }
     return c;
 }
@@ -257,9 +231,10 @@ int pair_compare(const Cores& a, const Cores& b, double d) {
 double parts_distance(const Shape& a, const Shape& b, Prepared pa, Prepared pb) {
     double best = kInf;
     each_part(a, pa, [&](const Shape& part_a, const EdgeIndex* ia) {
-        const Cores ca = cores_of(part_a, ia);
+        const OwnedGeo ga = make_indexed_geo(part_a, ia);
+        const Cores ca = cores_of(ga.geo);
         each_part(b, pb, [&](const Shape& part_b, const EdgeIndex* ib) {
-            best = std::min(best, pair_distance(ca, cores_of(part_b, ib)));
+            best = std::min(best, pair_distance(ca, cores_of(make_indexed_geo(part_b, ib).geo)));
         });
     });
     return std::max(best, 0.0);
@@ -268,9 +243,10 @@ int parts_compare(const Shape& a, const Shape& b, double d, Prepared pa, Prepare
     int result = 1;
     each_part(a, pa, [&](const Shape& part_a, const EdgeIndex* ia) {
         if (result < 0) return;
-        const Cores ca = cores_of(part_a, ia);
+        const OwnedGeo ga = make_indexed_geo(part_a, ia);
+        const Cores ca = cores_of(ga.geo);
         each_part(b, pb, [&](const Shape& part_b, const EdgeIndex* ib) {
-            if (result >= 0) result = std::min(result, pair_compare(ca, cores_of(part_b, ib), d));
+            if (result >= 0) result = std::min(result, pair_compare(ca, cores_of(make_indexed_geo(part_b, ib).geo), d));
         });
     });
     return result;
@@ -278,47 +254,48 @@ int parts_compare(const Shape& a, const Shape& b, double d, Prepared pa, Prepare
 
 bool is_compound(const Shape& s) { return type_of(s) == ShapeType::Compound; }
 
-// What is prepared about a side, with the index its cores built when it had none: a big
-// polygon's index is then built once for both the collision test and the terms.
-Prepared with_index(Prepared p, const Cores& c) { return p.edges || p.parts ? p : Prepared{c.index}; }
+// The distance of two small shapes, correctly rounded (0 when they collide).
+double small_distance(const Small& a, const Small& b) {
+    if (compare_small(a, b, 0.0) <= 0) return 0.0;
+    const auto [near_a, near_b] = nearest_points(a, b);
+    const Term t{Term::PointPoint, cpoint(near_a), cpoint(near_b), {}};
+    const Radii r{a.r, b.r};
+    const Span s = span_of(t, r);
+    return std::max(0.0, round_term(t, r, std::isfinite(s.hi) ? s.hi : 0.0));
+}
 
 }  // namespace
 
+// Each side is reduced once (with an edge index of its own when it is big and none was
+// prepared), for the collision test and the terms alike.
 double distance(const Shape& a, const Shape& b, Prepared pa, Prepared pb) {
-    const std::optional<Small> sa = small_of(a);
-    const std::optional<Small> sb = sa ? small_of(b) : std::nullopt;
-    if (sa && sb) {
-        if (compare_small(*sa, *sb, 0.0) <= 0) return 0.0;
-        const auto [near_a, near_b] = nearest_points(*sa, *sb);
-        const Term t{Term::PointPoint, cpoint(near_a), cpoint(near_b), {}};
-        const Radii r{sa->r, sb->r};
-        const Span s = span_of(t, r);
-        return std::max(0.0, round_term(t, r, std::isfinite(s.hi) ? s.hi : 0.0));
-    }
     if (is_compound(a) || is_compound(b))
         return collide_into(a, b, nullptr, pa, pb) ? 0.0 : parts_distance(a, b, pa, pb);
-    const Cores ca = cores_of(a, pa.edges);
-    const Cores cb = cores_of(b, pb.edges);
-    if (collide_into(a, b, nullptr, with_index(pa, ca), with_index(pb, cb))) return 0.0;
-    return std::max(0.0, pair_distance(ca, cb));
+    const OwnedGeo ga = make_indexed_geo(a, pa.edges);
+    const OwnedGeo gb = make_indexed_geo(b, pb.edges);
+    const std::optional<Small> sa = small_of(ga.geo);
+    const std::optional<Small> sb = sa ? small_of(gb.geo) : std::nullopt;
+    if (sa && sb) return small_distance(*sa, *sb);
+    if (collide_geos(ga.geo, gb.geo, nullptr)) return 0.0;
+    return std::max(0.0, pair_distance(cores_of(ga.geo), cores_of(gb.geo)));
 }
 
 int compare_distance(const Shape& a, const Shape& b, double d, Prepared pa, Prepared pb) {
-    const std::optional<Small> sa = small_of(a);
-    const std::optional<Small> sb = sa ? small_of(b) : std::nullopt;
+    const int at_zero = d > 0.0 ? -1 : 0;  // the answer for a colliding pair
+    if (is_compound(a) || is_compound(b))
+        return collide_into(a, b, nullptr, pa, pb) ? at_zero : parts_compare(a, b, d, pa, pb);
+    const OwnedGeo ga = make_indexed_geo(a, pa.edges);
+    const OwnedGeo gb = make_indexed_geo(b, pb.edges);
+    const std::optional<Small> sa = small_of(ga.geo);
+    const std::optional<Small> sb = sa ? small_of(gb.geo) : std::nullopt;
     if (sa && sb) {
         // For d > 0 one test says it all: a colliding pair's term is <= 0 < d.
         const int c = compare_small(*sa, *sb, d);
         if (d > 0.0 || c > 0) return c;
         return 0;  // collides: distance 0 == d
     }
-    const int at_zero = d > 0.0 ? -1 : 0;  // the answer for a colliding pair
-    if (is_compound(a) || is_compound(b))
-        return collide_into(a, b, nullptr, pa, pb) ? at_zero : parts_compare(a, b, d, pa, pb);
-    const Cores ca = cores_of(a, pa.edges);
-    const Cores cb = cores_of(b, pb.edges);
-    if (collide_into(a, b, nullptr, with_index(pa, ca), with_index(pb, cb))) return at_zero;
-    return pair_compare(ca, cb, d);
+    if (collide_geos(ga.geo, gb.geo, nullptr)) return at_zero;
+    return pair_compare(cores_of(ga.geo), cores_of(gb.geo), d);
 }
 
 }  // namespace detail

@@ -3,11 +3,11 @@
 #pragma once
 
 #include "geometry/edge_index.hpp"
+#include "geometry/shape_geo.hpp"
 #include "queries/distance_terms.hpp"
 
 #include <cmath>
 #include <limits>
-#include <memory>
 #include <vector>
 
 namespace collide::detail {
@@ -19,8 +19,7 @@ struct Cores {
     bool is_point = false;
     Vec2 point;
     std::vector<Piece> pieces;
-    const EdgeIndex* index = nullptr;  // a big shape's: given, or `owned`
-    std::unique_ptr<EdgeIndex> owned;
+    const EdgeIndex* index = nullptr;  // a big shape's
 
     std::size_t size() const { return is_point ? 1 : (index ? index->size() : pieces.size()); }
     Piece piece(std::size_t i) const { return index ? index->edge(i) : pieces[i]; }
@@ -28,9 +27,9 @@ struct Cores {
     Vec2 first() const { return is_point ? point : piece(0).p; }
 };
 
-/// The cores of any shape but a compound (whose parts are taken one by one); `index` is the
-/// shape's edge index when the caller has it (edge_index.hpp), else one is built if needed.
-Cores cores_of(const Shape& s, const EdgeIndex* index = nullptr);
+/// The cores of a reduced shape (a compound's parts are taken one by one); a big one's are
+/// read through the Geo's edge index when it has one (make_indexed_geo builds it).
+Cores cores_of(const Geo& g);
 
 /// A box grown by e (>= 0, maybe +inf) on every side, rounded outward.
 inline Bounds grown(Bounds b, double e) {

@@ -166,9 +166,11 @@ void detail::normalize_points(std::vector<Vec2>& pts) {
 
 std::optional<Relation> detail::collide_simple(const Shape& a, const Shape& b, std::vector<Vec2>* points,
                                               const EdgeIndex* index_a, const EdgeIndex* index_b) {
+    return collide_geos(make_geo(a, index_a), make_geo(b, index_b), points);
+}
+
+std::optional<Relation> detail::collide_geos(const Geo& ga, const Geo& gb, std::vector<Vec2>* points) {
     using namespace detail;
-    const Geo ga = make_geo(a, index_a);
-    const Geo gb = make_geo(b, index_b);
     // The points gather in a buffer per thread, reused, and are appended once normalized.
     thread_local std::vector<Vec2> pts;
     pts.clear();

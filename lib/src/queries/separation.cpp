@@ -28,6 +28,7 @@
 // from Filtered values settles most comparisons before the exact test.
 #include "collide/geometry.hpp"
 
+#include "geometry/shape_geo.hpp"
 #include "numeric/predicates.hpp"
 #include "numeric/rounding.hpp"
 
@@ -59,41 +60,39 @@ Core normalised(std::vector<Vec2> v, double r) {
     return Core{std::move(v), r};
 }
 
-// The core of a convex shape; nothing for a shape of another kind or a concave polygon.
-std::optional<Core> core_of(const Shape& s) {
-    switch (type_of(s)) {
-        case ShapeType::Point: return normalised({std::get<Point>(s).at}, 0.0);
-        case ShapeType::Circle: return normalised({std::get<Circle>(s).center}, std::get<Circle>(s).radius);
-        case ShapeType::Segment: {
-            const auto& g = std::get<Segment>(s);
-            return normalised(g.a == g.b ? std::vector<Vec2>{g.a} : std::vector<Vec2>{g.a, g.b}, 0.0);
+// The core of a simple polygon's ring when it is convex, else nothing.
+std::optional<Core> convex_core(Ring ring) {
+    std::vector<Vec2> v(ring.v, ring.v + ring.n);
+    // A valid polygon has no repeats; an invalid one must not make a zero-length edge.
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    while (v.size() > 1 && v.back() == v.front()) v.pop_back();
+    if (v.size() < 3) return std::nullopt;
+    if (ring_orientation(Ring{v.data(), v.size()}) < 0) std::reverse(v.begin(), v.end());
+    // A simple polygon is convex when it never turns right.
+    for (std::size_t k = 0; k < v.size(); ++k)
+        if (orient(v[k == 0 ? v.size() - 1 : k - 1], v[k], v[k + 1 == v.size() ? 0 : k + 1]) < 0) return std::nullopt;
+    return normalised(std::move(v), 0.0);
+}
+
+// The core of a convex shape; nothing for a shape of another kind (lines, rays and
+// polylines, whatever they degenerate to) or a concave polygon.
+std::optional<Core> core_of(const Geo& g) {
+    if (g.type == ShapeType::Line || g.type == ShapeType::Ray || g.type == ShapeType::Polyline ||
+        g.type == ShapeType::Compound)
+        return std::nullopt;
+    switch (g.kind) {
+        case Kind::Point: return normalised({g.pt}, 0.0);
+        case Kind::Disk: return normalised({g.disk.center}, g.disk.radius);
+        case Kind::Capsule: return normalised({g.capsule.core.p, g.capsule.core.q}, g.capsule.r);
+        case Kind::Linear: {  // a segment, a rect of zero width or height, a capsule of radius 0
+            const Piece& s = g.pieces()[0];
+            return normalised({s.p, s.q}, 0.0);
         }
-        case ShapeType::Capsule: {
-            const auto& c = std::get<Capsule>(s);
-            return normalised(c.a == c.b ? std::vector<Vec2>{c.a} : std::vector<Vec2>{c.a, c.b}, c.radius);
-        }
-        case ShapeType::Rect: {
-            const auto& r = std::get<Rect>(s);
-            std::vector<Vec2> v{r.min, {r.max.x, r.min.y}, r.max, {r.min.x, r.max.y}};
-            // A zero extent is the segment or point it is: drop the repeated corners.
-            v.erase(std::unique(v.begin(), v.end()), v.end());
-            while (v.size() > 1 && v.back() == v.front()) v.pop_back();
-            return normalised(std::move(v), 0.0);
-        }
-        case ShapeType::Polygon: {
-            std::vector<Vec2> v = std::get<Polygon>(s).points;
-            // A valid polygon has no repeats; an invalid one must not make a zero-length edge.
-            v.erase(std::unique(v.begin(), v.end()), v.end());
-            while (v.size() > 1 && v.back() == v.front()) v.pop_back();
-            if (v.size() < 3) return std::nullopt;
-            if (ring_orientation(Ring{v.data(), v.size()}) < 0) std::reverse(v.begin(), v.end());
-            // A simple polygon is convex when it never turns right.
-            for (std::size_t k = 0; k < v.size(); ++k)
-                if (orient(v[k == 0 ? v.size() - 1 : k - 1], v[k], v[k + 1 == v.size() ? 0 : k + 1]) < 0) return std::nullopt;
-            return normalised(std::move(v), 0.0);
-        }
-        default: return std::nullopt;
+        case Kind::Polygon:
+            if (g.is_rect) return normalised({g.corners.begin(), g.corners.end()}, 0.0);
+            return convex_core(g.ring());
     }
+    return std::nullopt;
 }
 
 // -core: negation is exact and keeps the ring counter-clockwise.
@@ -362,11 +361,12 @@ std::optional<Separation> rect_rect(const Rect& a, const Rect& b) {
 
 std::optional<Separation> separation(const Shape& a, const Shape& b) {
     using namespace detail;
-    if (const auto* ra = std::get_if<Rect>(&a))
-        if (const auto* rb = std::get_if<Rect>(&b)) return rect_rect(*ra, *rb);
-    const std::optional<Core> ca = core_of(a);
+    const Geo ga = make_geo(a, nullptr);
+    const Geo gb = make_geo(b, nullptr);
+    if (ga.type == ShapeType::Rect && gb.type == ShapeType::Rect) return rect_rect(ga.rect, gb.rect);
+    const std::optional<Core> ca = core_of(ga);
     if (!ca) return std::nullopt;
-    const std::optional<Core> cb = core_of(b);
+    const std::optional<Core> cb = core_of(gb);
     if (!cb) return std::nullopt;
     const Core w = negated(*cb);
     const Sum p(*ca, w);

@@ -6,13 +6,13 @@ namespace collide::detail {
 namespace {
 
 void set_point(Geo& g, Vec2 p) {
-    g.kind = Kind::Point;
+    g.kind = GeoKind::Point;
     g.pt = p;
 }
 
 void set_segment(Geo& g, Vec2 a, Vec2 b) {
     if (a == b) return set_point(g, a);
-    g.kind = Kind::Linear;
+    g.kind = GeoKind::Linear;
     g.own_pieces.push_back(Piece{PieceKind::Segment, a, b});
     g.bd = {a, b};
     g.nbd = 2;
@@ -21,13 +21,13 @@ void set_segment(Geo& g, Vec2 a, Vec2 b) {
 void set_rect(Geo& g, const Rect& r) {
     g.rect = r;
     if (r.min.x == r.max.x || r.min.y == r.max.y) return set_segment(g, r.min, r.max);
-    g.kind = Kind::Polygon;
+    g.kind = GeoKind::Polygon;
     g.is_rect = true;
     g.corners = {r.min, Vec2{r.max.x, r.min.y}, r.max, Vec2{r.min.x, r.max.y}};
 }
 
 void set_polyline(Geo& g, const std::vector<Vec2>& pl, const EdgeIndex* index) {
-    g.kind = Kind::Linear;
+    g.kind = GeoKind::Linear;
     if (index && index->size() > 0) g.index = index;
     else g.own_pieces = polyline_pieces(pl);
     if (g.pieces().empty()) return set_point(g, pl.empty() ? Vec2{} : pl[0]);
@@ -40,11 +40,11 @@ void set_polyline(Geo& g, const std::vector<Vec2>& pl, const EdgeIndex* index) {
 void set_capsule(Geo& g, const Capsule& c) {
     if (c.radius == 0.0) return set_segment(g, c.a, c.b);
     if (c.a == c.b) {  // the disk (SPEC §1.1)
-        g.kind = Kind::Disk;
+        g.kind = GeoKind::Disk;
         g.disk = Circle{c.a, c.radius};
         return;
     }
-    g.kind = Kind::Capsule;
+    g.kind = GeoKind::Capsule;
     g.capsule = CapsuleRef{Piece{PieceKind::Segment, c.a, c.b}, c.radius};
 }
 
@@ -58,24 +58,24 @@ Geo make_geo(const Shape& shape, const EdgeIndex* index) {
         case ShapeType::Circle: {
             g.disk = std::get<Circle>(shape);
             if (g.disk.radius == 0.0) set_point(g, g.disk.center);
-            else g.kind = Kind::Disk;
+            else g.kind = GeoKind::Disk;
             break;
         }
         case ShapeType::Rect: set_rect(g, std::get<Rect>(shape)); break;
         case ShapeType::Segment: set_segment(g, std::get<Segment>(shape).a, std::get<Segment>(shape).b); break;
         case ShapeType::Line:
-            g.kind = Kind::Linear;
+            g.kind = GeoKind::Linear;
             g.own_pieces.push_back(Piece{PieceKind::Line, std::get<Line>(shape).a, std::get<Line>(shape).b});
             break;
         case ShapeType::Ray:
-            g.kind = Kind::Linear;
+            g.kind = GeoKind::Linear;
             g.own_pieces.push_back(Piece{PieceKind::Ray, std::get<Ray>(shape).origin, std::get<Ray>(shape).direction});
             g.bd[0] = std::get<Ray>(shape).origin;
             g.nbd = 1;
             break;
         case ShapeType::Polygon: {
             const auto& p = std::get<Polygon>(shape).points;
-            g.kind = Kind::Polygon;
+            g.kind = GeoKind::Polygon;
             g.poly_ring = Ring{p.data(), p.size()};
             g.index = index;
             break;

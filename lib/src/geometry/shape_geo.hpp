@@ -27,12 +27,13 @@
 
 namespace collide::detail {
 
-enum class Kind : std::uint8_t { Point, Linear, Disk, Polygon, Capsule };
+/// The five geometric kinds the pair test dispatches on.
+enum class GeoKind : std::uint8_t { Point, Linear, Disk, Polygon, Capsule };
 
 /// A shape reduced to its geometric kind. Views into the Shape (and its edge index); owns
 /// only the pieces it made. A compound is not reduced (its parts are, one by one).
 struct Geo {
-    Kind kind = Kind::Point;
+    GeoKind kind = GeoKind::Point;
     ShapeType type = ShapeType::Point;  ///< what it was made from
     Vec2 pt;                            ///< Point
     Circle disk;                        ///< Disk (radius > 0); made from a Circle: it
@@ -52,7 +53,7 @@ struct Geo {
     PolygonRef polygon() const { return PolygonRef(ring(), index); }
     const std::vector<Piece>& pieces() const { return index ? index->pieces() : own_pieces; }
     /// Polygon: its edges; Linear: its pieces.
-    std::size_t edge_count() const { return kind == Kind::Polygon ? ring().n : pieces().size(); }
+    std::size_t edge_count() const { return kind == GeoKind::Polygon ? ring().n : pieces().size(); }
     bool in_boundary(const Vec2& x) const {
         for (int i = 0; i < nbd; ++i)
             if (bd[i] == x) return true;

@@ -195,14 +195,14 @@ std::optional<GridHit> shape_vs_grid(const Geo& r, const Grid& grid) {
                 if (L.solid(ix, iy) && meets(ix, iy)) add(ix, iy);
     };
     switch (r.kind) {
-        case Kind::Point: {
+        case GeoKind::Point: {
             const std::int64_t ix = floor_index(L.x, r.pt.x);
             const std::int64_t iy = floor_index(L.y, r.pt.y);
             if (L.in_range(ix, iy)) add(ix, iy);
             else hit.outside = grid.outside_solid;
             break;
         }
-        case Kind::Disk: {
+        case GeoKind::Disk: {
             const Circle& c = r.disk;
             const Shift lo{-c.radius};
             const Shift hi{c.radius};
@@ -213,7 +213,7 @@ std::optional<GridHit> shape_vs_grid(const Geo& r, const Grid& grid) {
                                                  beyond(L.y, c.center.y, lo) || beyond(L.y, c.center.y, hi));
             break;
         }
-        case Kind::Polygon: {
+        case GeoKind::Polygon: {
             if (r.is_rect) {
                 const Rect& box = r.rect;
                 const auto [x0, x1] = open_cells(L.x, box.min.x, none, box.max.x, none);
@@ -231,7 +231,7 @@ std::optional<GridHit> shape_vs_grid(const Geo& r, const Grid& grid) {
                 hit.outside = grid.outside_solid && (beyond(L.x, ring[i].x) || beyond(L.y, ring[i].y));
             break;
         }
-        case Kind::Capsule: {
+        case GeoKind::Capsule: {
             const CapsuleRef& c = r.capsule;
             const Shift lo{-c.r};
             const Shift hi{c.r};
@@ -244,7 +244,7 @@ std::optional<GridHit> shape_vs_grid(const Geo& r, const Grid& grid) {
                                                  beyond(L.y, min_y, lo) || beyond(L.y, max_y, hi));
             break;
         }
-        case Kind::Linear: {
+        case GeoKind::Linear: {
             for (const Piece& s : r.pieces()) {
                 piece_hits(s, L, hit.cells);
                 if (!grid.outside_solid || hit.outside) continue;

@@ -103,24 +103,24 @@ int compare_small(const Small& a, const Small& b, double d) {
 Cores cores_of(const Geo& g) {
     Cores c;
     switch (g.kind) {
-        case Kind::Point:
+        case GeoKind::Point:
             c.is_point = true;
             c.point = g.pt;
             break;
-        case Kind::Disk:
+        case GeoKind::Disk:
             c.r = g.disk.radius;
             c.is_point = true;
             c.point = g.disk.center;
             break;
-        case Kind::Capsule:
+        case GeoKind::Capsule:
             c.r = g.capsule.r;
             c.pieces.push_back(g.capsule.core);
             break;
-        case Kind::Linear:
+        case GeoKind::Linear:
             c.index = g.index;
             if (!c.index) c.pieces = g.own_pieces;
             break;
-        case Kind::Polygon: {
+        case GeoKind::Polygon: {
             c.index = g.index;
             if (c.index) break;
             const Ring ring = g.ring();

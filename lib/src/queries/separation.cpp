@@ -81,14 +81,14 @@ std::optional<Core> core_of(const Geo& g) {
         g.type == ShapeType::Compound)
         return std::nullopt;
     switch (g.kind) {
-        case Kind::Point: return normalised({g.pt}, 0.0);
-        case Kind::Disk: return normalised({g.disk.center}, g.disk.radius);
-        case Kind::Capsule: return normalised({g.capsule.core.p, g.capsule.core.q}, g.capsule.r);
-        case Kind::Linear: {  // a segment, a rect of zero width or height, a capsule of radius 0
+        case GeoKind::Point: return normalised({g.pt}, 0.0);
+        case GeoKind::Disk: return normalised({g.disk.center}, g.disk.radius);
+        case GeoKind::Capsule: return normalised({g.capsule.core.p, g.capsule.core.q}, g.capsule.r);
+        case GeoKind::Linear: {  // a segment, a rect of zero width or height, a capsule of radius 0
             const Piece& s = g.pieces()[0];
             return normalised({s.p, s.q}, 0.0);
         }
-        case Kind::Polygon:
+        case GeoKind::Polygon:
             if (g.is_rect) return normalised({g.corners.begin(), g.corners.end()}, 0.0);
             return convex_core(g.ring());
     }

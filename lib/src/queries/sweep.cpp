@@ -18,6 +18,7 @@
 #include "queries/sweep.hpp"
 
 #include "geometry/edge_index.hpp"
+#include "geometry/shape_geo.hpp"
 #include "numeric/predicates.hpp"
 #include "queries/sweep_form.hpp"
 
@@ -292,51 +293,47 @@ class Sweeper {
 public:
     Sweeper(const Entries& body, const EdgeIndex* index) : e_(body), index_(index) {}
 
+    // A compound part by part (whose polygons are not indexed), any other shape whole.
     void shape(const Shape& s) {
-        e_.r2 = 0.0;
-        switch (type_of(s)) {
-            case ShapeType::Point: return point_shape(std::get<Point>(s).at);
-            case ShapeType::Circle: {
-                const Circle& c = std::get<Circle>(s);
-                if (c.radius == 0.0) return point_shape(c.center);
-                e_.r2 = c.radius;
-                return e_.rounded(K::Point, c.center, c.center);
+        if (const auto* c = std::get_if<Compound>(&s)) {
+            for (const Shape& part : c->parts) {
+                if (e_.done()) break;
+                shape(make_geo(part, nullptr));
             }
-            case ShapeType::Rect: {
-                const Rect& q = std::get<Rect>(s);
-                if (e_.circle()) return e_.rounded(K::Rect, q.min, q.max);
-                return e_.zonotope(K::Rect, q.min, q.max, 0, 0);
-            }
-            case ShapeType::Segment: return segment(std::get<Segment>(s).a, std::get<Segment>(s).b);
-            case ShapeType::Line: {
-                const Line& l = std::get<Line>(s);
-                if (e_.circle()) return e_.capsule(K::Line, l.a, l.b, 0, 0);
-                return e_.zonotope(K::Line, l.a, l.b, 0, 0);
-            }
-            case ShapeType::Ray: {
-                const Ray& q = std::get<Ray>(s);
-                if (e_.circle()) return e_.capsule(K::Ray, q.origin, q.direction, 0, 0);
-                return e_.zonotope(K::Ray, q.origin, q.direction, 0, 0);
-            }
-            case ShapeType::Polygon: return polygon(std::get<Polygon>(s));
-            case ShapeType::Polyline: return polyline(std::get<Polyline>(s).points);
-            case ShapeType::Capsule: {
-                const Capsule& c = std::get<Capsule>(s);
-                e_.r2 = c.radius;
-                return capsule_shape(c);
-            }
-            case ShapeType::Compound:
-                for (const Shape& part : std::get<Compound>(s).parts) {
-                    if (e_.done()) break;
-                    shape(part);
-                }
-                return;
+            return;
         }
+        shape(make_geo(s, index_));
     }
 
     const std::optional<SweepTime>& best() const { return e_.best; }
 
 private:
+    // The obstacle as its Geo says (a rect is swept as the box it is, at any extent).
+    void shape(const Geo& g) {
+        e_.r2 = 0.0;
+        if (g.type == ShapeType::Rect) {
+            if (e_.circle()) return e_.rounded(K::Rect, g.rect.min, g.rect.max);
+            return e_.zonotope(K::Rect, g.rect.min, g.rect.max, 0, 0);
+        }
+        switch (g.kind) {
+            case GeoKind::Point: return point_shape(g.pt);
+            case GeoKind::Disk:  // a circle, or a capsule of one centre
+                e_.r2 = g.disk.radius;
+                return e_.rounded(K::Point, g.disk.center, g.disk.center);
+            case GeoKind::Capsule:
+                e_.r2 = g.capsule.r;
+                return capsule_shape(g.capsule.core.p, g.capsule.core.q);
+            case GeoKind::Polygon: return polygon(g.ring());
+            case GeoKind::Linear: break;
+        }
+        if (g.type == ShapeType::Polyline) return polyline(g);
+        const Piece& s = g.pieces()[0];  // a segment, line or ray
+        if (s.kind == PieceKind::Segment) return segment(s.p, s.q);
+        const K k = s.kind == PieceKind::Line ? K::Line : K::Ray;
+        if (e_.circle()) return e_.capsule(k, s.p, s.q, 0, 0);
+        return e_.zonotope(k, s.p, s.q, 0, 0);
+    }
+
     void point_shape(Vec2 p) {
         if (e_.circle()) return e_.disk(p, 0, 0);
         e_.zonotope(K::Point, p, p, 0, 0);
@@ -348,13 +345,13 @@ private:
         e_.zonotope(K::Seg, a, b, 0, 0);
     }
 
-    void capsule_shape(const Capsule& s) {
-        if (s.a == s.b) return e_.rounded(K::Point, s.a, s.a);
-        if (e_.w == 0 && e_.h == 0) return e_.capsule(K::Seg, s.a, s.b, 0, 0);
-        e_.zonotope(K::Seg, s.a, s.b, 2, 0);
-        e_.zonotope(K::Seg, s.a, s.b, 0, 2);
+    // A capsule's core a-b (a != b), grown by r2.
+    void capsule_shape(Vec2 a, Vec2 b) {
+        if (e_.w == 0 && e_.h == 0) return e_.capsule(K::Seg, a, b, 0, 0);
+        e_.zonotope(K::Seg, a, b, 2, 0);
+        e_.zonotope(K::Seg, a, b, 0, 2);
         for (int sx : {-1, 1})
-            for (int sy : {-1, 1}) e_.capsule(K::Seg, s.a, s.b, sx, sy);
+            for (int sy : {-1, 1}) e_.capsule(K::Seg, a, b, sx, sy);
     }
 
     // Whether v lies on the open segment from a to b (a != b), exactly.
@@ -380,23 +377,27 @@ private:
         for (int k = 0; k + 1 < n && !e_.done(); ++k) segment(cuts[k], cuts[k + 1]);
     }
 
-    void polyline(const std::vector<Vec2>& p) {
-        const std::size_t n = p.size();
-        if (std::all_of(p.begin(), p.end(), [&](Vec2 v) { return v == p[0]; })) return point_shape(p[0]);
-        const bool closed = p.front() == p.back();
+    // A polyline of more than one point: its pieces (no repeated point), and an open one's
+    // two ends, its boundary (Geo::bd).
+    void polyline(const Geo& g) {
+        const std::vector<Piece>& p = g.pieces();
+        const bool closed = g.nbd == 0;
+        const Vec2 front = g.bd[0];
+        const Vec2 back = g.bd[1];
         const bool thin = e_.point() || e_.flat();  // a body of no area
-        for (std::size_t i = 0; i + 1 < n && !e_.done(); ++i) {
-            if (p[i] == p[i + 1] || !e_.near(p[i], p[i + 1])) continue;
-            if (thin && !closed && (inside_segment(p[i], p[i + 1], p.front()) || inside_segment(p[i], p[i + 1], p.back())))
-                piece_with_ends(p[i], p[i + 1], p.front(), p.back());
+        for (std::size_t i = 0; i < p.size() && !e_.done(); ++i) {
+            if (!e_.near(p[i].p, p[i].q)) continue;
+            if (thin && !closed && (inside_segment(p[i].p, p[i].q, front) || inside_segment(p[i].p, p[i].q, back)))
+                piece_with_ends(p[i].p, p[i].q, front, back);
             else
-                segment(p[i], p[i + 1]);
+                segment(p[i].p, p[i].q);
         }
         if (!thin) return;  // a 2D body meets a vertex where it meets an edge
-        for (std::size_t i = closed ? 0 : 1; i + 1 < n && !e_.done(); ++i) {
+        for (std::size_t i = closed ? 0 : 1; i < p.size() && !e_.done(); ++i) {
             // An open polyline's ends are its boundary, wherever else it passes them.
-            if (!closed && (p[i] == p.front() || p[i] == p.back())) continue;
-            if (e_.near(p[i], p[i])) e_.zonotope(K::Point, p[i], p[i], 0, 0);
+            const Vec2 v = p[i].p;
+            if (!closed && (v == front || v == back)) continue;
+            if (e_.near(v, v)) e_.zonotope(K::Point, v, v, 0, 0);
         }
     }
 
@@ -427,10 +428,10 @@ private:
         for (std::size_t i = 0; i < n && !e.done(); ++i) f(i);
     }
 
-    void polygon(const Polygon& poly) {
-        const std::vector<Vec2>& v = poly.points;
-        const std::size_t n = v.size();
-        const Ring ring{v.data(), n};
+    // The polygon's ring (read through index_ when it is big).
+    void polygon(Ring v) {
+        const std::size_t n = v.n;
+        const Ring ring = v;
         if (locate_in(PolygonRef{ring, index_}, e_.from) > 0) return e_.take(SweepTime::constant(0.0));
         const bool thin = e_.point() || e_.flat();
         // (Only a point or segment body needs the winding: O(n) exact, or the index's.)
@@ -464,9 +465,9 @@ private:
 
     // A point body (`centre`) entering a polygon's interior: through an edge against its
     // inward side, or through a vertex into the open interior cone.
-    void centre_entries(Entries& centre, const std::vector<Vec2>& v, int orient) const {
+    void centre_entries(Entries& centre, Ring v, int orient) const {
         if (centre.from == centre.to) return;
-        const std::size_t n = v.size();
+        const std::size_t n = v.n;
         each_edge(centre, n, [&](std::size_t i) {
             const Vec2 a = v[i];
             const Vec2 b = v[i + 1 == n ? 0 : i + 1];

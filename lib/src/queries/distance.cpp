@@ -284,7 +284,7 @@ Prepared with_index(Prepared p, const Cores& c) { return p.edges || p.parts ? p 
 
 }  // namespace
 
-double distance(const Shape& a, const Shape& b, Prepared pa, Prepared pb) {
+double distance(const Shape& a, const Shape& b, Prepared pa, Prepared pb, Scratch& scratch) {
     const std::optional<Small> sa = small_of(a);
     const std::optional<Small> sb = sa ? small_of(b) : std::nullopt;
     if (sa && sb) {
@@ -296,14 +296,14 @@ double distance(const Shape& a, const Shape& b, Prepared pa, Prepared pb) {
         return std::max(0.0, round_term(t, r, std::isfinite(s.hi) ? s.hi : 0.0));
     }
     if (is_compound(a) || is_compound(b))
-        return collide_into(a, b, nullptr, pa, pb) ? 0.0 : parts_distance(a, b, pa, pb);
+        return collide_into(a, b, nullptr, pa, pb, scratch) ? 0.0 : parts_distance(a, b, pa, pb);
     const Cores ca = cores_of(a, pa.edges);
     const Cores cb = cores_of(b, pb.edges);
-    if (collide_into(a, b, nullptr, with_index(pa, ca), with_index(pb, cb))) return 0.0;
+    if (collide_into(a, b, nullptr, with_index(pa, ca), with_index(pb, cb), scratch)) return 0.0;
     return std::max(0.0, pair_distance(ca, cb));
 }
 
-int compare_distance(const Shape& a, const Shape& b, double d, Prepared pa, Prepared pb) {
+int compare_distance(const Shape& a, const Shape& b, double d, Prepared pa, Prepared pb, Scratch& scratch) {
     const std::optional<Small> sa = small_of(a);
     const std::optional<Small> sb = sa ? small_of(b) : std::nullopt;
     if (sa && sb) {
@@ -314,17 +314,23 @@ int compare_distance(const Shape& a, const Shape& b, double d, Prepared pa, Prep
     }
     const int at_zero = d > 0.0 ? -1 : 0;  // the answer for a colliding pair
     if (is_compound(a) || is_compound(b))
-        return collide_into(a, b, nullptr, pa, pb) ? at_zero : parts_compare(a, b, d, pa, pb);
+        return collide_into(a, b, nullptr, pa, pb, scratch) ? at_zero : parts_compare(a, b, d, pa, pb);
     const Cores ca = cores_of(a, pa.edges);
     const Cores cb = cores_of(b, pb.edges);
-    if (collide_into(a, b, nullptr, with_index(pa, ca), with_index(pb, cb))) return at_zero;
+    if (collide_into(a, b, nullptr, with_index(pa, ca), with_index(pb, cb), scratch)) return at_zero;
     return pair_compare(ca, cb, d);
 }
 
 }  // namespace detail
 
-double distance(const Shape& a, const Shape& b) { return detail::distance(a, b, {}, {}); }
+double distance(const Shape& a, const Shape& b) {
+    detail::Scratch scratch;
+    return detail::distance(a, b, {}, {}, scratch);
+}
 
-int compare_distance(const Shape& a, const Shape& b, double d) { return detail::compare_distance(a, b, d, {}, {}); }
+int compare_distance(const Shape& a, const Shape& b, double d) {
+    detail::Scratch scratch;
+    return detail::compare_distance(a, b, d, {}, {}, scratch);
+}
 
 }  // namespace collide

@@ -15,22 +15,26 @@ namespace collide::detail {
 /// Runs blocks 0 .. blocks-1 on `threads` workers and hands what they produce to `consume` in
 /// block order, on the calling thread.
 ///
-/// produce(k, chunk, hand_over) does block k into `chunk` (empty at the start) and may call
-/// hand_over(chunk) whenever it holds enough (a block may produce without bound), which gives
-/// the chunk away and leaves it empty; both return false when the run is stopping (then
+/// produce(k, worker, chunk, hand_over) does block k into `chunk` (empty at the start) and may
+/// call hand_over(chunk) whenever it holds enough (a block may produce without bound), which
+/// gives the chunk away and leaves it empty; both return false when the run is stopping (then
 /// produce returns false at once). consume(chunk) returns false to stop the whole run (the
 /// chunk then need not be emptied). Chunk needs a default constructor, moves and clear().
+/// `worker` is the context of the thread running the block (Box2D's task context): a Worker,
+/// default-constructed once per worker thread (once in all with one thread) and handed to
+/// each block that thread runs, so that what it keeps (reusable buffers) is never shared.
 ///
 /// A worker waits while kPending of its block's chunks are not yet consumed, and at most
 /// 4 x threads blocks are in flight, so memory stays bounded even when a block produces
 /// n^2 results. An exception in produce stops the run and is rethrown here; one in consume
 /// stops the workers and propagates.
-template <class Chunk, class Produce, class Consume>
+template <class Chunk, class Worker, class Produce, class Consume>
 void run_in_order(std::size_t blocks, unsigned threads, Produce&& produce, Consume&& consume) {
     if (threads <= 1 || blocks < 2) {
+        Worker context;
         Chunk out;
         for (std::size_t k = 0; k < blocks; ++k)
-            if (!produce(k, out, consume) || !consume(out)) break;
+            if (!produce(k, context, out, consume) || !consume(out)) break;
         return;
     }
     constexpr std::size_t kPending = 2;
@@ -54,6 +58,7 @@ void run_in_order(std::size_t blocks, unsigned threads, Produce&& produce, Consu
     std::exception_ptr error;
     const std::size_t window = 4 * std::size_t{threads};  // blocks in flight at most
     auto worker = [&] {
+        Worker context;
         for (;;) {
             std::size_t k = 0;
             Chunk out;
@@ -73,7 +78,7 @@ void run_in_order(std::size_t blocks, unsigned threads, Produce&& produce, Consu
                 return !stop;
             };
             try {
-                if (!produce(k, out, hand_over)) return;
+                if (!produce(k, context, out, hand_over)) return;
             } catch (...) {
                 std::lock_guard<std::mutex> lock(m);
                 if (!error) error = std::current_exception();

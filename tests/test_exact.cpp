@@ -447,10 +447,8 @@ TEST_CASE("DoubleWord: the correctly rounded value of a polynomial, or no answer
 TEST_CASE("Magnitude and Rescaled: the fast filter decides at any magnitude") {
     using collide::detail::Magnitude;
     using collide::detail::Probe;
-    using collide::detail::Rescale;
-    using collide::detail::RescaleScope;
     using collide::detail::Rescaled;
-    using collide::detail::rescale_for;
+    using collide::detail::rescalable;
     using collide::detail::sign_of_low_degree;
     constexpr int kUnknown = Filtered::kUnknown;
     // Two circles, centre offsets and radii with two decimals: d^2 - (ra + rb)^2.
@@ -501,23 +499,23 @@ TEST_CASE("Magnitude and Rescaled: the fast filter decides at any magnitude") {
         CHECK(sign_of_low_degree(f) != 0);
     }
     SUBCASE("Probe: homogeneous expressions and their degree; others are refused") {
-        Rescale k;
-        CHECK(rescale_for(disks(1e300, 1e300, 3e298, 4e298, 1e298, 2e298), k));
-        CHECK(k.degree == 2);
-        CHECK(k.shift == -std::ilogb(1e300 + 4e298));
+        const Probe p = disks(1e300, 1e300, 3e298, 4e298, 1e298, 2e298)(Probe{});
+        CHECK(p.homogeneous());
+        CHECK(p.degree == 2);
+        CHECK(p.top == 1e300 + 4e298);
         auto mixed = [](auto zero) {
             using T = decltype(zero);
             return T(3.0) * T(3.0) - T(9.0);  // degree 2 against 1
         };
-        CHECK_FALSE(rescale_for(mixed, k));
+        CHECK_FALSE(rescalable(mixed));
         auto starts_at_zero = [](auto zero) {
             using T = decltype(zero);
             T sum = zero;
             for (int i = 1; i < 4; ++i) sum = sum + T(i) * T(i);
             return sum;
         };
-        CHECK(rescale_for(starts_at_zero, k));
-        CHECK(k.degree == 2);
+        CHECK(rescalable(starts_at_zero));
+        CHECK(starts_at_zero(Probe{}).degree == 2);
     }
     SUBCASE("coordinates near 1e300 and 1e-300: rescaled by a power of two, decided as at 1") {
         for (const int scale : {990, 1000, 500, -1000}) {
@@ -531,10 +529,10 @@ TEST_CASE("Magnitude and Rescaled: the fast filter decides at any magnitude") {
                 const double ra = s(std::abs(cents(rng)) / 100.0 + 1), rb = s(std::abs(cents(rng)) / 100.0 + 1);
                 const auto f = disks(ox, oy, dx, dy, ra, rb);
                 CHECK(f(Magnitude{}).sign() == kUnknown);  // out of Magnitude's range as they are
-                Rescale k;
-                REQUIRE(rescale_for(f, k));
-                const RescaleScope scope(k.shift);
-                const int r = f(Rescaled<Magnitude>{}).sign();
+                REQUIRE(rescalable(f));
+                const Rescaled<Magnitude> rescaled = f(Rescaled<Magnitude>{});
+                REQUIRE(rescaled.in_range());
+                const int r = rescaled.t.sign();
                 if (r == kUnknown) continue;
                 ++decided;
                 CHECK(r == f(Exact{}).sign());
@@ -549,11 +547,8 @@ TEST_CASE("Magnitude and Rescaled: the fast filter decides at any magnitude") {
             using T = decltype(zero);
             return T(8.0) * T(DBL_TRUE_MIN) - T(DBL_TRUE_MIN) * T(0.0);
         };
-        Rescale k;
-        REQUIRE(rescale_for(f, k));
-        CHECK(k.shift == -3);
-        const RescaleScope scope(k.shift);
-        CHECK(f(Rescaled<Magnitude>{}).sign() == kUnknown);
+        REQUIRE(rescalable(f));
+        CHECK_FALSE(f(Rescaled<Magnitude>{}).in_range());
         CHECK(sign_of_low_degree(f) == 1);
     }
     SUBCASE("near-degenerate orientations at every magnitude agree with Exact") {
@@ -577,13 +572,21 @@ TEST_CASE("Magnitude and Rescaled: the fast filter decides at any magnitude") {
             CHECK(sign_of_low_degree(f) == f(Exact{}).sign());
         }
     }
-    SUBCASE("RescaleScope restores the previous shift") {
-        const int before = collide::detail::rescale_shift();
-        {
-            const RescaleScope scope(-700);
-            CHECK(collide::detail::rescale_shift() == -700);
+    SUBCASE("each value carries its own power of two: t * 2^e is the value, at any magnitude") {
+        for (const double s : {0x1p1000, 0x1p-1000, 1.0}) {
+            const double x = 3.25 * s, y = 1.5 * s;  // exponents one apart: the sums align
+            auto f = [&](auto zero) {
+                using T = decltype(zero);
+                return (T(x) - T(y)) * (T(x) + T(y)) + zero;
+            };
+            const Rescaled<Magnitude> r = f(Rescaled<Magnitude>{});
+            REQUIRE(r.in_range());
+            CHECK(r.t.sign() == 1);
+            const auto exact = f(Exact{}).to_scaled();
+            const auto carried = collide::detail::Scaled::make(r.t.v, r.e);
+            CHECK(carried.m == exact.m);
+            CHECK(carried.e == exact.e);
         }
-        CHECK(collide::detail::rescale_shift() == before);
     }
 }
 

@@ -280,84 +280,123 @@ private:
     }
 };
 
-/// The power of two 2^shift every input is multiplied by while a Rescaled expression is
-/// evaluated, as two factors 2^(shift / 2) and 2^(shift - shift / 2), each a normal double
-/// for |shift| <= 2044 (ldexp took a fifth of the time of a check near 1e300). Per thread:
-/// the predicate's lambda builds its inputs from doubles alone, so the factor cannot travel
-/// in the values.
-struct RescaleFactor {
-    int shift = 0;
-    double first = 1.0;
-    double second = 1.0;
-};
-inline RescaleFactor& rescale_factor() {
-    static thread_local RescaleFactor factor;
-    return factor;
+/// x times 2^s, s a negative shift of at most 1000 (for Rescaled's sums): exact for the
+/// values, as Rescaled's argument shows; DoubleWord's error bound, which may be tiny, gets
+/// 2^-1040 (its kTiny) added below 2^-1000 to cover the rounding of a subnormal product.
+inline Magnitude times_power_of_two(Magnitude x, double f) {
+    x.v *= f;
+    x.m *= f;
+    return x;
 }
-inline int rescale_shift() { return rescale_factor().shift; }
+inline DoubleWord times_power_of_two(DoubleWord x, double f) {
+    x.h *= f;
+    x.l *= f;
+    if (x.e != 0.0) {
+        x.e *= f;
+        if (x.e < 0x1p-1000) x.e += 0x1p-1040;
+    }
+    return x;
+}
 
-/// T (Magnitude or DoubleWord) with every input multiplied by 2^rescale_shift(). Both need
-/// their inputs in [2^-100, 2^100]; coordinates near 1e300 (or 1e-300) are not, yet a
-/// homogeneous predicate's sign, and its value up to a power of two, are the same for the
-/// inputs rescaled into that range. Multiplying by a power of two is exact while the result
-/// is a normal double, which the range check on the rescaled input ensures; an input left
-/// outside it becomes infinite, which T refuses to decide on.
+/// 2^n for a normal exponent n (-1022 <= n <= 1023), without ldexp (a fifth of the time of
+/// a check near 1e300 when it rescaled every input).
+inline double power_of_two(int n) {
+    const std::uint64_t bits = static_cast<std::uint64_t>(n + 1023) << 52;
+    double d = 0.0;
+    std::memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+/// T (Magnitude or DoubleWord) on rescaled inputs, each value carrying its own power of
+/// two: it stands for t * 2^e. Both T need their inputs in [2^-100, 2^100]; coordinates near
+/// 1e300 (or 1e-300) are not, yet a homogeneous predicate's sign, and its value up to a power
+/// of two, are those of the inputs rescaled into that range.
+///
+/// The factor travels in the values, not beside them (a predicate's lambda builds its inputs
+/// from doubles alone, T(x), so nothing else could hand it to them): an input d becomes
+/// d * 2^-ilogb(d), in [1, 2), with e = ilogb(d), exactly; a product multiplies the t and
+/// adds the e; a sum brings the operand of the lower e to the higher one by an exact
+/// multiplication by a power of two. This computes exactly what T computes on every input
+/// multiplied by 2^-E, E = ilogb of the largest (as it was done before, with that factor
+/// kept per thread), each value scaled by a further power of two 2^(j E - e) >= 1 for its
+/// degree j (by induction: an input's e is at most E, a product's e is the sum of its
+/// factors', a sum's their largest, homogeneous sums add values of one degree): T's values
+/// there are 0 or far from underflow and overflow (its range argument), so these are too,
+/// every rounding is the same one scaled, and Magnitude's sign is the same; DoubleWord's
+/// bound stays rigorous (times_power_of_two). As there, the inputs must lie within 2^100 of
+/// the largest: lo and hi, the least and greatest ilogb of the inputs, say whether they did
+/// (in_range()); a value whose inputs did not is not to be read.
 template <class T>
-struct Rescaled : T {
+struct Rescaled {
+    T t;
+    int e = kZero;
+    int lo = kNoInput;  // no input yet: lo > hi
+    int hi = -kNoInput;
+
     Rescaled() = default;
-    explicit Rescaled(double d) : T(rescaled_input(d)) {}
-    Rescaled(const T& t) : T(t) {}  // NOLINT: the results of T's own operators
+    explicit Rescaled(double d) {
+        if (d == 0.0) {
+            t = T(0.0);
+        } else if (!std::isfinite(d)) {  // never decided: as an input out of range
+            t = T(d);
+            lo = -kNoInput;
+            hi = kNoInput;
+        } else {
+            e = lo = hi = std::ilogb(d);
+            t = T(d * power_of_two(-e / 2) * power_of_two(-e - (-e / 2)));  // each product exact
+        }
+    }
+
+    /// Whether every input lies within 2^100 of the largest (and none is infinite or NaN).
+    bool in_range() const { return lo > hi || hi - lo <= 100; }
+
+    friend Rescaled operator*(const Rescaled& a, const Rescaled& b) {
+        return Rescaled(a.t * b.t, a.e == kZero || b.e == kZero ? kZero : a.e + b.e, a, b);
+    }
+    friend Rescaled operator+(const Rescaled& a, const Rescaled& b) {
+        const int top = std::max(a.e, b.e);
+        return Rescaled(aligned(a, top) + aligned(b, top), top, a, b);
+    }
+    friend Rescaled operator-(const Rescaled& a, const Rescaled& b) {
+        const int top = std::max(a.e, b.e);
+        return Rescaled(aligned(a, top) - aligned(b, top), top, a, b);
+    }
+    Rescaled operator-() const {
+        Rescaled r = *this;
+        r.t = -t;
+        return r;
+    }
 
 private:
-    static double rescaled_input(double d) {
-        if (d == 0.0) return 0.0;
-        // Both factors scale the same way, so the first product lies between d and the
-        // result: it rounds only when the result is below 2^-1022, which the range refuses
-        // (as a result that rounded to 0).
-        const RescaleFactor& k = rescale_factor();
-        const double a = d * k.first * k.second;
-        return a != 0.0 && Magnitude::in_range(a) ? a : HUGE_VAL;
+    static constexpr int kZero = -(1 << 20);  // e of an exact 0: any power of two would do
+    static constexpr int kNoInput = 1 << 20;
+
+    Rescaled(const T& value, int exponent, const Rescaled& a, const Rescaled& b)
+        : t(value), e(exponent), lo(std::min(a.lo, b.lo)), hi(std::max(a.hi, b.hi)) {}
+
+    // x.t as a value of exponent top >= x.e. Within the range the shift is at most 100 per
+    // degree; a larger one (inputs out of range: the result is not read) is left undone.
+    static T aligned(const Rescaled& x, int top) {
+        const int shift = x.e == kZero ? 0 : top - x.e;
+        return shift == 0 || shift > 1000 ? x.t : times_power_of_two(x.t, power_of_two(-shift));
     }
 };
 
-/// For a homogeneous f whose inputs lie within a factor 2^100 of its largest, the shift
-/// bringing the largest to [1, 2) and f's degree; nothing otherwise.
-struct Rescale {
-    int shift = 0;
-    int degree = 0;
-};
+/// Whether f is homogeneous (every monomial of one degree) with finite, not all zero,
+/// inputs: then Rescaled may evaluate it.
 template <class F>
-bool rescale_for(F&& f, Rescale& r) {
-    const Probe p = f(Probe{});
-    if (!p.homogeneous()) return false;
-    r.shift = -std::ilogb(p.top);
-    r.degree = p.degree;
-    return true;
+bool rescalable(F&& f) {
+    return f(Probe{}).homogeneous();
 }
-
-/// Sets the rescale factor to 2^shift (|shift| <= 2044) for the lifetime of the scope.
-class RescaleScope {
-public:
-    explicit RescaleScope(int shift) : saved_(rescale_factor()) {
-        rescale_factor() = RescaleFactor{shift, std::ldexp(1.0, shift / 2), std::ldexp(1.0, shift - shift / 2)};
-    }
-    ~RescaleScope() { rescale_factor() = saved_; }
-    RescaleScope(const RescaleScope&) = delete;
-    RescaleScope& operator=(const RescaleScope&) = delete;
-
-private:
-    RescaleFactor saved_;
-};
 
 /// sign_of for a homogeneous f whose inputs leave Magnitude's range: Magnitude on the
 /// inputs rescaled by a power of two (exact; the sign does not change), then sign_of. Out
 /// of line and cold, so that the common path's code stays as small as before.
 template <class F>
 [[gnu::noinline, gnu::cold]] int sign_of_rescaled(F& f) {
-    Rescale k;
-    if (rescale_for(f, k)) {
-        const RescaleScope scope(k.shift);
-        const int t = f(Rescaled<Magnitude>{}).sign();
+    if (rescalable(f)) {
+        const Rescaled<Magnitude> r = f(Rescaled<Magnitude>{});
+        const int t = r.in_range() ? r.t.sign() : Filtered::kUnknown;
         if (t != Filtered::kUnknown) return t;
     }
     return sign_of(f);

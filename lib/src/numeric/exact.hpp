@@ -280,9 +280,9 @@ private:
     }
 };
 
-/// x times 2^s, s a negative shift of at most 1000 (for Rescaled's sums): exact for the
-/// values, as Rescaled's argument shows; DoubleWord's error bound, which may be tiny, gets
-/// 2^-1040 (its kTiny) added below 2^-1000 to cover the rounding of a subnormal product.
+/// x times f = 2^-s, 0 < s <= 1000 (Rescaled's sums): exact for the values, as Rescaled's
+/// argument shows; DoubleWord's error bound, which may be tiny, gets 2^-1040 (its kTiny)
+/// added below 2^-1000 to cover the rounding of a subnormal product.
 inline Magnitude times_power_of_two(Magnitude x, double f) {
     x.v *= f;
     x.m *= f;
@@ -313,19 +313,19 @@ inline double power_of_two(int n) {
 /// of two, are those of the inputs rescaled into that range.
 ///
 /// The factor travels in the values, not beside them (a predicate's lambda builds its inputs
-/// from doubles alone, T(x), so nothing else could hand it to them): an input d becomes
-/// d * 2^-ilogb(d), in [1, 2), with e = ilogb(d), exactly; a product multiplies the t and
-/// adds the e; a sum brings the operand of the lower e to the higher one by an exact
-/// multiplication by a power of two. This computes exactly what T computes on every input
-/// multiplied by 2^-E, E = ilogb of the largest (as it was done before, with that factor
-/// kept per thread), each value scaled by a further power of two 2^(j E - e) >= 1 for its
-/// degree j (by induction: an input's e is at most E, a product's e is the sum of its
-/// factors', a sum's their largest, homogeneous sums add values of one degree): T's values
-/// there are 0 or far from underflow and overflow (its range argument), so these are too,
-/// every rounding is the same one scaled, and Magnitude's sign is the same; DoubleWord's
-/// bound stays rigorous (times_power_of_two). As there, the inputs must lie within 2^100 of
-/// the largest: lo and hi, the least and greatest ilogb of the inputs, say whether they did
-/// (in_range()); a value whose inputs did not is not to be read.
+/// from doubles alone, T(x), so nothing else could hand them a factor but a hidden
+/// per-thread variable): an input d becomes d * 2^-ilogb(d), in [1, 2), with e = ilogb(d),
+/// exactly; a product multiplies the t and adds the e; a sum brings the operand of the lower
+/// e to the higher one by an exact multiplication by a power of two. This computes exactly
+/// what T computes on every input multiplied by 2^-E, E = ilogb of the largest input, each
+/// value scaled by a further power of two 2^(j E - e) >= 1 for its degree j (by induction:
+/// an input's e is at most E, a product's e is the sum of its factors', a sum's their
+/// largest, and homogeneous sums add values of one degree). T's values there are 0 or far
+/// from underflow and overflow (its range argument), so these are too, every rounding is
+/// the same one scaled, and Magnitude's sign is the same; DoubleWord's bound stays rigorous
+/// (times_power_of_two). As there, the inputs must lie within 2^100 of the largest: lo and
+/// hi, the least and greatest ilogb of the inputs, say whether they did (in_range()); a
+/// value whose inputs did not is not to be read.
 template <class T>
 struct Rescaled {
     T t;

@@ -112,8 +112,8 @@ void each_piece_pair(const Geo& a, const Geo& b, F&& f) {
     }
 }
 
-// ---- the kernels of the other files (a of the lower kind; null pts: no points wanted; ------
-// scratch: the worker's buffers, scratch.hpp)
+// ---- the kernels of the other files --------------------------------------------------------
+// a is of the lower kind; null pts: no points wanted; scratch: the worker's buffers (scratch.hpp).
 
 // pair_test_pieces.cpp
 Topo linear_linear(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch& scratch);

@@ -530,9 +530,7 @@ TEST_CASE("Magnitude and Rescaled: the fast filter decides at any magnitude") {
                 const auto f = disks(ox, oy, dx, dy, ra, rb);
                 CHECK(f(Magnitude{}).sign() == kUnknown);  // out of Magnitude's range as they are
                 REQUIRE(rescalable(f));
-                const Rescaled<Magnitude> rescaled = f(Rescaled<Magnitude>{});
-                REQUIRE(rescaled.in_range());
-                const int r = rescaled.t.sign();
+                const int r = f(Rescaled<Magnitude>{}).t.sign();
                 if (r == kUnknown) continue;
                 ++decided;
                 CHECK(r == f(Exact{}).sign());
@@ -547,8 +545,8 @@ TEST_CASE("Magnitude and Rescaled: the fast filter decides at any magnitude") {
             using T = decltype(zero);
             return T(8.0) * T(DBL_TRUE_MIN) - T(DBL_TRUE_MIN) * T(0.0);
         };
-        REQUIRE(rescalable(f));
-        CHECK_FALSE(f(Rescaled<Magnitude>{}).in_range());
+        CHECK(f(Probe{}).homogeneous());
+        CHECK_FALSE(rescalable(f));
         CHECK(sign_of_low_degree(f) == 1);
     }
     SUBCASE("near-degenerate orientations at every magnitude agree with Exact") {
@@ -572,20 +570,27 @@ TEST_CASE("Magnitude and Rescaled: the fast filter decides at any magnitude") {
             CHECK(sign_of_low_degree(f) == f(Exact{}).sign());
         }
     }
-    SUBCASE("each value carries its own power of two: t * 2^e is the value, at any magnitude") {
-        for (const double s : {0x1p1000, 0x1p-1000, 1.0}) {
-            const double x = 3.25 * s, y = 1.5 * s;  // exponents one apart: the sums align
-            auto f = [&](auto zero) {
-                using T = decltype(zero);
-                return (T(x) - T(y)) * (T(x) + T(y)) + zero;
+    SUBCASE("each value carries its own power of two: what a factor common to all inputs gives") {
+        // x and y 2^70 apart (their e differ: the sums align): the value, as t * 2^e, is the
+        // one Magnitude computes on the inputs multiplied by 2^-ilogb(x), times 2^(2 ilogb(x)).
+        for (const double s : {0x1p1000, 0x1p-1000, 1.0, 0x1p-1020}) {
+            const double x = 3.25 * s, y = 1.375 * 0x1p-70 * s;
+            auto f = [&](double k) {
+                return [=](auto zero) {
+                    using T = decltype(zero);
+                    return (T(x * k) - T(y * k)) * (T(x * k) + T(y * k)) + zero;
+                };
             };
-            const Rescaled<Magnitude> r = f(Rescaled<Magnitude>{});
-            REQUIRE(r.in_range());
+            REQUIRE(rescalable(f(1.0)));
+            const Rescaled<Magnitude> r = f(1.0)(Rescaled<Magnitude>{});
             CHECK(r.t.sign() == 1);
-            const auto exact = f(Exact{}).to_scaled();
+            const int top = std::ilogb(x);
+            const Magnitude common = f(std::ldexp(1.0, -top))(Magnitude{});
             const auto carried = collide::detail::Scaled::make(r.t.v, r.e);
-            CHECK(carried.m == exact.m);
-            CHECK(carried.e == exact.e);
+            const auto expected = collide::detail::Scaled::make(common.v, 2 * top);
+            CHECK(carried.m == expected.m);
+            CHECK(carried.e == expected.e);
+            CHECK(std::ldexp(r.t.m, r.e - 2 * top) == common.m);
         }
     }
 }

@@ -24,6 +24,7 @@
 #include "numeric/double_word.hpp"  // for the evaluators that round with it beside Exact
 #include "numeric/filtered.hpp"
 #include "numeric/scaled.hpp"
+#include "support/assert.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -243,24 +244,34 @@ private:
     }
 };
 
+/// ilogb(d) for a finite d != 0, read from the bits when d is normal.
+inline int binary_exponent(double d) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &d, sizeof bits);
+    const auto biased = static_cast<int>((bits >> 52) & 0x7ff);
+    return biased != 0 ? biased - 1023 : std::ilogb(d);
+}
+
 /// What sign_of_low_degree and scaled_of need to know of an expression before rescaling it
-/// (see Rescaled): the largest input in absolute value, and whether the expression is
-/// homogeneous (every monomial of one degree, `degree`), so that multiplying every input
-/// by 2^k multiplies its value by 2^(k degree) exactly. Constants count as inputs: scaling
-/// them too keeps such an expression homogeneous.
+/// (see Rescaled): the largest and the least nonzero input in absolute value, and whether the
+/// expression is homogeneous (every monomial of one degree, `degree`), so that multiplying
+/// every input by 2^k multiplies its value by 2^(k degree) exactly. Constants count as
+/// inputs: scaling them too keeps such an expression homogeneous.
 struct Probe {
     double top = 0.0;
+    double bottom = HUGE_VAL;
     int degree = kZero;
     bool mixed = false;  // monomials of different degrees
 
     Probe() = default;
-    explicit Probe(double d) : top(std::fabs(d)), degree(1) {}
+    explicit Probe(double d) : top(std::fabs(d)), bottom(d != 0.0 ? std::fabs(d) : HUGE_VAL), degree(1) {}
 
     friend Probe operator+(const Probe& a, const Probe& b) { return sum(a, b); }
     friend Probe operator-(const Probe& a, const Probe& b) { return sum(a, b); }
     friend Probe operator*(const Probe& a, const Probe& b) {
         Probe r;
         r.top = std::max(a.top, b.top);
+        r.bottom = std::min(a.bottom, b.bottom);
         r.degree = a.degree == kZero || b.degree == kZero ? kZero : a.degree + b.degree;
         r.mixed = a.mixed || b.mixed;
         return r;
@@ -268,12 +279,18 @@ struct Probe {
     Probe operator-() const { return *this; }
 
     bool homogeneous() const { return !mixed && degree != kZero && top > 0.0 && std::isfinite(top); }
+    /// Whether every nonzero input lies within 2^100 of the largest (by their ilogb): what
+    /// Rescaled needs, as Magnitude and DoubleWord need their inputs in [2^-100, 2^100].
+    bool narrow() const {
+        return top > 0.0 && std::isfinite(top) && binary_exponent(top) - binary_exponent(bottom) <= 100;
+    }
 
 private:
     static constexpr int kZero = -1;  // T{}, the zero a predicate starts a sum with: any degree
     static Probe sum(const Probe& a, const Probe& b) {
         Probe r;
         r.top = std::max(a.top, b.top);
+        r.bottom = std::min(a.bottom, b.bottom);
         r.degree = a.degree == kZero ? b.degree : a.degree;
         r.mixed = a.mixed || b.mixed || (a.degree != kZero && b.degree != kZero && a.degree != b.degree);
         return r;
@@ -283,12 +300,12 @@ private:
 /// x times f = 2^-s, 0 < s <= 1000 (Rescaled's sums): exact for the values, as Rescaled's
 /// argument shows; DoubleWord's error bound, which may be tiny, gets 2^-1040 (its kTiny)
 /// added below 2^-1000 to cover the rounding of a subnormal product.
-inline Magnitude times_power_of_two(Magnitude x, double f) {
+[[gnu::always_inline]] inline Magnitude times_power_of_two(Magnitude x, double f) {
     x.v *= f;
     x.m *= f;
     return x;
 }
-inline DoubleWord times_power_of_two(DoubleWord x, double f) {
+[[gnu::always_inline]] inline DoubleWord times_power_of_two(DoubleWord x, double f) {
     x.h *= f;
     x.l *= f;
     if (x.e != 0.0) {
@@ -298,8 +315,8 @@ inline DoubleWord times_power_of_two(DoubleWord x, double f) {
     return x;
 }
 
-/// 2^n for a normal exponent n (-1022 <= n <= 1023), without ldexp (a fifth of the time of
-/// a check near 1e300 when it rescaled every input).
+/// 2^n for a normal exponent n (-1022 <= n <= 1023), without ldexp (which took a fifth of
+/// the time of a check near 1e300).
 inline double power_of_two(int n) {
     const std::uint64_t bits = static_cast<std::uint64_t>(n + 1023) << 52;
     double d = 0.0;
@@ -310,83 +327,81 @@ inline double power_of_two(int n) {
 /// T (Magnitude or DoubleWord) on rescaled inputs, each value carrying its own power of
 /// two: it stands for t * 2^e. Both T need their inputs in [2^-100, 2^100]; coordinates near
 /// 1e300 (or 1e-300) are not, yet a homogeneous predicate's sign, and its value up to a power
-/// of two, are those of the inputs rescaled into that range.
+/// of two, are those of the inputs rescaled into that range. For an f that rescalable(f)
+/// accepts only.
 ///
 /// The factor travels in the values, not beside them (a predicate's lambda builds its inputs
-/// from doubles alone, T(x), so nothing else could hand them a factor but a hidden
-/// per-thread variable): an input d becomes d * 2^-ilogb(d), in [1, 2), with e = ilogb(d),
-/// exactly; a product multiplies the t and adds the e; a sum brings the operand of the lower
-/// e to the higher one by an exact multiplication by a power of two. This computes exactly
-/// what T computes on every input multiplied by 2^-E, E = ilogb of the largest input, each
-/// value scaled by a further power of two 2^(j E - e) >= 1 for its degree j (by induction:
-/// an input's e is at most E, a product's e is the sum of its factors', a sum's their
-/// largest, and homogeneous sums add values of one degree). T's values there are 0 or far
-/// from underflow and overflow (its range argument), so these are too, every rounding is
-/// the same one scaled, and Magnitude's sign is the same; DoubleWord's bound stays rigorous
-/// (times_power_of_two). As there, the inputs must lie within 2^100 of the largest: lo and
-/// hi, the least and greatest ilogb of the inputs, say whether they did (in_range()); a
-/// value whose inputs did not is not to be read.
+/// from doubles alone, T(x), so nothing else could hand them a factor but a hidden per-thread
+/// variable): an input d becomes d * 2^-e, in [1, 2^64), exactly, with e its binary exponent
+/// ilogb(d) rounded down to a multiple of 64 (so that the inputs of one predicate, mostly of
+/// nearby magnitudes, mostly share one e); a product multiplies the t and adds the e; a sum
+/// brings the operand of the lower e to the higher one by an exact multiplication by a power of
+/// two. This computes exactly what T computes on every input multiplied by 2^-E, E = ilogb of
+/// the largest input, each value scaled by a further power of two 2^(j E - e) >= 1 for its
+/// degree j (by induction: an input's e is at most E, a product's e is the sum of its factors',
+/// a sum's their largest, and homogeneous sums add values of one degree). T's values there are
+/// 0 or far from underflow (its range argument: the inputs lie within 2^100 of the largest),
+/// so these larger ones are too, and far from overflow (from inputs below 2^64, of degree at
+/// most 5); every rounding is the same one scaled, and Magnitude's sign is the same;
+/// DoubleWord's bound stays rigorous (times_power_of_two). An infinite or NaN input is left as
+/// it is, for T to refuse.
 template <class T>
 struct Rescaled {
     T t;
     int e = kZero;
-    int lo = kNoInput;  // no input yet: lo > hi
-    int hi = -kNoInput;
 
     Rescaled() = default;
-    explicit Rescaled(double d) {
-        if (d == 0.0) {
-            t = T(0.0);
-        } else if (!std::isfinite(d)) {  // never decided: as an input out of range
-            t = T(d);
-            lo = -kNoInput;
-            hi = kNoInput;
-        } else {
-            e = lo = hi = std::ilogb(d);
-            t = T(d * power_of_two(-e / 2) * power_of_two(-e - (-e / 2)));  // each product exact
-        }
-    }
+    [[gnu::always_inline]] explicit Rescaled(double d) { t = input(d, e); }  // e set first, to kZero
 
-    /// Whether every input lies within 2^100 of the largest (and none is infinite or NaN).
-    bool in_range() const { return lo > hi || hi - lo <= 100; }
-
-    friend Rescaled operator*(const Rescaled& a, const Rescaled& b) {
-        return Rescaled(a.t * b.t, a.e == kZero || b.e == kZero ? kZero : a.e + b.e, a, b);
+    [[gnu::always_inline]] friend Rescaled operator*(const Rescaled& a, const Rescaled& b) {
+        return Rescaled(a.t * b.t, a.e == kZero || b.e == kZero ? kZero : a.e + b.e);
     }
-    friend Rescaled operator+(const Rescaled& a, const Rescaled& b) {
+    [[gnu::always_inline]] friend Rescaled operator+(const Rescaled& a, const Rescaled& b) {
         const int top = std::max(a.e, b.e);
-        return Rescaled(aligned(a, top) + aligned(b, top), top, a, b);
+        return Rescaled(aligned(a, top) + aligned(b, top), top);
     }
-    friend Rescaled operator-(const Rescaled& a, const Rescaled& b) {
+    [[gnu::always_inline]] friend Rescaled operator-(const Rescaled& a, const Rescaled& b) {
         const int top = std::max(a.e, b.e);
-        return Rescaled(aligned(a, top) - aligned(b, top), top, a, b);
+        return Rescaled(aligned(a, top) - aligned(b, top), top);
     }
-    Rescaled operator-() const {
-        Rescaled r = *this;
-        r.t = -t;
-        return r;
-    }
+    [[gnu::always_inline]] Rescaled operator-() const { return Rescaled(-t, e); }
 
 private:
-    static constexpr int kZero = -(1 << 20);  // e of an exact 0: any power of two would do
-    static constexpr int kNoInput = 1 << 20;
+    static constexpr int kZero = -(1 << 20);  // e of an exact 0 (any power of two would do)
 
-    Rescaled(const T& value, int exponent, const Rescaled& a, const Rescaled& b)
-        : t(value), e(exponent), lo(std::min(a.lo, b.lo)), hi(std::max(a.hi, b.hi)) {}
+    Rescaled(const T& value, int exponent) : t(value), e(exponent) {}
 
-    // x.t as a value of exponent top >= x.e. Within the range the shift is at most 100 per
-    // degree; a larger one (inputs out of range: the result is not read) is left undone.
-    static T aligned(const Rescaled& x, int top) {
+    // d * 2^-e, setting e; a normal d by rewriting its exponent bits.
+    [[gnu::always_inline]] static T input(double d, int& e) {
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, &d, sizeof bits);
+        const auto biased = static_cast<int>((bits >> 52) & 0x7ff);
+        if (d == 0.0 || biased == 0x7ff) return T(d);  // 0 needs no exponent; T refuses inf and NaN
+        if (biased == 0) {  // subnormal: e is -1024 or -1088, and each product is exact
+            e = std::ilogb(d) & ~63;
+            return T(d * power_of_two(-e / 2) * power_of_two(-e - (-e / 2)));
+        }
+        e = (biased - 1023) & ~63;  // rounded down, negative ones too
+        bits = (bits & ~(std::uint64_t{0x7ff} << 52)) | (static_cast<std::uint64_t>(biased - e) << 52);
+        std::memcpy(&d, &bits, sizeof d);
+        return T(d);
+    }
+
+    // x.t as a value of exponent top >= x.e: the inputs' e differ by at most 128 (they lie
+    // within 2^100 of each other), so the shift is at most 640 at degree 5.
+    [[gnu::always_inline]] static T aligned(const Rescaled& x, int top) {
         const int shift = x.e == kZero ? 0 : top - x.e;
-        return shift == 0 || shift > 1000 ? x.t : times_power_of_two(x.t, power_of_two(-shift));
+        COLLIDE_ASSERT(shift >= 0 && shift <= 1022);
+        return shift == 0 ? x.t : times_power_of_two(x.t, power_of_two(-shift));
     }
 };
 
-/// Whether f is homogeneous (every monomial of one degree) with finite, not all zero,
-/// inputs: then Rescaled may evaluate it.
+/// Whether f is homogeneous (every monomial of one degree) with finite inputs, not all zero,
+/// whose nonzero ones lie within 2^100 of the largest: then Rescaled may evaluate it.
 template <class F>
 bool rescalable(F&& f) {
-    return f(Probe{}).homogeneous();
+    const Probe p = f(Probe{});
+    return p.homogeneous() && p.narrow();
 }
 
 /// sign_of for a homogeneous f whose inputs leave Magnitude's range: Magnitude on the
@@ -395,8 +410,7 @@ bool rescalable(F&& f) {
 template <class F>
 [[gnu::noinline, gnu::cold]] int sign_of_rescaled(F& f) {
     if (rescalable(f)) {
-        const Rescaled<Magnitude> r = f(Rescaled<Magnitude>{});
-        const int t = r.in_range() ? r.t.sign() : Filtered::kUnknown;
+        const int t = f(Rescaled<Magnitude>{}).t.sign();
         if (t != Filtered::kUnknown) return t;
     }
     return sign_of(f);

@@ -146,7 +146,7 @@ template <class F>
     if (rescalable(f)) {
         const Rescaled<DoubleWord> w = f(Rescaled<DoubleWord>{});
         double x = 0.0;
-        if (w.in_range() && w.t.round_to_nearest(x)) return Scaled::make(x, w.e);
+        if (w.t.round_to_nearest(x)) return Scaled::make(x, w.e);
     }
     return f(Exact{}).to_scaled();
 }

@@ -297,7 +297,7 @@ private:
     }
 };
 
-/// x times f = 2^-s, 0 < s <= 1000 (Rescaled's sums): exact for the values, as Rescaled's
+/// x times f = 2^-s, 0 < s <= 1022 (Rescaled's sums): exact for the values, as Rescaled's
 /// argument shows; DoubleWord's error bound, which may be tiny, gets 2^-1040 (its kTiny)
 /// added below 2^-1000 to cover the rounding of a subnormal product.
 [[gnu::always_inline]] inline Magnitude times_power_of_two(Magnitude x, double f) {

@@ -181,9 +181,10 @@ TEST_CASE("distance: big polygons are read by their edge index") {
     const std::unique_ptr<collide::detail::EdgeIndex> index = collide::detail::index_if_big(big_shape);
     REQUIRE(index != nullptr);
     const collide::detail::Prepared prepared{index.get()};
-    CHECK(collide::detail::distance(big_shape, Point{{500.5, -7}}, prepared, {}) == 7);
-    CHECK(collide::detail::distance(Polygon{up}, big_shape, {}, prepared) == 5);
-    CHECK(collide::detail::compare_distance(big_shape, Circle{{1003, 500}, 1}, 2, prepared, {}) == 0);
+    collide::detail::Scratch scratch;
+    CHECK(collide::detail::distance(big_shape, Point{{500.5, -7}}, prepared, {}, scratch) == 7);
+    CHECK(collide::detail::distance(Polygon{up}, big_shape, {}, prepared, scratch) == 5);
+    CHECK(collide::detail::compare_distance(big_shape, Circle{{1003, 500}, 1}, 2, prepared, {}, scratch) == 0);
 }
 
 TEST_CASE("distance: clearance exactly equal to the distance") {

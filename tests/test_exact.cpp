@@ -447,10 +447,8 @@ TEST_CASE("DoubleWord: the correctly rounded value of a polynomial, or no answer
 TEST_CASE("Magnitude and Rescaled: the fast filter decides at any magnitude") {
     using collide::detail::Magnitude;
     using collide::detail::Probe;
-    using collide::detail::Rescale;
-    using collide::detail::RescaleScope;
     using collide::detail::Rescaled;
-    using collide::detail::rescale_for;
+    using collide::detail::rescalable;
     using collide::detail::sign_of_low_degree;
     constexpr int kUnknown = Filtered::kUnknown;
     // Two circles, centre offsets and radii with two decimals: d^2 - (ra + rb)^2.
@@ -501,23 +499,23 @@ TEST_CASE("Magnitude and Rescaled: the fast filter decides at any magnitude") {
         CHECK(sign_of_low_degree(f) != 0);
     }
     SUBCASE("Probe: homogeneous expressions and their degree; others are refused") {
-        Rescale k;
-        CHECK(rescale_for(disks(1e300, 1e300, 3e298, 4e298, 1e298, 2e298), k));
-        CHECK(k.degree == 2);
-        CHECK(k.shift == -std::ilogb(1e300 + 4e298));
+        const Probe p = disks(1e300, 1e300, 3e298, 4e298, 1e298, 2e298)(Probe{});
+        CHECK(p.homogeneous());
+        CHECK(p.degree == 2);
+        CHECK(p.top == 1e300 + 4e298);
         auto mixed = [](auto zero) {
             using T = decltype(zero);
             return T(3.0) * T(3.0) - T(9.0);  // degree 2 against 1
         };
-        CHECK_FALSE(rescale_for(mixed, k));
+        CHECK_FALSE(rescalable(mixed));
         auto starts_at_zero = [](auto zero) {
             using T = decltype(zero);
             T sum = zero;
             for (int i = 1; i < 4; ++i) sum = sum + T(i) * T(i);
             return sum;
         };
-        CHECK(rescale_for(starts_at_zero, k));
-        CHECK(k.degree == 2);
+        CHECK(rescalable(starts_at_zero));
+        CHECK(starts_at_zero(Probe{}).degree == 2);
     }
     SUBCASE("coordinates near 1e300 and 1e-300: rescaled by a power of two, decided as at 1") {
         for (const int scale : {990, 1000, 500, -1000}) {
@@ -531,10 +529,8 @@ TEST_CASE("Magnitude and Rescaled: the fast filter decides at any magnitude") {
                 const double ra = s(std::abs(cents(rng)) / 100.0 + 1), rb = s(std::abs(cents(rng)) / 100.0 + 1);
                 const auto f = disks(ox, oy, dx, dy, ra, rb);
                 CHECK(f(Magnitude{}).sign() == kUnknown);  // out of Magnitude's range as they are
-                Rescale k;
-                REQUIRE(rescale_for(f, k));
-                const RescaleScope scope(k.shift);
-                const int r = f(Rescaled<Magnitude>{}).sign();
+                REQUIRE(rescalable(f));
+                const int r = f(Rescaled<Magnitude>{}).t.sign();
                 if (r == kUnknown) continue;
                 ++decided;
                 CHECK(r == f(Exact{}).sign());
@@ -549,11 +545,8 @@ TEST_CASE("Magnitude and Rescaled: the fast filter decides at any magnitude") {
             using T = decltype(zero);
             return T(8.0) * T(DBL_TRUE_MIN) - T(DBL_TRUE_MIN) * T(0.0);
         };
-        Rescale k;
-        REQUIRE(rescale_for(f, k));
-        CHECK(k.shift == -3);
-        const RescaleScope scope(k.shift);
-        CHECK(f(Rescaled<Magnitude>{}).sign() == kUnknown);
+        CHECK(f(Probe{}).homogeneous());
+        CHECK_FALSE(rescalable(f));
         CHECK(sign_of_low_degree(f) == 1);
     }
     SUBCASE("near-degenerate orientations at every magnitude agree with Exact") {
@@ -577,13 +570,28 @@ TEST_CASE("Magnitude and Rescaled: the fast filter decides at any magnitude") {
             CHECK(sign_of_low_degree(f) == f(Exact{}).sign());
         }
     }
-    SUBCASE("RescaleScope restores the previous shift") {
-        const int before = collide::detail::rescale_shift();
-        {
-            const RescaleScope scope(-700);
-            CHECK(collide::detail::rescale_shift() == -700);
+    SUBCASE("each value carries its own power of two: what a factor common to all inputs gives") {
+        // x and y 2^70 apart (their e differ: the sums align): the value, as t * 2^e, is the
+        // one Magnitude computes on the inputs multiplied by 2^-ilogb(x), times 2^(2 ilogb(x)).
+        for (const double s : {0x1p1000, 0x1p-1000, 1.0, 0x1p-1020}) {
+            const double x = 3.25 * s, y = 1.375 * 0x1p-70 * s;
+            auto f = [&](double k) {
+                return [=](auto zero) {
+                    using T = decltype(zero);
+                    return (T(x * k) - T(y * k)) * (T(x * k) + T(y * k)) + zero;
+                };
+            };
+            REQUIRE(rescalable(f(1.0)));
+            const Rescaled<Magnitude> r = f(1.0)(Rescaled<Magnitude>{});
+            CHECK(r.t.sign() == 1);
+            const int top = std::ilogb(x);
+            const Magnitude common = f(std::ldexp(1.0, -top))(Magnitude{});
+            const auto carried = collide::detail::Scaled::make(r.t.v, r.e);
+            const auto expected = collide::detail::Scaled::make(common.v, 2 * top);
+            CHECK(carried.m == expected.m);
+            CHECK(carried.e == expected.e);
+            CHECK(std::ldexp(r.t.m, r.e - 2 * top) == common.m);
         }
-        CHECK(collide::detail::rescale_shift() == before);
     }
 }
 

@@ -1570,12 +1570,13 @@ std::optional<Relation> same_with_index(const Shape& a, const Shape& b) {
         const EdgeIndex* iy = swap ? ia.get() : ib.get();
         Points plain;
         Points indexed;
-        const auto r_plain = collide::detail::collide_into(x, y, &plain);
-        const auto r_indexed = collide::detail::collide_into(x, y, &indexed, ix, iy);
+        collide::detail::Scratch scratch;
+        const auto r_plain = collide::detail::collide_into(x, y, &plain, {}, {}, scratch);
+        const auto r_indexed = collide::detail::collide_into(x, y, &indexed, ix, iy, scratch);
         REQUIRE(r_plain.has_value() == r_indexed.has_value());
         if (r_plain) CHECK(*r_plain == *r_indexed);
         CHECK(plain == indexed);
-        const auto bare = collide::detail::collide_into(x, y, nullptr, ix, iy);
+        const auto bare = collide::detail::collide_into(x, y, nullptr, ix, iy, scratch);
         REQUIRE(bare.has_value() == r_plain.has_value());
         if (bare) CHECK(*bare == *r_plain);
         if (!swap) answer = r_plain;
@@ -1697,7 +1698,8 @@ TEST_CASE("edge index: big polygons and polylines against every kind of partner"
     // collide() indexes big shapes of its own accord: the same answers.
     const auto both = collide::collide(big, partners[0]);
     Points plain;
-    const auto r_plain = collide::detail::collide_into(big, partners[0], &plain);
+    collide::detail::Scratch scratch;
+    const auto r_plain = collide::detail::collide_into(big, partners[0], &plain, {}, {}, scratch);
     REQUIRE(both);
     REQUIRE(r_plain);
     CHECK(both->relation == *r_plain);

@@ -56,9 +56,10 @@ double time_pair(const Shape& a, const Shape& b, std::size_t& points, bool plain
     const auto ib = detail::index_if_big(b);
     for (int rep = 0; rep < (plain ? 1 : 3); ++rep) {
         std::vector<Vec2> pts;
+        detail::Scratch scratch;
         auto t0 = Clock::now();
         if (plain) {
-            detail::collide_into(a, b, &pts);
+            detail::collide_into(a, b, &pts, {}, {}, scratch);
         } else if (auto hit = collide::collide(a, b)) {
             pts = std::move(hit->points);
         }
@@ -67,7 +68,7 @@ double time_pair(const Shape& a, const Shape& b, std::size_t& points, bool plain
         if (plain) break;
         pts.clear();
         t0 = Clock::now();
-        detail::collide_into(a, b, &pts, ia.get(), ib.get());
+        detail::collide_into(a, b, &pts, ia.get(), ib.get(), scratch);
         tested = std::min(tested, seconds_since(t0));
     }
     return best;
@@ -146,8 +147,9 @@ void circles_plain(std::size_t v) {
     const std::vector<Circle> cs = circles_along(300);
     std::vector<Vec2> pts;
     std::size_t hits = 0;
+    detail::Scratch scratch;
     const auto t0 = Clock::now();
-    for (const Circle& c : cs) hits += detail::collide_into(poly, c, &pts).has_value();
+    for (const Circle& c : cs) hits += detail::collide_into(poly, c, &pts, {}, {}, scratch).has_value();
     const double t = seconds_since(t0);
     std::printf("plain  V=%-7zu polygon x 300 circles: %8.4f s, %6.2f us a circle (%zu collisions)\n", v, t,
                 1e6 * t / 300, hits);
@@ -165,7 +167,8 @@ int one_pair(const char* kind, std::size_t v) {
     const auto ia = detail::index_if_big(a);
     const auto ib = detail::index_if_big(b);
     std::vector<Vec2> pts;
-    const auto hit = detail::collide_into(a, b, &pts, ia.get(), ib.get());
+    detail::Scratch scratch;
+    const auto hit = detail::collide_into(a, b, &pts, ia.get(), ib.get(), scratch);
     std::printf("%s V=%zu: %s, %zu points\n", kind, v, hit ? std::string(relation_name(*hit)).c_str() : "none",
                 pts.size());
     return 0;

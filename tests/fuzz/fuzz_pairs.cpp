@@ -221,8 +221,9 @@ void check_index(const Case& c) {
     const auto ib = forced_index(c.b);
     if (!ia && !ib) return;
     std::vector<Vec2> plain, indexed;
-    const auto r_plain = detail::collide_into(c.a, c.b, &plain);
-    const auto r_indexed = detail::collide_into(c.a, c.b, &indexed, ia.get(), ib.get());
+    detail::Scratch scratch;
+    const auto r_plain = detail::collide_into(c.a, c.b, &plain, {}, {}, scratch);
+    const auto r_indexed = detail::collide_into(c.a, c.b, &indexed, ia.get(), ib.get(), scratch);
     if (r_plain != r_indexed || plain != indexed)
         fuzz::fail("an edge index changes the result\n" + inputs(c) + "\nindexed: " +
                    (r_indexed ? std::string(relation_name(*r_indexed)) : std::string("none")) + ", " +

@@ -14,6 +14,7 @@
 #include "check/scene_candidates.hpp"
 #include "check/scene_indexes.hpp"
 #include "geometry/edge_index.hpp"
+#include "geometry/scratch.hpp"
 #include "grids/grid_ops.hpp"
 #include "grids/solid_cells.hpp"
 #include "queries/collide_into.hpp"
@@ -59,6 +60,15 @@ const std::vector<PairSpec>& specs_of(const Scene& scene, const CheckOptions& op
 
 // The exact test of a candidate pair, with what else a pair may find: the rules it counts
 // for, its separation, and when it does not collide, a near record or a clearance's hit.
+// What one worker thread reuses from pair to pair (Box2D's task context), made once per
+// worker by run_in_order: the pair tests' buffers and the check's own.
+struct Worker {
+    detail::Scratch scratch;
+    std::vector<std::uint32_t> partners;  // the candidate partners of the shape at hand
+    std::vector<std::uint32_t> one;       // SceneCandidates::partners: one entry's partners
+    std::vector<std::uint32_t> parts_b;   // test_shapes: b's colliding parts, placed after a's
+};
+
 class PairTester {
 public:
     PairTester(const Scene& scene, const CheckOptions& options, const detail::Selections& sel,
@@ -69,16 +79,16 @@ public:
             for (const Grid& g : scene.grids) solid_cells_.push_back(std::make_unique<detail::SolidCells>(g));
     }
 
-    void test_pair(std::size_t a, std::size_t b, bool reported, BlockOut& out) const;
+    void test_pair(std::size_t a, std::size_t b, bool reported, Worker& w, BlockOut& out) const;
 
 private:
-    void test_apart(std::size_t a, std::size_t b, bool reported, BlockOut& out) const;
-    int compare_distance(std::size_t a, std::size_t b, double d) const;
+    void test_apart(std::size_t a, std::size_t b, bool reported, Worker& w, BlockOut& out) const;
+    int compare_distance(std::size_t a, std::size_t b, double d, Worker& w) const;
     const detail::SolidCells* solid_cells(std::size_t grid) const {
         return grid < solid_cells_.size() ? solid_cells_[grid].get() : nullptr;
     }
-    double distance(std::size_t a, std::size_t b) const;
-    bool test_shapes(std::size_t a, std::size_t b, bool reported, BlockOut& out, BlockOut::Record& c) const;
+    double distance(std::size_t a, std::size_t b, Worker& w) const;
+    bool test_shapes(std::size_t a, std::size_t b, bool reported, Worker& w, BlockOut& out, BlockOut::Record& c) const;
     bool test_grid(std::size_t a, std::size_t b, bool reported, BlockOut& out, BlockOut::Record& c) const;
 
     const Scene& scene_;
@@ -92,11 +102,11 @@ private:
 
 // The exact test of one pair, into `out`; a pair only rules ask about counts for them but is
 // not reported.
-void PairTester::test_pair(std::size_t a, std::size_t b, bool reported, BlockOut& out) const {
+void PairTester::test_pair(std::size_t a, std::size_t b, bool reported, Worker& w, BlockOut& out) const {
     BlockOut::Record c{a, b, 0, 0, Relation::Overlap, false};
     c.parts_first = static_cast<std::uint32_t>(out.parts.size());
-    if (!(b < ns_ ? test_shapes(a, b, reported, out, c) : test_grid(a, b, reported, out, c))) {
-        if (candidates_.reach() > 0 || options_.near) test_apart(a, b, reported, out);
+    if (!(b < ns_ ? test_shapes(a, b, reported, w, out, c) : test_grid(a, b, reported, out, c))) {
+        if (candidates_.reach() > 0 || options_.near) test_apart(a, b, reported, w, out);
         return;
     }
     if (!reported) out.parts.resize(c.parts_first);
@@ -125,41 +135,43 @@ void PairTester::test_pair(std::size_t a, std::size_t b, bool reported, BlockOut
 
 // A pair that does not collide: a near record when it lies within --near, a hit of each
 // clearance rule it is closer than.
-void PairTester::test_apart(std::size_t a, std::size_t b, bool reported, BlockOut& out) const {
+void PairTester::test_apart(std::size_t a, std::size_t b, bool reported, Worker& w, BlockOut& out) const {
     std::optional<double> dist;  // computed once, when some record needs it
     auto value = [&] {
-        if (!dist) dist = distance(a, b);
+        if (!dist) dist = distance(a, b, w);
         return *dist;
     };
-    if (reported && options_.near && compare_distance(a, b, *options_.near) <= 0)
+    if (reported && options_.near && compare_distance(a, b, *options_.near, w) <= 0)
         out.near.push_back(NearPair{a, b, value()});
     sel_.for_each_rule(a, b, [&](std::size_t k) {
         const Rule& rule = scene_.rules[k];
-        if (!rule.clearance || compare_distance(a, b, *rule.clearance) >= 0) return;
+        if (!rule.clearance || compare_distance(a, b, *rule.clearance, w) >= 0) return;
         const auto ab = reported ? std::make_pair(a, b) : sel_.rule_oriented(k, a, b);
         out.hits.push_back(BlockOut::RuleHit{static_cast<std::uint32_t>(k), ab.first, ab.second, value()});
     });
 }
 
-int PairTester::compare_distance(std::size_t a, std::size_t b, double d) const {
+int PairTester::compare_distance(std::size_t a, std::size_t b, double d, Worker& w) const {
     const Shape& s = scene_.shapes[a].shape;
-    return b < ns_ ? detail::compare_distance(s, scene_.shapes[b].shape, d, edges_.prepared(a), edges_.prepared(b))
+    return b < ns_ ? detail::compare_distance(s, scene_.shapes[b].shape, d, edges_.prepared(a), edges_.prepared(b),
+                                              w.scratch)
                    : detail::compare_distance(s, scene_.grids[b - ns_], d, solid_cells(b - ns_));
 }
 
-double PairTester::distance(std::size_t a, std::size_t b) const {
+double PairTester::distance(std::size_t a, std::size_t b, Worker& w) const {
     const Shape& s = scene_.shapes[a].shape;
-    return b < ns_ ? detail::distance(s, scene_.shapes[b].shape, edges_.prepared(a), edges_.prepared(b))
+    return b < ns_ ? detail::distance(s, scene_.shapes[b].shape, edges_.prepared(a), edges_.prepared(b), w.scratch)
                    : detail::distance(s, scene_.grids[b - ns_], solid_cells(b - ns_));
 }
 
-bool PairTester::test_shapes(std::size_t a, std::size_t b, bool reported, BlockOut& out, BlockOut::Record& c) const {
+bool PairTester::test_shapes(std::size_t a, std::size_t b, bool reported, Worker& w, BlockOut& out,
+                             BlockOut::Record& c) const {
     const std::size_t first = out.points.size();
-    thread_local std::vector<std::uint32_t> parts_b;  // placed after a's once both are known
+    std::vector<std::uint32_t>& parts_b = w.parts_b;  // placed after a's once both are known
     parts_b.clear();
     const auto hit = detail::collide_into(scene_.shapes[a].shape, scene_.shapes[b].shape,
                                           reported && options_.points ? &out.points : nullptr, edges_.prepared(a),
-                                          edges_.prepared(b), {&out.parts, &parts_b});
+                                          edges_.prepared(b), w.scratch, {&out.parts, &parts_b});
     if (!hit) return false;
     c.relation = *hit;
     c.first = static_cast<std::uint32_t>(first);
@@ -223,7 +235,7 @@ public:
     }
 
 private:
-    bool run_block(const detail::PairBuffer& buffer, std::size_t first, std::size_t last, BlockOut& out,
+    bool run_block(const detail::PairBuffer& buffer, std::size_t first, std::size_t last, Worker& w, BlockOut& out,
                    const std::function<bool(BlockOut&)>& flush);
 
     const Scene& scene_;
@@ -240,11 +252,11 @@ private:
 // whenever it holds kChunk records. Each pair is tested once, in the block of its reported
 // `a` (so records come out in report order), or for a pair only rules ask about, in the
 // block of its lower index. Returns false when `flush` says to stop.
-bool SceneCheck::run_block(const detail::PairBuffer& buffer, std::size_t first, std::size_t last, BlockOut& out,
+bool SceneCheck::run_block(const detail::PairBuffer& buffer, std::size_t first, std::size_t last, Worker& w, BlockOut& out,
                            const std::function<bool(BlockOut&)>& flush) {
     const std::vector<std::uint32_t>& items = candidates_.shapes();
     const std::vector<std::uint32_t>& solid = candidates_.solid_grids();
-    std::vector<std::uint32_t> partners;
+    std::vector<std::uint32_t>& partners = w.partners;
     // Pairs tested since the count was last published: one shared atomic add per chunk or
     // block, not one per pair (CheckOptions::progress).
     std::uint64_t tested = 0;
@@ -259,12 +271,12 @@ bool SceneCheck::run_block(const detail::PairBuffer& buffer, std::size_t first, 
     detail::PairBuffer::Reader reader = buffer.reader(first < last ? items[first] : 0);
     for (std::size_t p = first; p < last; ++p) {
         const std::size_t a = items[p];
-        reader.partners(static_cast<std::uint32_t>(a), partners);
+        reader.partners(static_cast<std::uint32_t>(a), partners, w.one);
         auto visit = [&](std::size_t b) {
             std::pair<std::size_t, std::size_t> ab;
             if (sel_.reported(a, b, ab)) {
                 if (ab.first == a) {
-                    tester_.test_pair(a, b, true, out);
+                    tester_.test_pair(a, b, true, w, out);
                     ++tested;
                 }
                 return;
@@ -273,7 +285,7 @@ bool SceneCheck::run_block(const detail::PairBuffer& buffer, std::size_t first, 
             // symmetric: a lower shape b found a).
             if (b < a) return;
             if (sel_.any_rule(a, b)) {
-                tester_.test_pair(a, b, false, out);
+                tester_.test_pair(a, b, false, w, out);
                 ++tested;
             }
         };
@@ -311,10 +323,10 @@ void SceneCheck::test_pairs(const detail::CheckSinks& sinks) {
     const std::size_t n = candidates_.shapes().size();
     const unsigned threads = std::max(1u, std::min(options_.threads, 64u));
     const std::size_t block = std::clamp<std::size_t>(n / (64 * threads), 512, 8192);
-    detail::run_in_order<BlockOut>(
+    detail::run_in_order<BlockOut, Worker>(
         (n + block - 1) / block, threads,
-        [&](std::size_t k, BlockOut& out, const std::function<bool(BlockOut&)>& hand_over) {
-            return run_block(buffer, k * block, std::min(n, (k + 1) * block), out, hand_over);
+        [&](std::size_t k, Worker& w, BlockOut& out, const std::function<bool(BlockOut&)>& hand_over) {
+            return run_block(buffer, k * block, std::min(n, (k + 1) * block), w, out, hand_over);
         },
         [&](BlockOut& out) {
             rules_.count(out);

@@ -73,8 +73,8 @@ PairBuffer::Reader PairBuffer::reader(std::uint32_t first) const {
     return Reader(*this, std::lower_bound(buffered_.cbegin(), buffered_.cend(), std::uint64_t{first} << 32));
 }
 
-void PairBuffer::Reader::partners(std::uint32_t a, std::vector<std::uint32_t>& out) {
-    if (!buffer_.use_buffer_) return buffer_.candidates_.partners(a, out);
+void PairBuffer::Reader::partners(std::uint32_t a, std::vector<std::uint32_t>& out, std::vector<std::uint32_t>& one) {
+    if (!buffer_.use_buffer_) return buffer_.candidates_.partners(a, out, one);
     const std::vector<std::uint64_t>& buffered = buffer_.buffered_;
     out.clear();
     for (; next_ != buffered.cend() && (*next_ >> 32) == a; ++next_) {

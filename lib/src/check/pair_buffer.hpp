@@ -21,8 +21,8 @@ public:
     /// Reads the partners of the shapes of one block, one shape after another, ascending.
     class Reader {
     public:
-        /// Shape a's partners (as SceneCandidates::partners) into `out`.
-        void partners(std::uint32_t a, std::vector<std::uint32_t>& out);
+        /// Shape a's partners (as SceneCandidates::partners, `one` its worker's buffer) into `out`.
+        void partners(std::uint32_t a, std::vector<std::uint32_t>& out, std::vector<std::uint32_t>& one);
 
     private:
         friend class PairBuffer;

@@ -233,8 +233,8 @@ void SceneCandidates::each_entry(std::uint32_t object, F&& f) const {
     for (std::size_t k = 0; k < n; ++k) f(split->second + static_cast<std::uint32_t>(k));
 }
 
-void SceneCandidates::partners(std::uint32_t a, std::vector<std::uint32_t>& out) const {
-    thread_local std::vector<std::uint32_t> one;
+void SceneCandidates::partners(std::uint32_t a, std::vector<std::uint32_t>& out,
+                               std::vector<std::uint32_t>& one) const {
     const auto split = std::lower_bound(split_.cbegin(), split_.cend(), std::make_pair(a, std::uint32_t{0}));
     const bool whole = split == split_.cend() || split->first != a;
     if (whole) {

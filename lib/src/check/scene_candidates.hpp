@@ -51,8 +51,8 @@ public:
 
     /// The objects other than shape a that make a candidate pair with it (the solid grids
     /// aside), ascending, each once. The relation is symmetric: a shape finds every shape that
-    /// finds it.
-    void partners(std::uint32_t a, std::vector<std::uint32_t>& out) const;
+    /// finds it. `one`: the calling worker's buffer, reused (its contents are replaced).
+    void partners(std::uint32_t a, std::vector<std::uint32_t>& out, std::vector<std::uint32_t>& one) const;
 
     /// Whether the reach has indexes of its own (split mode): with a reach (--near,
     /// clearance), when some used shape is not on both sides of the specs and rules that ask

@@ -406,9 +406,7 @@ void arc_arc(const Arc& p, const Arc& q, Sink& out) {
     const int ext = point_point_vs(p.c, q.c, p.r, q.r);
     if (ext > 0) return;
     const int in = ext < 0 ? point_point_vs(p.c, q.c, p.r, -q.r) : 1;
-    thread_local std::vector<Vec2> buffer;  // at most 2 points: reserved once a thread
-    buffer.clear();
-    circle_circle_points(Circle{p.c, p.r}, Circle{q.c, q.r}, ext, in, buffer);
+    const TwoPoints buffer = circle_circle_points(Circle{p.c, p.r}, Circle{q.c, q.r}, ext, in);
     const bool tangent = ext == 0 || in == 0;
     for (std::size_t i = 0; i < buffer.size(); ++i) {
         const Vec2& x = buffer[i];

@@ -374,14 +374,13 @@ PieceHit intersect(const Piece& a, const Piece& b) {
     return h;
 }
 
-PieceClass classify(const Piece& s, PolygonRef poly, std::vector<Vec2>* points, int start) {
+PieceClass classify(const Piece& s, PolygonRef poly, std::vector<Vec2>* points, std::vector<Vec2>& events, int start) {
     PieceClass c;
     c.outside = s.kind != PieceKind::Segment;  // an unbounded piece leaves any polygon
     // Events: the points along s where its classification may change, all input points
     // exactly (its ends, polygon vertices on it, ends of shared pieces). Proper crossings
     // are not events: one alone proves that s has parts inside and outside.
-    // One buffer per thread, reused: a polygon pair classifies every edge of both.
-    thread_local std::vector<Vec2> events;
+    // The caller's buffer, reused: a polygon pair classifies every edge of both.
     events.clear();
     if (s.kind != PieceKind::Line) events.push_back(s.p);
     if (s.kind == PieceKind::Segment) events.push_back(s.q);
@@ -542,10 +541,11 @@ std::optional<Vec2> quick_circle_point(const Circle& a, const Circle& b, int ext
     return Vec2{*x, *y};
 }
 
-void circle_circle_points(const Circle& a, const Circle& b, int ext, int in, std::vector<Vec2>& points) {
-    if (a.center == b.center) return;  // equal or concentric: the outlines do not cross
-    if (ext == 0) in = 1;               // d = ra + rb > |ra - rb|
-    if (ext > 0 || in < 0) return;
+TwoPoints circle_circle_points(const Circle& a, const Circle& b, int ext, int in) {
+    TwoPoints points;
+    if (a.center == b.center) return points;  // equal or concentric: the outlines do not cross
+    if (ext == 0) in = 1;                      // d = ra + rb > |ra - rb|
+    if (ext > 0 || in < 0) return points;
     const bool tangent = ext == 0 || in == 0;
     // The exact points, with D = b.c - a.c: tangent, a.c + ra D / (ra +- rb) (on the line of
     // centres); crossing, a.c + (k D + j sqrt(H) perp(D)) / (2 |D|^2) for j = +1 then -1,
@@ -593,9 +593,13 @@ void circle_circle_points(const Circle& a, const Circle& b, int ext, int in, std
         if (!x) x = round_point(form(j), [&] { return near_point(near_index); });
         if (x) points.push_back(*x);
     };
-    if (tangent) return add(0, 0);
+    if (tangent) {
+        add(0, 0);
+        return points;
+    }
     add(1, 0);
     add(-1, 1);
+    return points;
 }
 
 }  // namespace collide::detail

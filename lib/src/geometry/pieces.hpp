@@ -11,6 +11,7 @@
 #include "geometry/edge_index.hpp"
 #include "numeric/predicates.hpp"
 
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -52,8 +53,10 @@ struct PieceClass {
 /// `start`: where s.p lies (as locate_in_polygon says) when the caller knows it, else
 /// kUnknownLocation. A piece that meets no edge lies wholly where its start does, so the
 /// edges of a chain far from the polygon need no point location after the first.
+/// `events`: a buffer to reuse (its contents are replaced), as Scratch::events.
 constexpr int kUnknownLocation = 2;
-PieceClass classify(const Piece& s, PolygonRef poly, std::vector<Vec2>* points, int start = kUnknownLocation);
+PieceClass classify(const Piece& s, PolygonRef poly, std::vector<Vec2>* points, std::vector<Vec2>& events,
+                    int start = kUnknownLocation);
 
 /// Where the next piece of a chain (a polygon's edges, a polyline's pieces: each starts where
 /// the one before ends) starts, when the last piece classified lay wholly inside or outside.
@@ -77,9 +80,20 @@ private:
 /// points where the piece meets the circle.
 PieceClass classify(const Piece& s, const Circle& c, std::vector<Vec2>* points);
 
-/// Append the points where two circles' outlines meet (none when they are equal), given
-/// ext and in, the signs of d^2 - (ra + rb)^2 and d^2 - (ra - rb)^2 for the distance d of
-/// the centres (`in` is only read when ext < 0).
-void circle_circle_points(const Circle& a, const Circle& b, int ext, int in, std::vector<Vec2>& points);
+/// At most two points, held in place: what needs no buffer of its own.
+struct TwoPoints {
+    std::array<Vec2, 2> p;
+    std::size_t n = 0;
+    std::size_t size() const { return n; }
+    const Vec2& operator[](std::size_t i) const { return p[i]; }
+    const Vec2* begin() const { return p.data(); }
+    const Vec2* end() const { return p.data() + n; }
+    void push_back(const Vec2& x) { p[n++] = x; }
+};
+
+/// The points where two circles' outlines meet (none when they are equal), given ext and
+/// in, the signs of d^2 - (ra + rb)^2 and d^2 - (ra - rb)^2 for the distance d of the
+/// centres (`in` is only read when ext < 0).
+TwoPoints circle_circle_points(const Circle& a, const Circle& b, int ext, int in);
 
 }  // namespace collide::detail

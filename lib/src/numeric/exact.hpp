@@ -24,6 +24,7 @@
 #include "numeric/double_word.hpp"  // for the evaluators that round with it beside Exact
 #include "numeric/filtered.hpp"
 #include "numeric/scaled.hpp"
+#include "support/assert.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -243,24 +244,34 @@ private:
     }
 };
 
+/// ilogb(d) for a finite d != 0, read from the bits when d is normal.
+inline int binary_exponent(double d) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &d, sizeof bits);
+    const auto biased = static_cast<int>((bits >> 52) & 0x7ff);
+    return biased != 0 ? biased - 1023 : std::ilogb(d);
+}
+
 /// What sign_of_low_degree and scaled_of need to know of an expression before rescaling it
-/// (see Rescaled): the largest input in absolute value, and whether the expression is
-/// homogeneous (every monomial of one degree, `degree`), so that multiplying every input
-/// by 2^k multiplies its value by 2^(k degree) exactly. Constants count as inputs: scaling
-/// them too keeps such an expression homogeneous.
+/// (see Rescaled): the largest and the least nonzero input in absolute value, and whether the
+/// expression is homogeneous (every monomial of one degree, `degree`), so that multiplying
+/// every input by 2^k multiplies its value by 2^(k degree) exactly. Constants count as
+/// inputs: scaling them too keeps such an expression homogeneous.
 struct Probe {
     double top = 0.0;
+    double bottom = HUGE_VAL;
     int degree = kZero;
     bool mixed = false;  // monomials of different degrees
 
     Probe() = default;
-    explicit Probe(double d) : top(std::fabs(d)), degree(1) {}
+    explicit Probe(double d) : top(std::fabs(d)), bottom(d != 0.0 ? std::fabs(d) : HUGE_VAL), degree(1) {}
 
     friend Probe operator+(const Probe& a, const Probe& b) { return sum(a, b); }
     friend Probe operator-(const Probe& a, const Probe& b) { return sum(a, b); }
     friend Probe operator*(const Probe& a, const Probe& b) {
         Probe r;
         r.top = std::max(a.top, b.top);
+        r.bottom = std::min(a.bottom, b.bottom);
         r.degree = a.degree == kZero || b.degree == kZero ? kZero : a.degree + b.degree;
         r.mixed = a.mixed || b.mixed;
         return r;
@@ -268,96 +279,138 @@ struct Probe {
     Probe operator-() const { return *this; }
 
     bool homogeneous() const { return !mixed && degree != kZero && top > 0.0 && std::isfinite(top); }
+    /// Whether every nonzero input lies within 2^100 of the largest (by their ilogb): what
+    /// Rescaled needs, as Magnitude and DoubleWord need their inputs in [2^-100, 2^100].
+    bool narrow() const {
+        return top > 0.0 && std::isfinite(top) && binary_exponent(top) - binary_exponent(bottom) <= 100;
+    }
 
 private:
     static constexpr int kZero = -1;  // T{}, the zero a predicate starts a sum with: any degree
     static Probe sum(const Probe& a, const Probe& b) {
         Probe r;
         r.top = std::max(a.top, b.top);
+        r.bottom = std::min(a.bottom, b.bottom);
         r.degree = a.degree == kZero ? b.degree : a.degree;
         r.mixed = a.mixed || b.mixed || (a.degree != kZero && b.degree != kZero && a.degree != b.degree);
         return r;
     }
 };
 
-/// The power of two 2^shift every input is multiplied by while a Rescaled expression is
-/// evaluated, as two factors 2^(shift / 2) and 2^(shift - shift / 2), each a normal double
-/// for |shift| <= 2044 (ldexp took a fifth of the time of a check near 1e300). Per thread:
-/// the predicate's lambda builds its inputs from doubles alone, so the factor cannot travel
-/// in the values.
-struct RescaleFactor {
-    int shift = 0;
-    double first = 1.0;
-    double second = 1.0;
-};
-inline RescaleFactor& rescale_factor() {
-    static thread_local RescaleFactor factor;
-    return factor;
+/// x times f = 2^-s, 0 < s <= 1022 (Rescaled's sums): exact for the values, as Rescaled's
+/// argument shows; DoubleWord's error bound, which may be tiny, gets 2^-1040 (its kTiny)
+/// added below 2^-1000 to cover the rounding of a subnormal product.
+[[gnu::always_inline]] inline Magnitude times_power_of_two(Magnitude x, double f) {
+    x.v *= f;
+    x.m *= f;
+    return x;
 }
-inline int rescale_shift() { return rescale_factor().shift; }
+[[gnu::always_inline]] inline DoubleWord times_power_of_two(DoubleWord x, double f) {
+    x.h *= f;
+    x.l *= f;
+    if (x.e != 0.0) {
+        x.e *= f;
+        if (x.e < 0x1p-1000) x.e += 0x1p-1040;
+    }
+    return x;
+}
 
-/// T (Magnitude or DoubleWord) with every input multiplied by 2^rescale_shift(). Both need
-/// their inputs in [2^-100, 2^100]; coordinates near 1e300 (or 1e-300) are not, yet a
-/// homogeneous predicate's sign, and its value up to a power of two, are the same for the
-/// inputs rescaled into that range. Multiplying by a power of two is exact while the result
-/// is a normal double, which the range check on the rescaled input ensures; an input left
-/// outside it becomes infinite, which T refuses to decide on.
+/// 2^n for a normal exponent n (-1022 <= n <= 1023), without ldexp (which took a fifth of
+/// the time of a check near 1e300).
+inline double power_of_two(int n) {
+    const std::uint64_t bits = static_cast<std::uint64_t>(n + 1023) << 52;
+    double d = 0.0;
+    std::memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+/// T (Magnitude or DoubleWord) on rescaled inputs, each value carrying its own power of
+/// two: it stands for t * 2^e. Both T need their inputs in [2^-100, 2^100]; coordinates near
+/// 1e300 (or 1e-300) are not, yet a homogeneous predicate's sign, and its value up to a power
+/// of two, are those of the inputs rescaled into that range. For an f that rescalable(f)
+/// accepts only.
+///
+/// The factor travels in the values, not beside them (a predicate's lambda builds its inputs
+/// from doubles alone, T(x), so nothing else could hand them a factor but a hidden per-thread
+/// variable): an input d becomes d * 2^-e, in [1, 2^64), exactly, with e its binary exponent
+/// ilogb(d) rounded down to a multiple of 64 (so that the inputs of one predicate, mostly of
+/// nearby magnitudes, mostly share one e); a product multiplies the t and adds the e; a sum
+/// brings the operand of the lower e to the higher one by an exact multiplication by a power of
+/// two. This computes exactly what T computes on every input multiplied by 2^-E, E = ilogb of
+/// the largest input, each value scaled by a further power of two 2^(j E - e) >= 1 for its
+/// degree j (by induction: an input's e is at most E, a product's e is the sum of its factors',
+/// a sum's their largest, and homogeneous sums add values of one degree). T's values there are
+/// 0 or far from underflow (its range argument: the inputs lie within 2^100 of the largest),
+/// so these larger ones are too, and far from overflow (from inputs below 2^64, of degree at
+/// most 5); every rounding is the same one scaled, and Magnitude's sign is the same;
+/// DoubleWord's bound stays rigorous (times_power_of_two). An infinite or NaN input is left as
+/// it is, for T to refuse.
 template <class T>
-struct Rescaled : T {
+struct Rescaled {
+    T t;
+    int e = kZero;
+
     Rescaled() = default;
-    explicit Rescaled(double d) : T(rescaled_input(d)) {}
-    Rescaled(const T& t) : T(t) {}  // NOLINT: the results of T's own operators
+    [[gnu::always_inline]] explicit Rescaled(double d) { t = input(d, e); }  // e set first, to kZero
+
+    [[gnu::always_inline]] friend Rescaled operator*(const Rescaled& a, const Rescaled& b) {
+        return Rescaled(a.t * b.t, a.e == kZero || b.e == kZero ? kZero : a.e + b.e);
+    }
+    [[gnu::always_inline]] friend Rescaled operator+(const Rescaled& a, const Rescaled& b) {
+        const int top = std::max(a.e, b.e);
+        return Rescaled(aligned(a, top) + aligned(b, top), top);
+    }
+    [[gnu::always_inline]] friend Rescaled operator-(const Rescaled& a, const Rescaled& b) {
+        const int top = std::max(a.e, b.e);
+        return Rescaled(aligned(a, top) - aligned(b, top), top);
+    }
+    [[gnu::always_inline]] Rescaled operator-() const { return Rescaled(-t, e); }
 
 private:
-    static double rescaled_input(double d) {
-        if (d == 0.0) return 0.0;
-        // Both factors scale the same way, so the first product lies between d and the
-        // result: it rounds only when the result is below 2^-1022, which the range refuses
-        // (as a result that rounded to 0).
-        const RescaleFactor& k = rescale_factor();
-        const double a = d * k.first * k.second;
-        return a != 0.0 && Magnitude::in_range(a) ? a : HUGE_VAL;
+    static constexpr int kZero = -(1 << 20);  // e of an exact 0 (any power of two would do)
+
+    Rescaled(const T& value, int exponent) : t(value), e(exponent) {}
+
+    // d * 2^-e, setting e; a normal d by rewriting its exponent bits.
+    [[gnu::always_inline]] static T input(double d, int& e) {
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, &d, sizeof bits);
+        const auto biased = static_cast<int>((bits >> 52) & 0x7ff);
+        if (d == 0.0 || biased == 0x7ff) return T(d);  // 0 needs no exponent; T refuses inf and NaN
+        if (biased == 0) {  // subnormal: e is -1024 or -1088, and each product is exact
+            e = std::ilogb(d) & ~63;
+            return T(d * power_of_two(-e / 2) * power_of_two(-e - (-e / 2)));
+        }
+        e = (biased - 1023) & ~63;  // rounded down, negative ones too
+        bits = (bits & ~(std::uint64_t{0x7ff} << 52)) | (static_cast<std::uint64_t>(biased - e) << 52);
+        std::memcpy(&d, &bits, sizeof d);
+        return T(d);
+    }
+
+    // x.t as a value of exponent top >= x.e: the inputs' e differ by at most 128 (they lie
+    // within 2^100 of each other), so the shift is at most 640 at degree 5.
+    [[gnu::always_inline]] static T aligned(const Rescaled& x, int top) {
+        const int shift = x.e == kZero ? 0 : top - x.e;
+        COLLIDE_ASSERT(shift >= 0 && shift <= 1022);
+        return shift == 0 ? x.t : times_power_of_two(x.t, power_of_two(-shift));
     }
 };
 
-/// For a homogeneous f whose inputs lie within a factor 2^100 of its largest, the shift
-/// bringing the largest to [1, 2) and f's degree; nothing otherwise.
-struct Rescale {
-    int shift = 0;
-    int degree = 0;
-};
+/// Whether f is homogeneous (every monomial of one degree) with finite inputs, not all zero,
+/// whose nonzero ones lie within 2^100 of the largest: then Rescaled may evaluate it.
 template <class F>
-bool rescale_for(F&& f, Rescale& r) {
+bool rescalable(F&& f) {
     const Probe p = f(Probe{});
-    if (!p.homogeneous()) return false;
-    r.shift = -std::ilogb(p.top);
-    r.degree = p.degree;
-    return true;
+    return p.homogeneous() && p.narrow();
 }
-
-/// Sets the rescale factor to 2^shift (|shift| <= 2044) for the lifetime of the scope.
-class RescaleScope {
-public:
-    explicit RescaleScope(int shift) : saved_(rescale_factor()) {
-        rescale_factor() = RescaleFactor{shift, std::ldexp(1.0, shift / 2), std::ldexp(1.0, shift - shift / 2)};
-    }
-    ~RescaleScope() { rescale_factor() = saved_; }
-    RescaleScope(const RescaleScope&) = delete;
-    RescaleScope& operator=(const RescaleScope&) = delete;
-
-private:
-    RescaleFactor saved_;
-};
 
 /// sign_of for a homogeneous f whose inputs leave Magnitude's range: Magnitude on the
 /// inputs rescaled by a power of two (exact; the sign does not change), then sign_of. Out
 /// of line and cold, so that the common path's code stays as small as before.
 template <class F>
 [[gnu::noinline, gnu::cold]] int sign_of_rescaled(F& f) {
-    Rescale k;
-    if (rescale_for(f, k)) {
-        const RescaleScope scope(k.shift);
-        const int t = f(Rescaled<Magnitude>{}).sign();
+    if (rescalable(f)) {
+        const int t = f(Rescaled<Magnitude>{}).t.sign();
         if (t != Filtered::kUnknown) return t;
     }
     return sign_of(f);

@@ -144,17 +144,15 @@ double value_of(F&& f) {
 }
 
 /// Exact's value of f rounded to 53 bits. Inputs near 1e300 overflow Filtered and
-/// DoubleWord: DoubleWord on the inputs rescaled by 2^k gives the value times 2^(k degree)
-/// correctly rounded, that is Exact's mantissa, exactly. Out of line and cold (see
+/// DoubleWord: DoubleWord on the rescaled inputs gives the value as t * 2^e with t correctly
+/// rounded, that is Exact's mantissa, exactly (Rescaled). Out of line and cold (see
 /// sign_of_rescaled).
 template <class F>
 [[gnu::noinline, gnu::cold]] Scaled rescaled_or_exact(F& f) {
-    Rescale k;
-    if (rescale_for(f, k)) {
-        const RescaleScope scope(k.shift);
-        const DoubleWord w = f(Rescaled<DoubleWord>{});
+    if (rescalable(f)) {
+        const Rescaled<DoubleWord> w = f(Rescaled<DoubleWord>{});
         double x = 0.0;
-        if (w.round_to_nearest(x)) return Scaled::make(x, -static_cast<std::int64_t>(k.shift) * k.degree);
+        if (w.t.round_to_nearest(x)) return Scaled::make(x, w.e);
     }
     return f(Exact{}).to_scaled();
 }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "collide/geometry.hpp"
+#include "geometry/scratch.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -55,17 +56,17 @@ struct PartsOut {
 /// compound side, the parts that collide go to `parts` (SPEC §2.1: the relation is touch when
 /// every colliding pair of parts only touches, else overlap; points are the sorted union).
 /// pa, pb: what is prepared about each side (the same answer without, in O(Va * Vb) for two
-/// big polygons).
-std::optional<Relation> collide_into(const Shape& a, const Shape& b, std::vector<Vec2>* points,
-                                     Prepared pa = {}, Prepared pb = {}, PartsOut parts = {});
+/// big polygons). scratch: the calling worker's buffers (scratch.hpp).
+std::optional<Relation> collide_into(const Shape& a, const Shape& b, std::vector<Vec2>* points, Prepared pa,
+                                     Prepared pb, Scratch& scratch, PartsOut parts = {});
 
-/// The same for two shapes neither of which is a compound (geometry.cpp).
+/// The same for two shapes neither of which is a compound (pair_test.cpp).
 std::optional<Relation> collide_simple(const Shape& a, const Shape& b, std::vector<Vec2>* points,
-                                       const EdgeIndex* index_a, const EdgeIndex* index_b);
+                                       const EdgeIndex* index_a, const EdgeIndex* index_b, Scratch& scratch);
 
 struct Geo;  // geometry/shape_geo.hpp
 /// The same for two shapes reduced already (make_geo), read through their Geos' edge indexes.
-std::optional<Relation> collide_geos(const Geo& a, const Geo& b, std::vector<Vec2>* points);
+std::optional<Relation> collide_geos(const Geo& a, const Geo& b, std::vector<Vec2>* points, Scratch& scratch);
 
 /// Sort points by x then y and drop duplicates (equal doubles: every point is correctly
 /// rounded, so one crossing computed from two pairs of pieces gives the same double).

@@ -44,15 +44,15 @@ struct SideParts {
 }  // namespace
 
 std::optional<Relation> collide_into(const Shape& a, const Shape& b, std::vector<Vec2>* points, Prepared pa,
-                                     Prepared pb, PartsOut parts) {
+                                     Prepared pb, Scratch& scratch, PartsOut parts) {
     const auto* ca = std::get_if<Compound>(&a);
     const auto* cb = std::get_if<Compound>(&b);
-    if (!ca && !cb) return collide_simple(a, b, points, pa.edges, pb.edges);
+    if (!ca && !cb) return collide_simple(a, b, points, pa.edges, pb.edges, scratch);
     const SideParts sa{a, ca, pa.parts};
     const SideParts sb{b, cb, pb.parts};
-    // The points of all colliding pairs of parts gather here (a buffer per thread, reused),
+    // The points of all colliding pairs of parts gather here (the worker's buffer, reused),
     // then are merged as one pair's are.
-    thread_local std::vector<Vec2> pts;
+    std::vector<Vec2>& pts = scratch.part_points;
     pts.clear();
     std::vector<std::uint32_t> hit_a;
     std::vector<std::uint32_t> hit_b;
@@ -66,7 +66,7 @@ std::optional<Relation> collide_into(const Shape& a, const Shape& b, std::vector
         for (std::size_t j = 0; j < sb.size(); ++j) {
             if (cb && !meets(bi, sb.bounds(j))) continue;
             const std::optional<Relation> r =
-                collide_simple(sa.part(i), sb.part(j), points ? &pts : nullptr, sa.edges(i, pa), sb.edges(j, pb));
+                collide_simple(sa.part(i), sb.part(j), points ? &pts : nullptr, sa.edges(i, pa), sb.edges(j, pb), scratch);
             if (!r) continue;
             any = true;
             overlap = overlap || *r != Relation::Touch;

@@ -268,22 +268,22 @@ double small_distance(const Small& a, const Small& b) {
 
 // Each side is reduced once (with an edge index of its own when it is big and none was
 // prepared), for the collision test and the terms alike.
-double distance(const Shape& a, const Shape& b, Prepared pa, Prepared pb) {
+double distance(const Shape& a, const Shape& b, Prepared pa, Prepared pb, Scratch& scratch) {
     if (is_compound(a) || is_compound(b))
-        return collide_into(a, b, nullptr, pa, pb) ? 0.0 : parts_distance(a, b, pa, pb);
+        return collide_into(a, b, nullptr, pa, pb, scratch) ? 0.0 : parts_distance(a, b, pa, pb);
     const OwnedGeo ga = make_indexed_geo(a, pa.edges);
     const OwnedGeo gb = make_indexed_geo(b, pb.edges);
     const std::optional<Small> sa = small_of(ga.geo);
     const std::optional<Small> sb = sa ? small_of(gb.geo) : std::nullopt;
     if (sa && sb) return small_distance(*sa, *sb);
-    if (collide_geos(ga.geo, gb.geo, nullptr)) return 0.0;
+    if (collide_geos(ga.geo, gb.geo, nullptr, scratch)) return 0.0;
     return std::max(0.0, pair_distance(cores_of(ga.geo), cores_of(gb.geo)));
 }
 
-int compare_distance(const Shape& a, const Shape& b, double d, Prepared pa, Prepared pb) {
+int compare_distance(const Shape& a, const Shape& b, double d, Prepared pa, Prepared pb, Scratch& scratch) {
     const int at_zero = d > 0.0 ? -1 : 0;  // the answer for a colliding pair
     if (is_compound(a) || is_compound(b))
-        return collide_into(a, b, nullptr, pa, pb) ? at_zero : parts_compare(a, b, d, pa, pb);
+        return collide_into(a, b, nullptr, pa, pb, scratch) ? at_zero : parts_compare(a, b, d, pa, pb);
     const OwnedGeo ga = make_indexed_geo(a, pa.edges);
     const OwnedGeo gb = make_indexed_geo(b, pb.edges);
     const std::optional<Small> sa = small_of(ga.geo);
@@ -294,14 +294,20 @@ int compare_distance(const Shape& a, const Shape& b, double d, Prepared pa, Prep
         if (d > 0.0 || c > 0) return c;
         return 0;  // collides: distance 0 == d
     }
-    if (collide_geos(ga.geo, gb.geo, nullptr)) return at_zero;
+    if (collide_geos(ga.geo, gb.geo, nullptr, scratch)) return at_zero;
     return pair_compare(cores_of(ga.geo), cores_of(gb.geo), d);
 }
 
 }  // namespace detail
 
-double distance(const Shape& a, const Shape& b) { return detail::distance(a, b, {}, {}); }
+double distance(const Shape& a, const Shape& b) {
+    detail::Scratch scratch;
+    return detail::distance(a, b, {}, {}, scratch);
+}
 
-int compare_distance(const Shape& a, const Shape& b, double d) { return detail::compare_distance(a, b, d, {}, {}); }
+int compare_distance(const Shape& a, const Shape& b, double d) {
+    detail::Scratch scratch;
+    return detail::compare_distance(a, b, d, {}, {}, scratch);
+}
 
 }  // namespace collide

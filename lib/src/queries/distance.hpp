@@ -16,8 +16,9 @@ namespace collide::detail {
 /// collide::distance and collide::compare_distance reading what is prepared about each side
 /// (a big polygon's or polyline's edge index, a compound's part index: collide_into.hpp), as
 /// check() has it for a scene's shapes; the same answers, without building an index a pair.
-double distance(const Shape& a, const Shape& b, Prepared pa, Prepared pb);
-int compare_distance(const Shape& a, const Shape& b, double d, Prepared pa, Prepared pb);
+/// scratch: the calling worker's buffers (scratch.hpp).
+double distance(const Shape& a, const Shape& b, Prepared pa, Prepared pb, Scratch& scratch);
+int compare_distance(const Shape& a, const Shape& b, double d, Prepared pa, Prepared pb, Scratch& scratch);
 
 class SolidCells;  // solid_cells.hpp
 

@@ -9,6 +9,7 @@
 #include "geometry/edge_index.hpp"
 #include "geometry/pieces.hpp"
 #include "geometry/shape_geo.hpp"
+#include "geometry/scratch.hpp"
 
 #include <algorithm>
 #include <array>
@@ -71,15 +72,16 @@ void each_piece_pair(const Geo& a, const Geo& b, F&& f) {
     }
 }
 
-// ---- the kernels of the other files (a of the lower kind; null pts: no points wanted) -----
+// ---- the kernels of the other files --------------------------------------------------------
+// a is of the lower kind; null pts: no points wanted; scratch: the worker's buffers (scratch.hpp).
 
 // pair_test_pieces.cpp
-Topo linear_linear(const Geo& a, const Geo& b, std::vector<Vec2>* pts);
-Topo linear_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts);
-Topo linear_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts);
+Topo linear_linear(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch& scratch);
+Topo linear_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch& scratch);
+Topo linear_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch& scratch);
 // pair_test_regions.cpp
-Topo disk_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts);
-Topo disk_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts);
-Topo polygon_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts);
+Topo disk_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch& scratch);
+Topo disk_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch& scratch);
+Topo polygon_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch& scratch);
 
 }  // namespace collide::detail

@@ -63,7 +63,7 @@ Topo mirror(Topo t) {
 
 // ---- point against anything ------------------------------------------------------------
 
-Topo point_point(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+Topo point_point(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch&) {
     Topo t;
     if (a.pt != b.pt) return t;
     t.intersects = t.interiors = t.a_in_b = t.b_in_a = true;
@@ -71,7 +71,7 @@ Topo point_point(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
     return t;
 }
 
-Topo point_linear(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+Topo point_linear(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch&) {
     Topo t;
     each_edge_near(b, Bounds{a.pt, a.pt}, [&](std::size_t i) {
         t.intersects = on_piece(b.pieces()[i], a.pt);
@@ -84,7 +84,7 @@ Topo point_linear(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
     return t;
 }
 
-Topo point_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+Topo point_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch&) {
     Topo t;
     const int p = power(b.disk, a.pt);
     if (p > 0) return t;
@@ -94,7 +94,7 @@ Topo point_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
     return t;
 }
 
-Topo point_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+Topo point_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch&) {
     Topo t;
     const int loc = locate_in(b.polygon(), a.pt);
     if (loc < 0) return t;
@@ -106,21 +106,21 @@ Topo point_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
 
 // ---- capsules (capsule.cpp) ----------------------------------------------------------------
 
-Topo point_capsule(const Geo& a, const Geo& b, std::vector<Vec2>* pts) { return detail::point_capsule(a.pt, b.capsule, pts); }
-Topo linear_capsule(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+Topo point_capsule(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch&) { return detail::point_capsule(a.pt, b.capsule, pts); }
+Topo linear_capsule(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch&) {
     return detail::pieces_capsule(a.pieces(), b.capsule, pts);
 }
-Topo disk_capsule(const Geo& a, const Geo& b, std::vector<Vec2>* pts) { return detail::disk_capsule(a.disk, b.capsule, pts); }
-Topo polygon_capsule(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+Topo disk_capsule(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch&) { return detail::disk_capsule(a.disk, b.capsule, pts); }
+Topo polygon_capsule(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch&) {
     return detail::polygon_capsule(a.polygon(), b.capsule, pts);
 }
-Topo capsule_capsule(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+Topo capsule_capsule(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch&) {
     return detail::capsule_capsule(a.capsule, b.capsule, pts);
 }
 
 // ---- dispatch ----------------------------------------------------------------------------
 
-using PairTest = Topo (*)(const Geo&, const Geo&, std::vector<Vec2>*);
+using PairTest = Topo (*)(const Geo&, const Geo&, std::vector<Vec2>*, Scratch&);
 
 // Which algorithm decides each pair (rows a, columns b; the lower triangle mirrors):
 //
@@ -165,19 +165,19 @@ void detail::normalize_points(std::vector<Vec2>& pts) {
 }
 
 std::optional<Relation> detail::collide_simple(const Shape& a, const Shape& b, std::vector<Vec2>* points,
-                                              const EdgeIndex* index_a, const EdgeIndex* index_b) {
-    return collide_geos(make_geo(a, index_a), make_geo(b, index_b), points);
+                                              const EdgeIndex* index_a, const EdgeIndex* index_b, Scratch& scratch) {
+    return collide_geos(make_geo(a, index_a), make_geo(b, index_b), points, scratch);
 }
 
-std::optional<Relation> detail::collide_geos(const Geo& ga, const Geo& gb, std::vector<Vec2>* points) {
+std::optional<Relation> detail::collide_geos(const Geo& ga, const Geo& gb, std::vector<Vec2>* points, Scratch& scratch) {
     using namespace detail;
-    // The points gather in a buffer per thread, reused, and are appended once normalized.
-    thread_local std::vector<Vec2> pts;
+    // The points gather in the worker's buffer, reused, and are appended once normalized.
+    std::vector<Vec2>& pts = scratch.points;
     pts.clear();
     std::vector<Vec2>* out = points ? &pts : nullptr;
     const auto ka = static_cast<int>(ga.kind);
     const auto kb = static_cast<int>(gb.kind);
-    const Topo t = ka <= kb ? kTests[ka][kb](ga, gb, out) : mirror(kTests[kb][ka](gb, ga, out));
+    const Topo t = ka <= kb ? kTests[ka][kb](ga, gb, out, scratch) : mirror(kTests[kb][ka](gb, ga, out, scratch));
     if (!t.intersects) return std::nullopt;
     if (points) {
         normalize_points(pts);
@@ -196,8 +196,9 @@ std::optional<Contact> collide(const Shape& a, const Shape& b, bool want_points)
     const auto* cb = std::get_if<Compound>(&b);
     const std::unique_ptr<detail::PartIndex> pa = ca ? std::make_unique<detail::PartIndex>(*ca) : nullptr;
     const std::unique_ptr<detail::PartIndex> pb = cb ? std::make_unique<detail::PartIndex>(*cb) : nullptr;
+    detail::Scratch scratch;
     const std::optional<Relation> r = detail::collide_into(a, b, want_points ? &c.points : nullptr, {ia.get(), pa.get()},
-                                                           {ib.get(), pb.get()}, {&c.parts_a, &c.parts_b});
+                                                           {ib.get(), pb.get()}, scratch, {&c.parts_a, &c.parts_b});
     if (!r) return std::nullopt;
     c.relation = *r;
     return c;

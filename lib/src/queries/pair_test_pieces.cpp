@@ -16,13 +16,7 @@ namespace collide::detail {
 
 namespace {
 
-// A part of a piece, from lo to hi along its direction; a missing end is unbounded.
-struct Span {
-    bool has_lo = false;
-    bool has_hi = false;
-    Vec2 lo;
-    Vec2 hi;
-};
+using Span = PieceSpan;  // scratch.hpp
 
 // Whether the spans (parts of s) cover all of s.
 bool covers(const Piece& s, std::vector<Span>& spans) {
@@ -58,12 +52,12 @@ bool all_covered(const std::vector<Piece>& pieces, std::vector<std::pair<std::si
 
 }  // namespace
 
-Topo linear_linear(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+Topo linear_linear(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch& scratch) {
     Topo t;
     // The shared pieces found, by piece: few pieces of a big polyline have any, so they are
-    // kept as a list (one buffer per thread, reused) rather than a list for every piece.
-    thread_local std::vector<std::pair<std::size_t, Span>> cover_a;
-    thread_local std::vector<std::pair<std::size_t, Span>> cover_b;
+    // kept as a list (the worker's buffers, reused) rather than a list for every piece.
+    std::vector<std::pair<std::size_t, Span>>& cover_a = scratch.cover_a;
+    std::vector<std::pair<std::size_t, Span>>& cover_b = scratch.cover_b;
     cover_a.clear();
     cover_b.clear();
     each_piece_pair(a, b, [&](std::size_t i, std::size_t j) {
@@ -103,7 +97,7 @@ namespace {
 
 // near: a box holding the region, read when a has an index.
 template <class Region>
-Topo linear_region(const Geo& a, const Region& region, const Bounds& near, std::vector<Vec2>* pts) {
+Topo linear_region(const Geo& a, const Region& region, const Bounds& near, std::vector<Vec2>* pts, Scratch& scratch) {
     Topo t;
     bool outside = false;
     ChainStart chain;  // a polyline's pieces far from a polygon are located once
@@ -111,7 +105,7 @@ Topo linear_region(const Geo& a, const Region& region, const Bounds& near, std::
         const Piece& s = a.pieces()[i];
         PieceClass c;
         if constexpr (std::is_same_v<Region, PolygonRef>) {
-            c = classify(s, region, pts, chain.of(i));
+            c = classify(s, region, pts, scratch.events, chain.of(i));
             if (s.kind == PieceKind::Segment) chain.after(i, c);
         } else {
             c = classify(s, region, pts);
@@ -128,11 +122,11 @@ Topo linear_region(const Geo& a, const Region& region, const Bounds& near, std::
 
 }  // namespace
 
-Topo linear_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
-    return linear_region(a, b.disk, a.index ? box_of(b.disk) : Bounds{}, pts);
+Topo linear_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch& scratch) {
+    return linear_region(a, b.disk, a.index ? box_of(b.disk) : Bounds{}, pts, scratch);
 }
-Topo linear_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
-    return linear_region(a, b.polygon(), a.index ? polygon_box(b) : Bounds{}, pts);
+Topo linear_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch& scratch) {
+    return linear_region(a, b.polygon(), a.index ? polygon_box(b) : Bounds{}, pts, scratch);
 }
 
 }  // namespace collide::detail

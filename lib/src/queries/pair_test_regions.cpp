@@ -12,7 +12,7 @@ namespace collide::detail {
 
 // ---- regions -----------------------------------------------------------------------------
 
-Topo disk_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+Topo disk_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch& /*scratch*/) {
     Topo t;
     const Circle& ca = a.disk;
     const Circle& cb = b.disk;
@@ -35,7 +35,8 @@ Topo disk_disk(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
         t.b_in_a = ca.radius >= cb.radius && in <= 0;
         t.a_in_b = cb.radius >= ca.radius && in <= 0;
     }
-    if (pts) circle_circle_points(ca, cb, ext, in, *pts);
+    if (pts)
+        for (const Vec2& x : circle_circle_points(ca, cb, ext, in)) pts->push_back(x);
     return t;
 }
 
@@ -64,7 +65,7 @@ Topo disk_rect(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
 
 }  // namespace
 
-Topo disk_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+Topo disk_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch& /*scratch*/) {
     if (b.is_rect) return disk_rect(a, b, pts);
     Topo t;
     const Ring ring = b.ring();
@@ -123,7 +124,7 @@ Topo rect_rect(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
 
 }  // namespace
 
-Topo polygon_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
+Topo polygon_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts, Scratch& scratch) {
     if (a.is_rect && b.is_rect) return rect_rect(a, b, pts);
     // Each boundary, piece by piece, against the other polygon: the
     // interiors meet iff some boundary part lies inside the other polygon or the two are
@@ -139,7 +140,7 @@ Topo polygon_polygon(const Geo& a, const Geo& b, std::vector<Vec2>* pts) {
         ChainStart chain;  // edges far from `to` are located once a run
         const std::size_t seen = each_edge_near(from, from.index ? polygon_box(to) : Bounds{}, [&](std::size_t i) {
             if (points == nullptr && settled(acc)) return false;
-            const PieceClass c = classify(ring.edge(i), target, points, chain.of(i));
+            const PieceClass c = classify(ring.edge(i), target, points, scratch.events, chain.of(i));
             chain.after(i, c);
             acc.inside |= c.inside;
             acc.boundary |= c.boundary;

@@ -25,10 +25,11 @@ public:
     // std::thread's destructor would end the program.
     ~OrderedRun() { stop_and_join(); }
 
-    /// Starts the workers, each producing blocks until there are none left or the run stops.
-    template <class Produce>
+    /// Starts the workers, each with a Worker context of its own, producing blocks until there
+    /// are none left or the run stops.
+    template <class Worker, class Produce>
     void start(unsigned threads, Produce& produce) {
-        for (unsigned t = 0; t < threads; ++t) pool_.emplace_back([this, &produce] { work(produce); });
+        for (unsigned t = 0; t < threads; ++t) pool_.emplace_back([this, &produce] { work<Worker>(produce); });
     }
 
     /// Hands block k's chunks to `consume` as they come, until the block is finished. Returns
@@ -74,14 +75,15 @@ private:
         bool finished = false;
     };
 
-    template <class Produce>
+    template <class Worker, class Produce>
     void work(Produce& produce) {
+        Worker context;
         std::size_t k = 0;
         Chunk out;
         while (take(k, out)) {
             auto hand_over = [&](Chunk& full) { return hand_over_chunk(k, full); };
             try {
-                if (!produce(k, out, hand_over)) return;
+                if (!produce(k, context, out, hand_over)) return;
             } catch (...) {
                 fail(std::current_exception());
                 return;
@@ -160,26 +162,30 @@ private:
 /// Runs blocks 0 .. blocks-1 on `threads` workers and hands what they produce to `consume` in
 /// block order, on the calling thread.
 ///
-/// produce(k, chunk, hand_over) does block k into `chunk` (empty at the start) and may call
-/// hand_over(chunk) whenever it holds enough (a block may produce without bound), which gives
-/// the chunk away and leaves it empty; both return false when the run is stopping (then
+/// produce(k, worker, chunk, hand_over) does block k into `chunk` (empty at the start) and may
+/// call hand_over(chunk) whenever it holds enough (a block may produce without bound), which
+/// gives the chunk away and leaves it empty; both return false when the run is stopping (then
 /// produce returns false at once). consume(chunk) returns false to stop the whole run (the
 /// chunk then need not be emptied). Chunk needs a default constructor, moves and clear().
+/// `worker` is the context of the thread running the block (Box2D's task context): a Worker,
+/// default-constructed once per worker thread (once in all with one thread) and handed to
+/// each block that thread runs, so that what it keeps (reusable buffers) is never shared.
 ///
 /// A worker waits while 2 of its block's chunks are not yet consumed, and at most
 /// 4 x threads blocks are in flight, so memory stays bounded even when a block produces
 /// n^2 results. An exception in produce stops the run and is rethrown here; one in consume
 /// stops the workers and propagates.
-template <class Chunk, class Produce, class Consume>
+template <class Chunk, class Worker, class Produce, class Consume>
 void run_in_order(std::size_t blocks, unsigned threads, Produce&& produce, Consume&& consume) {
     if (threads <= 1 || blocks < 2) {
+        Worker context;
         Chunk out;
         for (std::size_t k = 0; k < blocks; ++k)
-            if (!produce(k, out, consume) || !consume(out)) break;
+            if (!produce(k, context, out, consume) || !consume(out)) break;
         return;
     }
     OrderedRun<Chunk> run(blocks, threads);
-    run.start(threads, produce);
+    run.template start<Worker>(threads, produce);
     for (std::size_t k = 0; k < blocks && run.consume_block(k, consume); ++k) {
     }
     run.stop_and_join();

@@ -152,6 +152,15 @@ inline std::int64_t key_step(std::int64_t from, std::int64_t step, std::int64_t 
     return size >= room ? end : from + step;
 }
 
+/// A point computed in Scaled as doubles (each coordinate rounded to nearest), or nothing
+/// when it lies beyond the double range.
+inline std::optional<Vec2> representable(Scaled x, Scaled y) {
+    const std::optional<double> px = x.to_double();
+    const std::optional<double> py = y.to_double();
+    if (!px || !py) return std::nullopt;
+    return Vec2{*px, *py};
+}
+
 /// base + x rounded to the nearest double, when x's bound settles it in plain doubles:
 /// nothing otherwise. A point near a shape far from the origin is its centre plus an offset
 /// much smaller than it, and an offset known to a few of its own ulps is known to a small

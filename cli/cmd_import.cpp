@@ -23,9 +23,7 @@ ExitCode run_import(const ImportArgs& opt) {
         std::vector<collide::MapImport> scenes;
         if (map.format == collide::MapFormat::None) {
             const InputText text = read_input(opt.map);
-            if (collide::detect_format(opt.map, text) == collide::MapFormat::TiledJson)
-                scenes = collide::import_map(opt.map, text, collide::MapFormat::TiledJson, collide::file_system_loader(), {},
-                                             collide::MapBuild::Text);
+            scenes = import_if_tiled_json(opt.map, text, collide::MapBuild::Text);
             if (scenes.empty())
                 throw collide::Error(opt.map, "", "not a map: collide imports Tiled maps (.tmx, .tmj, or .json with "
                                                   "\"type\": \"map\") and LDtk projects (.ldtk)");

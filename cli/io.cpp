@@ -333,9 +333,8 @@ std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned t
         return out;
     }
     const InputText text = read_input(arg);
-    if (collide::detect_format(arg, text) == collide::MapFormat::TiledJson)
-        return from_maps(collide::import_map(arg, text, collide::MapFormat::TiledJson, collide::file_system_loader(), {},
-                                             collide::MapBuild::Scene));
+    std::vector<collide::MapImport> maps = import_if_tiled_json(arg, text, collide::MapBuild::Scene);
+    if (!maps.empty()) return from_maps(std::move(maps));
     out.push_back(collide::read_scene(text, arg, collide::ReadOptions{threads}));
     return out;
 }

@@ -19,3 +19,8 @@ std::vector<collide::MapImport> import_map_argument(const MapArgument& map, coll
     const std::string text = load(map.file);
     return collide::import_map(map.file, text, map.format, load, map.level, build);
 }
+
+std::vector<collide::MapImport> import_if_tiled_json(const std::string& file, std::string_view text, collide::MapBuild build) {
+    if (collide::detect_format(file, text) != collide::MapFormat::TiledJson) return {};
+    return collide::import_map(file, text, collide::MapFormat::TiledJson, collide::file_system_loader(), {}, build);
+}

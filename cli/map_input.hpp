@@ -24,3 +24,7 @@ MapArgument map_argument(const std::string& arg);
 /// (`collide import`) or built (a check). Throws collide::Error.
 std::vector<collide::MapImport> import_map_argument(const MapArgument& map, collide::MapBuild build);
 
+/// The scenes of a `.json` file or standard input whose whole `text` is a Tiled map
+/// (collide::detect_format); nothing when it is not one.
+std::vector<collide::MapImport> import_if_tiled_json(const std::string& file, std::string_view text, collide::MapBuild build);
+

@@ -147,7 +147,7 @@ void Gids::append_le32(const unsigned char* p, std::size_t n) {
         push_back(gid_at(k++));
         const unsigned bits = bits_;
         std::uint32_t gid = palette_[last_index_];
-        std::uint64_t index = last_index_;
+        std::uint32_t index = last_index_;
         std::size_t size = size_;
         if (bits == 0) {
             while (k < n && gid_at(k) == gid) ++k, ++size;
@@ -162,13 +162,11 @@ void Gids::append_le32(const unsigned char* p, std::size_t n) {
         while (k < n) {
             const std::uint32_t next = gid_at(k);
             if (next != gid) {
-                const Recent& r = recent_[next % kRecent];
-                if (r.index_plus_1 == 0 || r.gid != next) break;  // new to this run: push_back
+                if (!recent(next, index)) break;  // not met lately: push_back
                 gid = next;
-                index = last_index_ = r.index_plus_1 - 1;
             }
             const std::size_t bit = size * bits;
-            words[bit / 64] |= index << (bit % 64);
+            words[bit / 64] |= std::uint64_t{index} << (bit % 64);
             ++size;
             ++k;
         }

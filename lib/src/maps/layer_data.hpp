@@ -25,12 +25,9 @@ public:
     void push_back(std::uint32_t gid) {
         std::uint32_t index = last_index_;
         if (palette_.empty() || gid != palette_[last_index_]) {
-            Recent& r = recent_[gid % kRecent];
-            if (r.index_plus_1 != 0 && r.gid == gid) {
-                index = last_index_ = r.index_plus_1 - 1;
-            } else {
+            if (!recent(gid, index)) {
                 index = palette_index(gid);
-                r = Recent{gid, index + 1};
+                recent_[gid % kRecent] = Recent{gid, index + 1};
             }
         }
         if (bits_ != 0) {
@@ -74,6 +71,13 @@ public:
     friend bool operator!=(const std::vector<std::uint32_t>& a, const Gids& b) { return !(b == a); }
 
 private:
+    // Whether gid was met lately; then its palette index, now the last one, is `index`.
+    bool recent(std::uint32_t gid, std::uint32_t& index) {
+        const Recent& r = recent_[gid % kRecent];
+        if (r.index_plus_1 == 0 || r.gid != gid) return false;
+        index = last_index_ = r.index_plus_1 - 1;
+        return true;
+    }
     // The palette index of a gid, adding it (and widening the cells) when it is new.
     std::uint32_t palette_index(std::uint32_t gid);
 

@@ -128,24 +128,26 @@ private:
     std::size_t i_ = 0;
 };
 
-bool json_name(std::string_view file) { return ends_with_ci(file, ".json"); }
+// The map format a file's name says, when it says one.
+std::optional<MapFormat> by_extension(std::string_view file) {
+    if (ends_with_ci(file, ".tmx")) return MapFormat::TiledXml;
+    if (ends_with_ci(file, ".tmj")) return MapFormat::TiledJson;
+    if (ends_with_ci(file, ".ldtk")) return MapFormat::Ldtk;
+    return std::nullopt;
+}
 
 }  // namespace
 
 bool is_tiled_json(std::string_view text) { return TopLevel(text, true).kind() == MapFormat::TiledJson; }
 
 std::optional<MapFormat> detect_format(std::string_view file, std::string_view text, bool complete) {
-    if (ends_with_ci(file, ".tmx")) return MapFormat::TiledXml;
-    if (ends_with_ci(file, ".tmj")) return MapFormat::TiledJson;
-    if (ends_with_ci(file, ".ldtk")) return MapFormat::Ldtk;
-    if (file != "-" && !json_name(file)) return MapFormat::None;
+    if (const std::optional<MapFormat> named = by_extension(file)) return named;
+    if (file != "-" && !ends_with_ci(file, ".json")) return MapFormat::None;
     return TopLevel(text, complete).kind();
 }
 
 MapFormat map_format(std::string_view file, std::string_view text) {
-    if (ends_with_ci(file, ".tmx")) return MapFormat::TiledXml;
-    if (ends_with_ci(file, ".tmj")) return MapFormat::TiledJson;
-    if (ends_with_ci(file, ".ldtk")) return MapFormat::Ldtk;
+    if (const std::optional<MapFormat> named = by_extension(file)) return *named;
     if (!text.empty() && is_tiled_json(text)) return MapFormat::TiledJson;
     return MapFormat::None;
 }

@@ -44,6 +44,8 @@ public:
     /// `"parts": [` of the compound shape in progress.
     void begin_parts();
     void end_parts();
+    // Keys are the scene format's field names, literals: in direct mode the values keep
+    // them as views.
     /// `, "key": number`
     void number(std::string_view key, double v);
     /// `, "key": [x, y]`

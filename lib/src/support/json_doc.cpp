@@ -405,11 +405,6 @@ void JsonDoc::open(bool object) {
     open_.emplace_back(index, scratch_.size());
 }
 
-void JsonDoc::key(std::string_view k) {
-    decoded_.emplace_back(k);
-    pending_key_ = decoded_.back();
-}
-
 void JsonDoc::number(double v) {
     Node n{};
     n.kind = JsonValue::Kind::Number;

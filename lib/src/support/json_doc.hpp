@@ -126,8 +126,9 @@ public:
 
     void begin_object() { open(true); }
     void begin_array() { open(false); }
-    /// The key of the next member of the object being built.
-    void key(std::string_view k);
+    /// The key of the next member of the object being built. Not copied: it must outlive
+    /// the values (the scene fields' names are literals).
+    void key(std::string_view k) { pending_key_ = k; }
     void number(double v);
     void string(std::string_view s);
     /// An array of numbers (stored packed, as a parsed one).

@@ -445,6 +445,32 @@ TEST_CASE("tmx: errors") {
         CHECK(error_of(map_with(">" + tiles)) ==
               "maps/level.tmx:5:93: layer 'Ground': the data holds more than the 12 tiles the layer declares");
     }
+    SUBCASE("zlib and gzip data one tile short or long: libdeflate refuses it, zlib words the error") {
+        std::vector<std::uint32_t> short_gids(kGids.begin(), kGids.end() - 1), long_gids = kGids;
+        long_gids.push_back(1);
+        for (const auto& [name, pack] : {std::make_pair("zlib", &zlib), std::make_pair("gzip", &gzip)}) {
+            const std::string head = std::string(" encoding=\"base64\" compression=\"") + name + "\">";
+            CHECK(error_of(map_with(head + base64(pack(little_endian(short_gids))))) ==
+                  "maps/level.tmx:5:3: layer 'Ground': the data holds 11 tiles, the layer declares 12");
+            CHECK(error_of(map_with(head + base64(pack(little_endian(long_gids))))) ==
+                  "maps/level.tmx:5:3: layer 'Ground': the data holds more than the 12 tiles the layer declares");
+        }
+    }
+    SUBCASE("a layer's data decodes beside the objects after it, and its error still comes first") {
+        // Two layers of corrupt data and a bad object between them: the first layer's error is
+        // the one said, as it was when layers were decoded in turn.
+        const std::string bad = " encoding=\"base64\" compression=\"zlib\">" + base64("not zlib at all");
+        const std::string text = "<map orientation=\"orthogonal\" tilewidth=\"16\" tileheight=\"16\">\n"
+                                 " <layer id=\"1\" name=\"A\" width=\"4\" height=\"3\"><data" + bad + "</data></layer>\n"
+                                 " <objectgroup id=\"2\" name=\"O\"><object id=\"1\" x=\"oops\"/></objectgroup>\n"
+                                 " <layer id=\"3\" name=\"B\" width=\"4\" height=\"3\"><data" + bad + "</data></layer>\n"
+                                 "</map>\n";
+        CHECK(error_of(text) == "maps/level.tmx:2:46: layer 'A': zlib data is corrupt (incorrect header check)");
+        // Without the first layer's fault, the object's is first.
+        std::string fixed = text;
+        fixed.replace(fixed.find(bad), bad.size(), " encoding=\"csv\">0,0,0,0,0,0,0,0,0,0,0,0");
+        CHECK(error_of(fixed) == "maps/level.tmx:3:31: object '#1' in layer 'O': x is 'oops', not a number");
+    }
     SUBCASE("a 100000 x 100000 layer declared: refused before anything is allocated") {
         CHECK(error_of(map_with(" encoding=\"base64\" compression=\"zlib\">" + base64(zlib(std::string(48, '\0'))),
                                 "width=\"100000\" height=\"100000\"")) ==

@@ -1,8 +1,6 @@
 // Tile layer data (layer_data.hpp): CSV and base64, uncompressed, zlib, gzip or zstd.
 #include "maps/layer_data.hpp"
 
-#include "support/big_alloc.hpp"
-
 #include <libdeflate.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -104,8 +102,9 @@ bool inflate_whole(const std::string& in, GidSink& sink, bool gzip, std::uint64_
     std::unique_ptr<libdeflate_decompressor, void (*)(libdeflate_decompressor*)> d(libdeflate_alloc_decompressor(),
                                                                                   libdeflate_free_decompressor);
     if (!d) return false;
-    const std::unique_ptr<unsigned char[]> out(new unsigned char[static_cast<std::size_t>(want)]);  // not zeroed
-    advise_huge_pages(out.get(), static_cast<std::size_t>(want));
+    // Not zeroed, and on ordinary pages: advised to take huge ones, it was faster alone but
+    // stalled now and then for a tenth of a second in the kernel's compaction.
+    const std::unique_ptr<unsigned char[]> out(new unsigned char[static_cast<std::size_t>(want)]);
     std::size_t got = 0;
     const auto size = static_cast<std::size_t>(want);
     const libdeflate_result rc = gzip ? libdeflate_gzip_decompress(d.get(), in.data(), in.size(), out.get(), size, &got)

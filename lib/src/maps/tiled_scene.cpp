@@ -15,6 +15,7 @@
 
 #include "numeric/angles.hpp"
 #include "scene/scene_text.hpp"
+#include "support/string_set.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -96,13 +97,13 @@ public:
     // `id`, or when a shape or grid has it already (a map with repeated object ids, or an
     // object named like another's NAME#ID), `id~2`, `id~3`, ...
     std::string unique(std::string id) {
-        if (ids_.insert(id).second) return id;
+        if (ids_.insert(id)) return id;
         for (std::size_t n = 2;; ++n) {
             std::string next = id + "~" + std::to_string(n);
-            if (ids_.insert(next).second) return next;
+            if (ids_.insert(next)) return next;
         }
     }
-    bool taken(const std::string& id) const { return ids_.count(id) != 0; }
+    bool taken(const std::string& id) const { return ids_.contains(id); }
 
     std::string object_id(const Object& o) const {
         const auto it = object_names_.find(o.name);
@@ -124,7 +125,7 @@ private:
     std::unordered_set<std::string> layer_names_;
     std::unordered_map<std::string, std::size_t> object_names_;
     std::size_t objects_ = 0;              ///< of every object layer
-    std::unordered_set<std::string> ids_;  ///< of every shape and grid written so far
+    StringSet ids_;  ///< of every shape and grid written so far
 };
 
 // What a map's tilesets say about a gid: whether it names a tile they define, and the tiles

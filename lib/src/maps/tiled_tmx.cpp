@@ -15,6 +15,9 @@
 #include <cmath>
 #include <cstring>
 #include <iterator>
+#include <memory>
+#include <new>
+#include <type_traits>
 
 namespace collide::detail::tiled {
 
@@ -51,18 +54,6 @@ Gids xml_gids(const XmlFile& f, pugi::xml_node data, std::uint64_t count,
     return gids;
 }
 
-// The gids of a block (`n` is the `<data>` or a `<chunk>`), its size already checked.
-Gids block_gids(const XmlFile& f, pugi::xml_node data, pugi::xml_node n, std::uint64_t count,
-                                      const std::string& what) {
-    const pugi::xml_attribute encoding = data.attribute("encoding");
-    if (!encoding) return xml_gids(f, n, count, what);
-    try {
-        return decode_tile_data(n.child_value(), encoding.value(), data.attribute("compression").value(), count);
-    } catch (const DataError& e) {
-        fail(where_of(f, n), what + ": " + e.what());
-    }
-}
-
 Alignment alignment(const XmlFile& f, pugi::xml_node ts, const std::string& what) {
     const pugi::xml_attribute a = ts.attribute("objectalignment");
     if (!a) return Alignment::Unspecified;
@@ -78,18 +69,34 @@ Where where_of(const XmlFile& f, pugi::xml_node n) {
     const std::ptrdiff_t name = n.offset_debug();  // the element's name, just after its '<'
     if (name <= 0 || static_cast<std::size_t>(name) > f.text.size()) return {f.path, "", 0, 0};
     const auto at = static_cast<std::size_t>(name - 1);
-    // A map may hold 100,000 objects: find the line by bisection in a table of line starts
-    // (the line breaks position_of counts: LF, CRLF, CR) and count columns on that line only.
-    std::vector<std::size_t>& starts = f.line_starts;
-    if (starts.empty()) {
-        starts.push_back(0);
-        const std::string_view t = f.text;
-        for (std::size_t i = 0; i < t.size(); ++i)
-            if (t[i] == '\n' || (t[i] == '\r' && (i + 1 == t.size() || t[i + 1] != '\n'))) starts.push_back(i + 1);
+    // A map may hold 100,000 objects: count the line breaks position_of counts (LF, CRLF, CR)
+    // from the place asked about last, or, for a place behind it, find the line by bisection
+    // in a table of line starts; then count columns on that line only.
+    const std::string_view t = f.text;
+    const auto breaks_at = [&t](std::size_t i) {
+        return t[i] == '\n' || (t[i] == '\r' && (i + 1 == t.size() || t[i + 1] != '\n'));
+    };
+    std::size_t line = 0, start = 0;
+    if (at >= f.cursor) {
+        for (std::size_t i = f.cursor; i < at; ++i)
+            if (breaks_at(i)) {
+                ++f.cursor_line;
+                f.cursor_line_start = i + 1;
+            }
+        f.cursor = at;
+        line = f.cursor_line;
+        start = f.cursor_line_start;
+    } else {
+        std::vector<std::size_t>& starts = f.line_starts;
+        if (starts.empty()) {
+            starts.push_back(0);
+            for (std::size_t i = 0; i < t.size(); ++i)
+                if (breaks_at(i)) starts.push_back(i + 1);
+        }
+        line = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), at) - starts.begin());
+        start = starts[line - 1];
     }
-    const auto line = std::upper_bound(starts.begin(), starts.end(), at) - starts.begin();
-    const std::size_t start = starts[static_cast<std::size_t>(line - 1)];
-    const TextPos p = position_of(f.text.substr(start, at - start), at - start);
+    const TextPos p = position_of(t.substr(start, at - start), at - start);
     return {f.path, "", static_cast<int>(line), p.column};
 }
 
@@ -101,28 +108,35 @@ std::string quoted(std::string_view value) {
     return "'" + std::string(value.substr(0, kMax)) + "...'";
 }
 
-double real_attr(const XmlFile& f, pugi::xml_node n, const char* name, double fallback, const std::string& what) {
-    const pugi::xml_attribute a = n.attribute(name);
+double real_attr(const XmlFile& f, pugi::xml_node n, const char* name, double fallback, const What& what) {
+    return real_value(f, n, n.attribute(name), fallback, what);
+}
+
+double real_value(const XmlFile& f, pugi::xml_node n, pugi::xml_attribute a, double fallback, const What& what) {
     if (!a) return fallback;
     const std::string_view s = trimmed(a.value());
     double v = 0;
     const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
     if (s.empty() || r.ptr != s.data() + s.size() || (r.ec != std::errc() && r.ec != std::errc::result_out_of_range))
-        fail(where_of(f, n), what + ": " + name + " is " + quoted(a.value()) + ", not a number");
+        fail(where_of(f, n), what.str() + ": " + a.name() + " is " + quoted(a.value()) + ", not a number");
     if (r.ec != std::errc() || !std::isfinite(v))
-        fail(where_of(f, n), what + ": " + name + " is " + quoted(a.value()) + ", not a finite number");
+        fail(where_of(f, n), what.str() + ": " + a.name() + " is " + quoted(a.value()) + ", not a finite number");
     return v;
 }
 
 std::int64_t whole_attr(const XmlFile& f, pugi::xml_node n, const char* name, std::int64_t fallback, std::int64_t lo,
-                        std::int64_t hi, const std::string& what) {
-    const pugi::xml_attribute a = n.attribute(name);
+                        std::int64_t hi, const What& what) {
+    return whole_value(f, n, n.attribute(name), fallback, lo, hi, what);
+}
+
+std::int64_t whole_value(const XmlFile& f, pugi::xml_node n, pugi::xml_attribute a, std::int64_t fallback,
+                         std::int64_t lo, std::int64_t hi, const What& what) {
     if (!a) return fallback;
     const std::string_view s = trimmed(a.value());
     std::int64_t v = 0;
     const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
     if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size() || v < lo || v > hi)
-        fail(where_of(f, n), what + ": " + name + " is " + quoted(a.value()) + ", not a whole number from " +
+        fail(where_of(f, n), what.str() + ": " + a.name() + " is " + quoted(a.value()) + ", not a whole number from " +
                                  std::to_string(lo) + " to " + std::to_string(hi));
     return v;
 }
@@ -214,6 +228,53 @@ Tileset Reader::read_tileset(const XmlFile& f, pugi::xml_node ts) {
     return t;
 }
 
+static_assert(std::is_nothrow_move_constructible_v<Layer> && std::is_nothrow_move_constructible_v<TileBlock>,
+              "Pending::out points into a layer's blocks, which must not be copied when layers move");
+
+void Reader::decode_block(const XmlFile& f, pugi::xml_node data, pugi::xml_node n, std::uint64_t count,
+                          const std::string& what, Gids& out) {
+    const pugi::xml_attribute encoding = data.attribute("encoding");
+    if (!encoding) {
+        out = xml_gids(f, n, count, what);
+        return;
+    }
+    auto p = std::make_unique<Pending>();
+    p->text = n.child_value();
+    p->encoding = encoding.value();
+    p->compression = data.attribute("compression").value();
+    p->count = count;
+    p->out = &out;
+    p->where = where_of(f, n);
+    p->what = what;
+    Pending& job = *p;
+    pending_.push_back(std::move(p));
+    const auto decode = [&job] {
+        try {
+            *job.out = decode_tile_data(job.text, job.encoding, job.compression, job.count);
+        } catch (const DataError& e) {
+            job.failed = true;
+            job.error = e.what();
+        } catch (const std::bad_alloc&) {
+            job.failed = true;
+            job.error = "out of memory";
+        }
+    };
+    if (!lane_) {
+        decode();
+        finish_decoding();
+        return;
+    }
+    lane_->post(decode);
+}
+
+void Reader::finish_decoding() {
+    if (lane_) lane_->finish();
+    const std::vector<std::unique_ptr<Pending>> done = std::move(pending_);
+    pending_.clear();
+    for (const auto& p : done)
+        if (p->failed) fail(p->where, p->what + ": " + p->error);
+}
+
 void Reader::spend(const XmlFile& f, pugi::xml_node n, std::uint64_t cells, const std::string& what) {
     cells_ += cells;
     if (cells_ > kMaxMapCells)
@@ -237,7 +298,8 @@ void Reader::read_tiles(const XmlFile& f, pugi::xml_node n, Layer& layer, bool i
     if (!infinite) {
         const auto [w, h] = size(n, what);
         spend(f, n, std::uint64_t{w} * h, what);
-        layer.blocks.push_back({0, 0, w, h, block_gids(f, data, data, std::uint64_t{w} * h, what)});
+        layer.blocks.push_back({0, 0, w, h, {}});
+        decode_block(f, data, data, std::uint64_t{w} * h, what, layer.blocks.back().gids);
         return;
     }
     // Every chunk's size first: a layer that declares too much fails before any is decoded.
@@ -256,7 +318,7 @@ void Reader::read_tiles(const XmlFile& f, pugi::xml_node n, Layer& layer, bool i
     std::size_t k = 0;
     for (const pugi::xml_node c : data.children("chunk")) {
         TileBlock& b = layer.blocks[k++];
-        b.gids = block_gids(f, data, c, std::uint64_t{b.width} * b.height, what);
+        decode_block(f, data, c, std::uint64_t{b.width} * b.height, what, b.gids);
     }
 }
 
@@ -301,6 +363,22 @@ std::vector<Layer> Reader::read_layers(const XmlFile& f, pugi::xml_node parent, 
 Map Reader::read_map(const std::string& file, std::string_view text) {
     XmlFile f{file, text, {}, {}};
     parse_xml(f);
+    Lane lane;  // after f: done with f's text before f goes
+    lane_ = &lane;
+    try {
+        Map map = read_parsed_map(f);
+        finish_decoding();
+        lane_ = nullptr;
+        return map;
+    } catch (...) {
+        // A tile layer's data comes before what failed after it: its error is the one to say.
+        finish_decoding();
+        lane_ = nullptr;
+        throw;
+    }
+}
+
+Map Reader::read_parsed_map(const XmlFile& f) {
     const pugi::xml_node root = f.doc.document_element();
     if (std::strcmp(root.name(), "map") != 0)
         fail(where_of(f, root), "the root element is <" + std::string(root.name()) + ">, not <map>");

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "maps/tiled_model.hpp"
+#include "support/lane.hpp"
 
 #include <pugixml.hpp>
 
@@ -23,7 +24,10 @@ struct XmlFile {
     std::string path;
     std::string_view text;
     pugi::xml_document doc;
-    mutable std::vector<std::size_t> line_starts;  // filled by where_of when first needed
+    mutable std::vector<std::size_t> line_starts;  // filled by where_of when first asked about a place behind
+    // where_of's place in the text: elements are mostly asked about in document order, and
+    // their lines are counted from the last one's.
+    mutable std::size_t cursor = 0, cursor_line = 1, cursor_line_start = 0;
 };
 
 /// Tilesets in the order gids are resolved against: by firstgid.
@@ -37,12 +41,31 @@ Where where_of(const XmlFile& f, pugi::xml_node n);
 /// A value for a message: quoted as written, cut short when long.
 std::string quoted(std::string_view value);
 
+/// What an error names ("layer 'L'", "object 'coin#3' in layer 'L'"), put into words only
+/// when an error is thrown: a map reads 100,000 objects that have none.
+class What {
+public:
+    What(const std::string& text) : text_(text) {}  // NOLINT: a plain text is a What
+    What(const char* text) : text_(text) {}         // NOLINT
+    /// The object as it stands when the error is thrown, and where it is (" in layer 'L'").
+    What(const Object& o, const std::string& in) : object_(&o), text_(in) {}
+    std::string str() const;
+
+private:
+    const Object* object_ = nullptr;
+    std::string_view text_;
+};
+
 /// The attribute as a finite double, `fallback` when it is absent; an error names `what`.
-double real_attr(const XmlFile& f, pugi::xml_node n, const char* name, double fallback, const std::string& what);
+double real_attr(const XmlFile& f, pugi::xml_node n, const char* name, double fallback, const What& what);
+/// The same for an attribute `a` of `n` found already (null: absent).
+double real_value(const XmlFile& f, pugi::xml_node n, pugi::xml_attribute a, double fallback, const What& what);
 
 /// The attribute as an integer in [lo, hi], `fallback` when it is absent.
 std::int64_t whole_attr(const XmlFile& f, pugi::xml_node n, const char* name, std::int64_t fallback, std::int64_t lo,
-                        std::int64_t hi, const std::string& what);
+                        std::int64_t hi, const What& what);
+std::int64_t whole_value(const XmlFile& f, pugi::xml_node n, pugi::xml_attribute a, std::int64_t fallback,
+                         std::int64_t lo, std::int64_t hi, const What& what);
 
 /// A map's, tileset's or template's objects, tilesets and external files, read once each.
 class Reader {
@@ -64,10 +87,17 @@ public:
     Object read_object(const XmlFile& f, pugi::xml_node n, const Tilesets& sets, const std::string& in);
 
 private:
+    Map read_parsed_map(const XmlFile& f);
     Tileset read_tileset(const XmlFile& f, pugi::xml_node ts);
     std::vector<Layer> read_layers(const XmlFile& f, pugi::xml_node parent, const Tilesets& sets, bool infinite,
                                    int depth);
     void read_tiles(const XmlFile& f, pugi::xml_node n, Layer& layer, bool infinite);
+    /// The gids of a block (`n` is the `<data>` or a `<chunk>`, its size already checked) into
+    /// `out`: at once, or on the lane when there is one (finish_decoding hands them over).
+    void decode_block(const XmlFile& f, pugi::xml_node data, pugi::xml_node n, std::uint64_t count,
+                      const std::string& what, Gids& out);
+    /// Waits for the blocks on the lane and throws the first one's error, in document order.
+    void finish_decoding();
     /// Counts a layer's cells against the map's budget (kMaxMapCells for all layers together).
     void spend(const XmlFile& f, pugi::xml_node n, std::uint64_t cells, const std::string& what);
     void apply_object(const XmlFile& f, pugi::xml_node n, Object& o, const Tilesets& sets, const std::string& in);
@@ -82,6 +112,18 @@ private:
     std::map<std::string, Object> templates_;  // by resolved path
     std::uint64_t cells_ = 0;                  // tile layer cells read so far
     std::set<std::string> loading_;            // files being read: a loop among them is an error
+    // Encoded tile data decoding on a lane of its own while the map's objects are read.
+    struct Pending {
+        std::string_view text, encoding, compression;  // in the map's XML, alive until read_map ends
+        std::uint64_t count = 0;
+        Gids* out = nullptr;  // the block's: a Layer moved keeps its blocks where they are
+        Where where;          // of `n`, for an error
+        std::string what;
+        bool failed = false;
+        std::string error;  // the DataError's message
+    };
+    Lane* lane_ = nullptr;  // read_map's, while it reads
+    std::vector<std::unique_ptr<Pending>> pending_;
 };
 
 /// Parses XML text; bad XML is an Error at its line:column in `path`.

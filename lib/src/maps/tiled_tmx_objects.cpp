@@ -18,21 +18,13 @@ namespace {
 
 constexpr std::int64_t kU32 = 0xFFFFFFFFll;
 
-// "object 'NAME#ID' in layer 'L'", "object '#ID' ...", and for objects without an id (a
-// template's) "object 'NAME' ..." or "object ...".
-std::string describe(const Object& o, const std::string& in) {
-    if (o.id != 0) return "object '" + o.name + "#" + std::to_string(o.id) + "'" + in;
-    if (!o.name.empty()) return "object '" + o.name + "'" + in;
-    return "object" + in;
-}
-
 bool finite_number(std::string_view s, double& v) {
     const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
     return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size() && std::isfinite(v);
 }
 
 // `points="x,y x,y ..."` of a polygon or polyline.
-std::vector<Vec2> read_points(const XmlFile& f, pugi::xml_node n, const std::string& what) {
+std::vector<Vec2> read_points(const XmlFile& f, pugi::xml_node n, const What& what) {
     std::vector<Vec2> points;
     const std::string_view s = n.attribute("points").value();
     const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
@@ -47,7 +39,7 @@ std::vector<Vec2> read_points(const XmlFile& f, pugi::xml_node n, const std::str
         Vec2 p;
         if (comma == std::string_view::npos || !finite_number(pair.substr(0, comma), p.x) ||
             !finite_number(pair.substr(comma + 1), p.y))
-            fail(where_of(f, n), what + ": points holds " + quoted(pair) + ", not x,y numbers");
+            fail(where_of(f, n), what.str() + ": points holds " + quoted(pair) + ", not x,y numbers");
         points.push_back(p);
         i = end;
     }
@@ -55,6 +47,17 @@ std::vector<Vec2> read_points(const XmlFile& f, pugi::xml_node n, const std::str
 }
 
 }  // namespace
+
+// "object 'NAME#ID' in layer 'L'", "object '#ID' ...", and for objects without an id (a
+// template's) "object 'NAME' ..." or "object ...".
+std::string What::str() const {
+    if (!object_) return std::string(text_);
+    const Object& o = *object_;
+    const std::string in(text_);
+    if (o.id != 0) return "object '" + o.name + "#" + std::to_string(o.id) + "'" + in;
+    if (!o.name.empty()) return "object '" + o.name + "'" + in;
+    return "object" + in;
+}
 
 void read_properties(pugi::xml_node n, Properties& props) {
     for (const pugi::xml_node p : n.child("properties").children("property")) {
@@ -81,24 +84,34 @@ Object Reader::read_object(const XmlFile& f, pugi::xml_node n, const Tilesets& s
 }
 
 void Reader::apply_object(const XmlFile& f, pugi::xml_node n, Object& o, const Tilesets& sets, const std::string& in) {
-    if (const pugi::xml_attribute a = n.attribute("name")) o.name = a.value();
-    o.id = static_cast<std::uint32_t>(whole_attr(f, n, "id", o.id, 0, kU32, describe(o, in)));
-    const std::string what = describe(o, in);
-    if (const pugi::xml_attribute a = n.attribute("class")) o.cls = a.value();
-    else if (const pugi::xml_attribute b = n.attribute("type")) o.cls = b.value();
-    o.x = real_attr(f, n, "x", o.x, what);
-    o.y = real_attr(f, n, "y", o.y, what);
+    // The attributes in one pass (the first of a name, as n.attribute(name) would find).
+    enum Key { Name, Id, Class, Type, X, Y, Width, Height, Rotation, Gid, kKeys };
+    static constexpr const char* kNames[kKeys] = {"name", "id", "class", "type", "x", "y", "width", "height", "rotation", "gid"};
+    pugi::xml_attribute at[kKeys];
+    for (pugi::xml_attribute a = n.first_attribute(); a; a = a.next_attribute())
+        for (int k = 0; k < kKeys; ++k)
+            if (!at[k] && std::strcmp(a.name(), kNames[k]) == 0) {
+                at[k] = a;
+                break;
+            }
+    if (at[Name]) o.name = at[Name].value();
+    const What what(o, in);  // worded when thrown: name and id as they are then
+    o.id = static_cast<std::uint32_t>(whole_value(f, n, at[Id], o.id, 0, kU32, what));
+    if (at[Class]) o.cls = at[Class].value();
+    else if (at[Type]) o.cls = at[Type].value();
+    o.x = real_value(f, n, at[X], o.x, what);
+    o.y = real_value(f, n, at[Y], o.y, what);
     // As the TMJ reader: a negative size is no shape Tiled draws (fuzz_map).
-    const auto size = [&](const char* key, double fallback) {
-        const double v = real_attr(f, n, key, fallback, what);
-        if (v < 0) fail(where_of(f, n), what + ": " + key + " is " + quoted(n.attribute(key).value()) + ", must not be negative");
+    const auto size = [&](pugi::xml_attribute a, double fallback) {
+        const double v = real_value(f, n, a, fallback, what);
+        if (v < 0) fail(where_of(f, n), what.str() + ": " + a.name() + " is " + quoted(a.value()) + ", must not be negative");
         return v;
     };
-    o.width = size("width", o.width);
-    o.height = size("height", o.height);
-    o.rotation = real_attr(f, n, "rotation", o.rotation, what);
-    if (n.attribute("gid")) {
-        const auto gid = static_cast<std::uint32_t>(whole_attr(f, n, "gid", 0, 0, kU32, what));
+    o.width = size(at[Width], o.width);
+    o.height = size(at[Height], o.height);
+    o.rotation = real_value(f, n, at[Rotation], o.rotation, what);
+    if (at[Gid]) {
+        const auto gid = static_cast<std::uint32_t>(whole_value(f, n, at[Gid], 0, 0, kU32, what));
         o.kind = ObjectKind::Tile;
         o.points.clear();
         o.tile = tile_of(sets, gid);

@@ -352,6 +352,43 @@ TEST_CASE("errors name the map and the object or layer") {
     }
 }
 
+TEST_CASE("a check builds a big map's shapes in batches beside the conversion, in order, stopping at the first refused") {
+    // More objects than one batch of SceneText's (2048): the scene built directly must be the
+    // scene its text reads to, and a refused shape in a later batch the first error said.
+    Map m = orthogonal_map();
+    std::vector<Object> objects;
+    for (std::uint32_t k = 1; k <= 5000; ++k) {
+        const double x = (k % 100) * 24.0, y = (k / 100) * 24.0;
+        const ObjectKind kinds[] = {ObjectKind::Rect, ObjectKind::Ellipse, ObjectKind::Point, ObjectKind::Polygon};
+        Object o = object(k, k % 7 == 0 ? "coin" : "", kinds[k % 4], x, y, 20, 12);
+        if (o.kind == ObjectKind::Polygon) o.points = {{0, 0}, {30, 0}, {0, 30}};
+        objects.push_back(o);
+    }
+    m.layers.push_back(object_layer("Things", objects));
+    const Scene text = scene_of(m);
+    const Scene built = read_map_scene(tiled_scene(m, "level.tmx", MapBuild::Scene));
+    REQUIRE(built.shapes.size() == 5000);
+    REQUIRE(text.shapes.size() == 5000);
+    for (std::size_t i = 0; i < text.shapes.size(); ++i) {
+        CHECK(built.shapes[i].id == text.shapes[i].id);
+        CHECK(type_of(built.shapes[i].shape) == type_of(text.shapes[i].shape));
+    }
+    const SceneResult a = check(text, CheckOptions{}), b = check(built, CheckOptions{});
+    CHECK(!a.collisions.empty());
+    CHECK(a.collisions.size() == b.collisions.size());
+
+    // Two polygons that are not simple, in the second and third batches: the first is said.
+    for (const std::size_t k : {3000, 4500}) {
+        objects[k].kind = ObjectKind::Polygon;
+        objects[k].points = {{0, 0}, {10, 10}, {10, 0}, {0, 10}};
+    }
+    m.layers.back() = object_layer("Things", objects);
+    const std::string expected = "level.tmx: object '#3001' in layer 'Things': the polygon intersects itself: the edge "
+                                 "from point 0 to point 1 and the edge from point 2 to point 3 meet";
+    CHECK_THROWS_WITH(scene_of(m), expected.c_str());
+    CHECK_THROWS_WITH(read_map_scene(tiled_scene(m, "level.tmx", MapBuild::Scene)), expected.c_str());
+}
+
 TEST_CASE("tile data: every encoding Tiled writes, bounded by the declared cells") {
     using collide::detail::decode_tile_data;
     using collide::detail::DataError;

@@ -32,6 +32,7 @@ public:
     SceneText* operator->() { return &**this; }
     /// Hands the scene (text or built) and its grids to `out`.
     void finish(MapImport& out) {
+        (**this).flush();
         if (built_) out.built = built_;
         else out.text = text_.text();
         out.grids = (**this).grids();

@@ -15,10 +15,12 @@
 
 #include "numeric/angles.hpp"
 #include "scene/scene_text.hpp"
+#include "support/lane.hpp"
 #include "support/string_set.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -197,6 +199,8 @@ public:
                         map_.where.line, map_.where.column);
         names_.count(map_.layers);
         walk(map_.layers, Vec2{}, "");
+        lane_.finish();
+        for (auto& g : grids_) out_->add(std::move(*g));
         result_.name = file_;
         out_.finish(result_);
         return std::move(result_);
@@ -244,20 +248,25 @@ private:
             else if (names_.taken(id)) id = path + "#" + std::to_string(l.id);
             id = names_.unique(std::move(id));
             const Vec2 origin{at.x + static_cast<double>(box.x0) * tile.x, at.y + static_cast<double>(box.y0) * tile.y};
-            Grid g = SceneText::grid_head(id, groups, origin, tile, static_cast<std::size_t>(cols), static_cast<std::size_t>(rows),
-                                          false);
+            auto g = std::make_unique<Grid>(SceneText::grid_head(id, groups, origin, tile, static_cast<std::size_t>(cols),
+                                                                  static_cast<std::size_t>(rows), false));
+            // The cells are set on the lane while the layers after this one are converted.
+            std::vector<std::pair<const TileBlock*, std::vector<char>>> solid;  // each block, and its palette's solid tiles
             for (const std::size_t k : part) {
                 const TileBlock& b = l.blocks[k];
                 std::vector<char> solid_tile;  // of each gid of the block's palette
                 for (const std::uint32_t gid : b.gids.palette()) solid_tile.push_back(tiles_.solid(gid) ? 1 : 0);
-                if (std::find(solid_tile.begin(), solid_tile.end(), 1) == solid_tile.end()) continue;  // nothing solid
-                for (std::uint32_t r = 0, i = 0; r < b.height; ++r) {
-                    const auto first = static_cast<std::size_t>((b.y - box.y0 + r) * static_cast<std::int64_t>(cols) + (b.x - box.x0));
-                    for (std::uint32_t c = 0; c < b.width; ++c, ++i)
-                        if (solid_tile[b.gids.index(i)]) g.bits[(first + c) / 64] |= std::uint64_t{1} << ((first + c) % 64);
-                }
+                if (std::find(solid_tile.begin(), solid_tile.end(), 1) != solid_tile.end()) solid.emplace_back(&b, std::move(solid_tile));
             }
-            out_->add(std::move(g));
+            lane_.post([grid = g.get(), solid = std::move(solid), box, cols] {
+                for (const auto& [b, solid_tile] : solid)
+                    for (std::uint32_t r = 0, i = 0; r < b->height; ++r) {
+                        const auto first = static_cast<std::size_t>((b->y - box.y0 + r) * static_cast<std::int64_t>(cols) + (b->x - box.x0));
+                        for (std::uint32_t c = 0; c < b->width; ++c, ++i)
+                            if (solid_tile[b->gids.index(i)]) grid->bits[(first + c) / 64] |= std::uint64_t{1} << ((first + c) % 64);
+                    }
+            });
+            grids_.push_back(std::move(g));
             MapSource src;
             src.what = "layer '" + path + "'";
             src.json_path = l.where.json_path;
@@ -295,14 +304,15 @@ private:
     // One compound per placed tile whose tile has collision shapes.
     void tile_shapes(const Layer& l, Vec2 at, const std::string& path) {
         for (const TileBlock& b : l.blocks) {
-            const auto& palette = b.gids.palette();
-            if (std::none_of(palette.begin(), palette.end(), [&](std::uint32_t raw) { return tiles_.find(raw & kGidMask); }))
+            // Asked once a tile of the block's palette, not once a cell.
+            std::vector<const CollisionTiles::Entry*> hits;
+            for (const std::uint32_t raw : b.gids.palette()) hits.push_back(tiles_.find(raw & kGidMask));
+            if (std::none_of(hits.begin(), hits.end(), [](const auto* hit) { return hit != nullptr; }))
                 continue;  // no tile of the block has collision shapes
             for (std::size_t k = 0; k < b.gids.size(); ++k) {
-                const std::uint32_t raw = b.gids[k];
-                const std::uint32_t gid = raw & kGidMask;
-                const CollisionTiles::Entry* hit = tiles_.find(gid);
+                const CollisionTiles::Entry* hit = hits[b.gids.index(k)];
                 if (!hit) continue;
+                const std::uint32_t raw = b.gids[k];
                 const Tileset* set = hit->set;
                 const Tile* tile = hit->tile;
                 const std::int64_t col = b.x + static_cast<std::int64_t>(k % b.width);
@@ -440,6 +450,8 @@ private:
     Names names_;
     CollisionTiles tiles_;
     std::unordered_map<const Tile*, std::uint32_t> tile_sources_;  ///< index in result_.tiles
+    std::vector<std::unique_ptr<Grid>> grids_;  ///< the tile layers', in order, their cells set on lane_
+    Lane lane_;  ///< last: done with grids_ before they go
 };
 
 }  // namespace

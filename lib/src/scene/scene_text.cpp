@@ -23,8 +23,55 @@ void groups_array(std::string& out, const std::vector<std::string>& groups) {
 }
 }  // namespace
 
-SceneText::SceneText(SceneBuilder& build) : build_(&build), doc_(std::make_unique<JsonDoc>(std::string_view())) {
+SceneText::SceneText(SceneBuilder& build) : build_(&build) {
+    for (auto& d : docs_) d = std::make_unique<JsonDoc>(std::string_view());
+    doc_ = docs_[0].get();
     build.begin_array("shapes");
+}
+
+void SceneText::settle() {
+    if (!active_) return;
+    lane_.wait();
+    active_ = false;
+    for (std::size_t k = 0; k < building_.notes.size(); ++k) build_->note_shape(building_.first + k, building_.notes[k]);
+    if (building_.fail && !failure_) failure_ = std::move(building_.fail);
+}
+
+void SceneText::hand_over() {
+    settle();
+    if (failure_ || batch_.empty()) {  // the shapes after a refused one are not built
+        batch_.clear();
+        doc_->reset();
+        return;
+    }
+    building_ = Batch{};
+    building_.values = std::move(batch_);
+    batch_.clear();
+    building_.first = shape_count_ - building_.values.size();
+    SceneShape* out = build_->make_room(building_.values.size());
+    GroupLists& groups = build_->group_lists();  // the lane's alone until settle()
+    active_ = true;
+    lane_.post([this, out, &groups] {
+        const Path root;
+        const Path list(root, "shapes");
+        Batch& b = building_;
+        b.notes.reserve(b.values.size());
+        try {
+            for (std::size_t k = 0; k < b.values.size(); ++k)
+                b.notes.push_back(SceneBuilder::build_shape(b.first + k, b.values[k], Path(list, b.first + k), out[k], groups));
+        } catch (const Fail& f) {
+            b.fail = f;
+        }
+    });
+    cur_ = 1 - cur_;
+    doc_ = docs_[cur_].get();
+    doc_->reset();  // its batch was settled above
+}
+
+void SceneText::flush() {
+    if (!build_) return;
+    hand_over();
+    settle();
 }
 
 void SceneText::key(std::string_view k) {
@@ -37,7 +84,6 @@ void SceneText::key(std::string_view k) {
 void SceneText::begin_shape(std::string_view id, std::string_view type) {
     if (build_) {
         std::string fixed;
-        doc_->reset();
         doc_->begin_object();
         doc_->key("id");
         doc_->string(as_utf8(id, fixed));
@@ -121,7 +167,7 @@ void SceneText::points(std::string_view k, const std::vector<Vec2>& pts) {
 }
 
 void SceneText::end_shape(const std::vector<std::string>& groups) {
-    const std::size_t index = shape_count_++;
+    ++shape_count_;
     if (build_) {
         if (!groups.empty()) {
             doc_->key("groups");
@@ -131,12 +177,8 @@ void SceneText::end_shape(const std::vector<std::string>& groups) {
             doc_->end();
         }
         doc_->end();
-        if (failure_) return;
-        try {
-            build_->element("shapes", index, doc_->built());
-        } catch (const Fail& f) {
-            failure_ = f;
-        }
+        batch_.push_back(doc_->built());
+        if (batch_.size() == kBatch) hand_over();
         return;
     }
     if (!groups.empty()) {

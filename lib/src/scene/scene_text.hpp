@@ -9,6 +9,7 @@
 
 #include "scene/scene_builder.hpp"
 #include "support/json_doc.hpp"
+#include "support/lane.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -33,8 +34,11 @@ public:
     /// the map have passed, as it would report the text's.
     explicit SceneText(SceneBuilder& build);
 
-    /// Direct mode: the builder's problem with the first shape it refused.
+    /// Direct mode: the builder's problem with the first shape it refused; asked once
+    /// flush() has built every shape.
     const std::optional<Fail>& failure() const { return failure_; }
+    /// Direct mode: builds the shapes not built yet (nothing in text mode).
+    void flush();
 
     /// Starts the next shape: `{"id": ID, "type": TYPE` (groups come with end_shape).
     void begin_shape(std::string_view id, std::string_view type);
@@ -88,10 +92,29 @@ private:
     std::string* out_ = &shapes_;  ///< where fields go: the shape in progress
     std::size_t shape_count_ = 0;
     std::size_t parts_ = 0;  ///< parts written in the compound in progress
-    // Direct mode: the builder, the shape in progress as values, and the first failure.
+    // Direct mode: shapes are handed over in batches of kBatch values, built on lane_ into the
+    // scene's storage while the next batch is written into the other document; each batch is
+    // merged (its notes taken, its failure kept) before the next is handed over, so the
+    // shapes are built and refused in order, as one by one.
+    static constexpr std::size_t kBatch = 2048;
+    struct Batch {
+        std::vector<JsonValue> values;
+        std::size_t first = 0;  // the index of its first shape
+        std::vector<SceneBuilder::ShapeNotes> notes;
+        std::optional<Fail> fail;
+    };
+    void hand_over();
+    void settle();  // waits for the batch on the lane and merges it
+
     SceneBuilder* build_ = nullptr;
-    std::unique_ptr<JsonDoc> doc_;
+    std::unique_ptr<JsonDoc> docs_[2];
+    JsonDoc* doc_ = nullptr;  // docs_[cur_]: the shapes in progress
+    int cur_ = 0;
+    std::vector<JsonValue> batch_;  // written into doc_, not handed over yet
+    Batch building_;                // on the lane (when active_)
+    bool active_ = false;
     std::optional<Fail> failure_;
+    Lane lane_;  // last: done with the documents before they go
 };
 
 /// `text` (from SceneText::text()) with `grids` written into its `"grids": []`, each grid's

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstddef>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -31,8 +32,16 @@ public:
         {
             const std::lock_guard<std::mutex> lock(mutex_);
             jobs_.push_back(std::move(job));
+            ++posted_;
         }
         wake_.notify_one();
+    }
+
+    /// Waits until every job posted has run, and keeps the thread for more.
+    void wait() {
+        if (!started_) return;
+        std::unique_lock<std::mutex> lock(mutex_);
+        idle_.wait(lock, [this] { return done_ == posted_; });
     }
 
     /// Waits until every job posted has run. The lane may be posted to again afterwards.
@@ -70,13 +79,19 @@ private:
                 jobs_.pop_front();
             }
             job();
+            {
+                const std::lock_guard<std::mutex> lock(mutex_);
+                ++done_;
+            }
+            idle_.notify_all();
         }
     }
 
     std::mutex mutex_;
-    std::condition_variable wake_;
+    std::condition_variable wake_, idle_;
     std::deque<std::function<void()>> jobs_;
-    bool closing_ = false;  // guarded by mutex_
+    bool closing_ = false;  // guarded by mutex_, as the two counts
+    std::size_t posted_ = 0, done_ = 0;
     bool started_ = false;  // the poster's own
     std::thread thread_;
 };

@@ -23,12 +23,12 @@ ExitCode run_import(const ImportArgs& opt) {
         std::vector<collide::MapImport> scenes;
         if (map.format == collide::MapFormat::None) {
             const InputText text = read_input(opt.map);
-            scenes = import_if_tiled_json(opt.map, text, collide::MapBuild::Text);
+            scenes = import_if_tiled_json(opt.map, text, collide::MapBuild::TextAndScene);
             if (scenes.empty())
                 throw collide::Error(opt.map, "", "not a map: collide imports Tiled maps (.tmx, .tmj, or .json with "
                                                   "\"type\": \"map\") and LDtk projects (.ldtk)");
         } else {
-            scenes = import_map_argument(map, collide::MapBuild::Text);
+            scenes = import_map_argument(map, collide::MapBuild::TextAndScene);
         }
         if (scenes.size() != 1) {
             std::string names;
@@ -37,16 +37,18 @@ ExitCode run_import(const ImportArgs& opt) {
                                                   " levels: import one of them (" + names + ")");
         }
         const collide::MapImport& scene = scenes.front();
-        (void)collide::read_map_scene(scene);  // what is printed reads back as a scene
+        // What is printed is a valid scene: the scene built beside the text from the same walk
+        // over the map says so (as reading the text back would, in the same words).
+        (void)collide::read_map_scene(scene);
         for (const std::string& w : scene.warnings) log_warning(w);
         if (!opt.output.empty()) {
             install_signal_cleanup();
             AtomicFile file(opt.output);
-            file.stream() << collide::scene_text(scene);
+            collide::write_scene_text(scene, file.stream());
             file.commit();
         } else {
             StdOut out;
-            out.stream() << collide::scene_text(scene);
+            collide::write_scene_text(scene, out.stream());
             out.finish();
         }
         return ExitCode::Ok;

@@ -667,6 +667,18 @@ TEST_CASE("a map built directly is the scene its imported text reads to") {
         }
         for (std::size_t g = 0; g < text.grids.size(); ++g) CHECK(built.grids[g].bits == text.grids[g].bits);
         CHECK(built.converted.size() == text.converted.size());
+        // `collide import` makes both at once: the same text, and the scene built beside it.
+        const auto imported = [&](MapBuild build) {
+            return import_map(std::string(__FILE__).substr(0, std::string(__FILE__).find_last_of('/') + 1) + "../samples/" +
+                                  sample.name,
+                              read_sample(sample.name), sample.format, collide::file_system_loader(), sample.level, build)
+                .at(0);
+        };
+        const MapImport both = imported(MapBuild::TextAndScene);
+        CHECK(collide::scene_text(both) == collide::scene_text(imported(MapBuild::Text)));
+        const Scene beside = read_map_scene(both);
+        REQUIRE(beside.shapes.size() == text.shapes.size());
+        for (std::size_t i = 0; i < text.shapes.size(); ++i) CHECK(beside.shapes[i].id == text.shapes[i].id);
         const SceneResult a = check(text, CheckOptions{});
         const SceneResult b = check(built, CheckOptions{});
         REQUIRE(a.collisions.size() == b.collisions.size());

@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
@@ -101,17 +102,19 @@ struct TileSource {
     std::vector<TileShapeSource> parts;  ///< one per part of its compounds, in order
 };
 
-/// What import_map makes of a map: the scene's text (for `collide import`, scene_text()) or
-/// the scene itself (for a check, read_map_scene()).
-enum class MapBuild : std::uint8_t { Text, Scene };
+/// What import_map makes of a map: the scene's text (scene_text()), the scene itself (for a
+/// check, read_map_scene()), or both from one walk over the map (for `collide import`: the
+/// scene built checks the text without the text being read back).
+enum class MapBuild : std::uint8_t { Text, Scene, TextAndScene };
 
 /// One scene a map becomes.
 struct MapImport {
     std::string name;  ///< the scene's name: the map's file, or "FILE#LEVEL" for LDtk
-    /// MapBuild::Text: the collide scene (JSON) without its grids (`"grids": []`);
-    /// scene_text() has them too. Empty with MapBuild::Scene.
+    /// MapBuild::Text and TextAndScene: the collide scene (JSON) without its grids
+    /// (`"grids": []`); scene_text() has them too. Empty with MapBuild::Scene.
     std::string text;
-    /// MapBuild::Scene: the scene's shapes as built, which read_map_scene() finishes.
+    /// MapBuild::Scene and TextAndScene: the scene's shapes as built, which read_map_scene()
+    /// finishes (without reading `text`).
     std::shared_ptr<detail::BuiltScene> built;
     /// The grids (tile layers, IntGrid layers), built as they are: a big layer never becomes
     /// text unless it is imported.
@@ -133,6 +136,8 @@ std::vector<MapImport> import_map(const std::string& file, std::string_view text
 /// The scene a map becomes as `collide import` prints it: `text` with the grids written in
 /// (each as rows of '#' and '.').
 std::string scene_text(const MapImport& map);
+/// The same, written to `out` a piece at a time (a big layer's rows are never held whole).
+void write_scene_text(const MapImport& map, std::ostream& out);
 
 /// The scene of an imported map (read_scene of its text, or the scene built), with its grids;
 /// an error about one of its shapes or grids is reported against the map, naming the object

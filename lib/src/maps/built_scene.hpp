@@ -14,7 +14,7 @@
 namespace collide::detail {
 
 struct BuiltScene {
-    explicit BuiltScene(const std::string& name) : builder(name), shapes(builder) {}
+    BuiltScene(const std::string& name, bool text) : builder(name), shapes(builder, text) {}
     BuiltScene(const BuiltScene&) = delete;
     BuiltScene& operator=(const BuiltScene&) = delete;
 
@@ -27,20 +27,22 @@ struct BuiltScene {
 class SceneOut {
 public:
     SceneOut(const std::string& name, MapBuild build)
-        : built_(build == MapBuild::Scene ? std::make_shared<BuiltScene>(name) : nullptr) {}
+        : built_(build == MapBuild::Text ? nullptr : std::make_shared<BuiltScene>(name, build == MapBuild::TextAndScene)),
+          text_too_(build == MapBuild::TextAndScene) {}
     SceneText& operator*() { return built_ ? built_->shapes : text_; }
     SceneText* operator->() { return &**this; }
     /// Hands the scene (text or built) and its grids to `out`.
     void finish(MapImport& out) {
         (**this).flush();
         if (built_) out.built = built_;
-        else out.text = text_.text();
+        if (!built_ || text_too_) out.text = (**this).text();
         out.grids = (**this).grids();
     }
 
 private:
     SceneText text_;
     std::shared_ptr<BuiltScene> built_;
+    bool text_too_ = false;  // TextAndScene: built_'s SceneText writes the text as well
 };
 
 }  // namespace collide::detail

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string_view>
 #include <unordered_map>
 
@@ -226,7 +227,13 @@ std::vector<MapImport> import_map(const std::string& file, std::string_view text
     throw Error(file, "", "not a Tiled map or an LDtk project");
 }
 
-std::string scene_text(const MapImport& map) { return detail::with_grids(map.text, map.grids); }
+void write_scene_text(const MapImport& map, std::ostream& out) { detail::write_with_grids(out, map.text, map.grids); }
+
+std::string scene_text(const MapImport& map) {
+    std::ostringstream out;
+    write_scene_text(map, out);
+    return std::move(out).str();
+}
 
 namespace {
 

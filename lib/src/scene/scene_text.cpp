@@ -3,9 +3,14 @@
 
 #include "support/text_encoding.hpp"
 
+#include <ostream>
+
 namespace collide::detail {
 
 namespace {
+// The index of the lowest set bit of x (not 0); GCC and Clang, the compilers collide builds with.
+std::size_t count_trailing_zeros(std::uint64_t x) { return static_cast<std::size_t>(__builtin_ctzll(x)); }
+
 // A name as the text would hold it: a name that is not UTF-8 has U+FFFD for its bad bytes.
 std::string_view as_utf8(std::string_view name, std::string& fixed) {
     if (is_valid_utf8(name)) return name;
@@ -23,7 +28,7 @@ void groups_array(std::string& out, const std::vector<std::string>& groups) {
 }
 }  // namespace
 
-SceneText::SceneText(SceneBuilder& build) : build_(&build) {
+SceneText::SceneText(SceneBuilder& build, bool text) : text_(text), build_(&build) {
     for (auto& d : docs_) d = std::make_unique<JsonDoc>(std::string_view());
     doc_ = docs_[0].get();
     build.begin_array("shapes");
@@ -75,7 +80,11 @@ void SceneText::flush() {
 }
 
 void SceneText::key(std::string_view k) {
-    if (build_) return doc_->key(k);
+    if (build_) doc_->key(k);
+    if (text_) text_key(k);
+}
+
+void SceneText::text_key(std::string_view k) {
     *out_ += ", ";
     json_string(*out_, k);
     *out_ += ": ";
@@ -89,18 +98,19 @@ void SceneText::begin_shape(std::string_view id, std::string_view type) {
         doc_->string(as_utf8(id, fixed));
         doc_->key("type");
         doc_->string(type);
-        return;
     }
+    if (!text_) return;
     out_ = &shapes_;
     shapes_ += shape_count_ == 0 ? "\n  {\"id\": " : ",\n  {\"id\": ";
     json_string(shapes_, id);
-    key("type");
+    text_key("type");
     json_string(shapes_, type);
 }
 
 void SceneText::begin_parts() {
     key("parts");
-    if (build_) return doc_->begin_array();
+    if (build_) doc_->begin_array();
+    if (!text_) return;
     shapes_ += '[';
     parts_ = 0;
 }
@@ -109,34 +119,36 @@ void SceneText::begin_part(std::string_view type) {
     if (build_) {
         doc_->begin_object();
         doc_->key("type");
-        return doc_->string(type);
+        doc_->string(type);
     }
+    if (!text_) return;
     shapes_ += parts_++ == 0 ? "{\"type\": " : ", {\"type\": ";
     json_string(shapes_, type);
 }
 
 void SceneText::end_part() {
-    if (build_) return doc_->end();
-    shapes_ += '}';
+    if (build_) doc_->end();
+    if (text_) shapes_ += '}';
 }
 
 void SceneText::end_parts() {
-    if (build_) return doc_->end();
-    shapes_ += ']';
+    if (build_) doc_->end();
+    if (text_) shapes_ += ']';
 }
 
 void SceneText::number(std::string_view k, double v) {
     key(k);
-    if (build_) return doc_->number(v);
-    append_number(*out_, v);
+    if (build_) doc_->number(v);
+    if (text_) append_number(*out_, v);
 }
 
 void SceneText::pair(std::string_view k, Vec2 v) {
     key(k);
     if (build_) {
         const double xy[2] = {v.x, v.y};
-        return doc_->numbers(xy, 2);
+        doc_->numbers(xy, 2);
     }
+    if (!text_) return;
     *out_ += '[';
     append_number(*out_, v.x);
     *out_ += ", ";
@@ -152,8 +164,9 @@ void SceneText::points(std::string_view k, const std::vector<Vec2>& pts) {
             const double xy[2] = {p.x, p.y};
             doc_->numbers(xy, 2);
         }
-        return doc_->end();
+        doc_->end();
     }
+    if (!text_) return;
     *out_ += '[';
     for (std::size_t i = 0; i < pts.size(); ++i) {
         if (i > 0) *out_ += ", ";
@@ -179,10 +192,10 @@ void SceneText::end_shape(const std::vector<std::string>& groups) {
         doc_->end();
         batch_.push_back(doc_->built());
         if (batch_.size() == kBatch) hand_over();
-        return;
     }
+    if (!text_) return;
     if (!groups.empty()) {
-        key("groups");
+        text_key("groups");
         groups_array(shapes_, groups);
     }
     shapes_ += '}';
@@ -217,40 +230,52 @@ std::string SceneText::text() {
     return out;
 }
 
-std::string with_grids(std::string text, const std::vector<Grid>& grids) {
-    static const std::string kTail = "\n ]}\n";
-    if (grids.empty() || text.size() < kTail.size()) return text;
-    std::string out = text.substr(0, text.size() - kTail.size());
-    text.clear();
+void write_with_grids(std::ostream& out, std::string_view text, const std::vector<Grid>& grids) {
+    static constexpr std::string_view kTail = "\n ]}\n";
+    if (grids.empty() || text.size() < kTail.size()) {
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+        return;
+    }
+    out.write(text.data(), static_cast<std::streamsize>(text.size() - kTail.size()));
+    std::string line;  // a grid's head, then each of its rows in turn: the whole is never held
     for (std::size_t k = 0; k < grids.size(); ++k) {
         const Grid& g = grids[k];
-        out += k == 0 ? "\n  {\"id\": " : ",\n  {\"id\": ";
-        json_string(out, g.id);
+        line = k == 0 ? "\n  {\"id\": " : ",\n  {\"id\": ";
+        json_string(line, g.id);
         if (!g.groups.empty()) {
-            out += ", \"groups\": ";
-            groups_array(out, g.groups.names());
+            line += ", \"groups\": ";
+            groups_array(line, g.groups.names());
         }
         for (const auto& [key, v] : {std::pair<const char*, Vec2>{"tile_size", g.tile}, {"origin", g.origin}}) {
-            out += ", \"";
-            out += key;
-            out += "\": [";
-            append_number(out, v.x);
-            out += ", ";
-            append_number(out, v.y);
-            out += ']';
+            line += ", \"";
+            line += key;
+            line += "\": [";
+            append_number(line, v.x);
+            line += ", ";
+            append_number(line, v.y);
+            line += ']';
         }
-        out += g.outside_solid ? ", \"outside\": \"solid\"" : ", \"outside\": \"empty\"";
-        out += ", \"rows\": [";
-        out.reserve(out.size() + g.rows * (g.cols + 8) + 16);
+        line += g.outside_solid ? ", \"outside\": \"solid\"" : ", \"outside\": \"empty\"";
+        line += ", \"rows\": [";
+        out.write(line.data(), static_cast<std::streamsize>(line.size()));
         for (std::size_t r = 0; r < g.rows; ++r) {
-            out += r == 0 ? "\n    \"" : ",\n    \"";
-            for (std::size_t c = 0; c < g.cols; ++c) out += g.solid(c, r) ? '#' : '.';  // nothing to escape
-            out += '"';
+            line = r == 0 ? "\n    \"" : ",\n    \"";
+            // The row as '.', then a '#' at each set bit of its cells (nothing to escape).
+            const std::size_t at = line.size(), first = r * g.cols, end = first + g.cols;
+            line.append(g.cols, '.');
+            for (std::size_t w = first / 64; w * 64 < end; ++w) {
+                std::uint64_t bits = g.bits[w];
+                if (w * 64 < first) bits &= ~std::uint64_t{0} << (first - w * 64);
+                if (end - w * 64 < 64) bits &= (std::uint64_t{1} << (end - w * 64)) - 1;
+                for (; bits != 0; bits &= bits - 1) line[at + w * 64 + count_trailing_zeros(bits) - first] = '#';
+            }
+            line += '"';
+            if (r + 1 == g.rows) line += "]}";
+            out.write(line.data(), static_cast<std::streamsize>(line.size()));
         }
-        out += "]}";
+        if (g.rows == 0) out.write("]}", 2);
     }
-    out += kTail;
-    return out;
+    out.write(kTail.data(), static_cast<std::streamsize>(kTail.size()));
 }
 
 }  // namespace collide::detail

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <iosfwd>
 #include <optional>
 
 #include <string>
@@ -32,7 +33,7 @@ public:
     /// way); the text stays empty. The first shape the builder refuses is kept (failure())
     /// and the shapes after it are not built: the caller reports it once its own checks of
     /// the map have passed, as it would report the text's.
-    explicit SceneText(SceneBuilder& build);
+    explicit SceneText(SceneBuilder& build, bool text = false);
 
     /// Direct mode: the builder's problem with the first shape it refused; asked once
     /// flush() has built every shape.
@@ -85,6 +86,7 @@ public:
 
 private:
     void key(std::string_view k);
+    void text_key(std::string_view k);  // the text's alone
 
     static constexpr const char* kHead = "{\"format\": \"collide-scene\", \"version\": 1,\n \"shapes\": [";
     std::string shapes_ = kHead;  ///< the scene's text up to the last shape written
@@ -106,6 +108,7 @@ private:
     void hand_over();
     void settle();  // waits for the batch on the lane and merges it
 
+    bool text_ = true;  // text is written (always without a builder)
     SceneBuilder* build_ = nullptr;
     std::unique_ptr<JsonDoc> docs_[2];
     JsonDoc* doc_ = nullptr;  // docs_[cur_]: the shapes in progress
@@ -117,8 +120,9 @@ private:
     Lane lane_;  // last: done with the documents before they go
 };
 
-/// `text` (from SceneText::text()) with `grids` written into its `"grids": []`, each grid's
-/// rows as strings of '#' (solid) and '.': the scene as `collide import` prints it.
-std::string with_grids(std::string text, const std::vector<Grid>& grids);
+/// Writes `text` (from SceneText::text()) with `grids` written into its `"grids": []`, each
+/// grid's rows as strings of '#' (solid) and '.': the scene as `collide import` prints it,
+/// a row at a time (a 16384 x 16384 layer is 268 MB of rows, never held whole).
+void write_with_grids(std::ostream& out, std::string_view text, const std::vector<Grid>& grids);
 
 }  // namespace collide::detail

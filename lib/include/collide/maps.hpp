@@ -83,6 +83,9 @@ struct MapSource {
     /// parts are written; kNoTile for other shapes.
     std::uint32_t tile = kNoTile;
     static constexpr std::uint32_t kNoTile = 0xFFFFFFFFu;
+    /// TMJ and LDtk: where the source (MapImport::sources) is when not at json_path: a tile's
+    /// compound is at its layer's "data", where errors name the layer.
+    std::string source_pointer;
 };
 
 /// Where a collision shape of a tile is written: its tileset's file (`.tsx`, `.tsj`, or the
@@ -123,6 +126,11 @@ struct MapImport {
     std::vector<MapSource> shape_sources;  ///< where each shape of the scene came from, in order
     std::vector<MapSource> grid_sources;   ///< where each grid came from, in order
     std::vector<TileSource> tiles;         ///< the tiles MapSource::tile indexes
+    /// Where each shape and grid is for reports and CI findings (SPEC §3.1): the file (the
+    /// map's, or an LDtk level's own), line and column in bytes, layer, Tiled object id or
+    /// LDtk iid, a tile compound's cell. TMJ and LDtk lines are found from the MapSources'
+    /// JSON pointers once the map is converted; TMX knows them as it reads.
+    SceneSources sources;
 };
 
 /// Converts a map to scenes, as texts or built (`build`): one for a Tiled map, one per level

@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace collide {
@@ -66,6 +67,72 @@ struct ConvertedShape {
     Written written = Written::Box;   ///< the type in the file
 };
 
+/// Where a shape, grid, move or rule was written (SPEC §3.1): the file, line and column of the
+/// object that made it (a scene's shape object; a TMX `<object>`, or for a tile's compound the
+/// layer's `<data>`; a TMJ object; an LDtk entity instance), and for maps its layer and Tiled
+/// object id or LDtk iid. Lines and columns count from 1, columns in bytes; 0 when unknown.
+struct Source {
+    std::string file;
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+    std::string layer;         ///< maps: the layer, groups joined with '/' ("Level/Coins"); else empty
+    std::uint64_t object = 0;  ///< Tiled: the object id; 0: none
+    std::string iid;           ///< LDtk: the entity instance's iid; else empty
+    bool has_tile = false;     ///< a tile's compound: placed in cell (tile_col, tile_row) of its layer
+    std::int64_t tile_col = 0;
+    std::int64_t tile_row = 0;
+
+    /// A source known only by its file.
+    static Source in(std::string file) {
+        Source s;
+        s.file = std::move(file);
+        return s;
+    }
+};
+
+/// The sources of a scene's elements, kept small (a scene of a million shapes: 12 bytes a
+/// shape). Filled by read_scene() when ReadOptions::sources is set, always by maps; each list
+/// is empty or has one entry per element. Rules carry their own file (a rules file's rules).
+struct SceneSources {
+    /// Line and column of an element, and 1 + the index of its details (0: none).
+    struct At {
+        std::uint32_t line = 0;
+        std::uint32_t column = 0;
+        std::uint32_t detail = 0;
+    };
+    /// What maps add: the layer (1 + an index into `layers`, 0: none), the Tiled object id or
+    /// LDtk iid, the tile's cell.
+    struct Detail {
+        std::uint32_t layer = 0;
+        std::uint64_t object = 0;
+        std::string iid;
+        bool has_tile = false;
+        std::int64_t tile_col = 0;
+        std::int64_t tile_row = 0;
+    };
+    std::string file;  ///< where the shapes, grids and moves were written (a map's file for its levels)
+    std::vector<std::string> layers;
+    std::vector<Detail> details;
+    std::vector<At> shapes, grids, moves;
+    std::vector<Source> rules;
+
+    /// The source of shape i, grid g, move m or rule r: the file alone when not recorded.
+    Source shape(std::size_t i) const { return expand(shapes, i); }
+    Source grid(std::size_t g) const { return expand(grids, g); }
+    Source move(std::size_t m) const { return expand(moves, m); }
+    Source rule(std::size_t r) const { return r < rules.size() ? rules[r] : Source::in(file); }
+    /// 1 + the index of `name` in layers, adding it when new (maps, as they convert).
+    std::uint32_t layer_index(const std::string& name);
+    /// Adds an element's place with what maps know of it (`list` is shapes or grids).
+    void add(std::vector<At>& list, std::uint32_t line, std::uint32_t column, const std::string& layer,
+             std::uint64_t object = 0, std::string iid = {});
+    /// The same for a tile's compound, placed in cell (col, row) of its layer.
+    void add_tile(std::uint32_t line, std::uint32_t column, const std::string& layer, std::int64_t col, std::int64_t row);
+
+private:
+    Source expand(const std::vector<At>& list, std::size_t k) const;
+};
+
 /// A validated scene.
 struct Scene {
     std::string file;  ///< as the caller named it
@@ -77,6 +144,7 @@ struct Scene {
     bool pairs_given = false;     ///< the scene (or a rules file added to it) has a "pairs" key: `[]` pairs nothing
     std::vector<Rule> rules;
     std::vector<ConvertedShape> converted;  ///< boxes and ellipses, in file order
+    SceneSources sources;                   ///< where each element was written (see Source)
 };
 
 /// Options of read_scene.
@@ -94,6 +162,9 @@ struct ReadOptions {
     /// used with threads > 1 (otherwise the whole text is waited for first). Unset: the text
     /// is complete. The scene and any error never depend on it.
     std::function<std::size_t(std::size_t)> wait_for;
+    /// Record the line and column of each shape, grid and move (Scene::sources): reports with
+    /// locations and CI findings need them. Rules' are always recorded.
+    bool sources = false;
 };
 
 /// Parse and validate a scene from its text (UTF-8 JSON; a leading BOM is skipped).
@@ -106,6 +177,7 @@ struct RuleSet {
     std::string file;
     std::vector<PairSpec> pairs;
     std::vector<Rule> rules;
+    std::vector<Source> rule_sources;  ///< where each rule was written in `file`
 };
 
 /// Parse and validate a rules file. Throws Error (a key a rules file cannot hold, such as

@@ -6,6 +6,7 @@
 // Levels are those of "levels" and then, for multi-world projects, of each "worlds" entry.
 #include "maps/built_scene.hpp"
 #include "maps/ldtk.hpp"
+#include "maps/map_sources.hpp"
 
 #include "maps/tiled_model.hpp"
 #include "scene/scene_text.hpp"
@@ -200,6 +201,8 @@ public:
     void layers(const json& list, const std::string& path) {
         for (std::size_t i = 0; i < list.size(); ++i) layer(list[i], path + "/" + std::to_string(i), i);
         scene_.finish(out_);
+        out_.sources.file = at_.file;  // the project, or the level's own file
+        locate_sources(out_, at_.text);
     }
 
 private:
@@ -257,7 +260,8 @@ private:
         const auto w = static_cast<std::size_t>(cols);
         scene_->grid(id, {id}, origin, Vec2{size, size}, w, static_cast<std::size_t>(rows), false,
                     [&](std::size_t c, std::size_t r) { return solid[r * w + c]; });
-        out_.grid_sources.push_back(MapSource{"layer '" + id + "'", l.path(), 0, 0, MapSource::kNoTile});
+        out_.grid_sources.push_back(MapSource{"layer '" + id + "'", l.path(), 0, 0, MapSource::kNoTile, {}});
+        out_.sources.add(out_.sources.grids, 0, 0, id);
     }
 
     void entities(const Obj& l) {
@@ -289,7 +293,9 @@ private:
             scene_->number("width", width);
             scene_->number("height", height);
             scene_->end_shape(groups(e, name));
-            out_.shape_sources.push_back(MapSource{what, path, 0, 0, MapSource::kNoTile});
+            out_.shape_sources.push_back(MapSource{what, path, 0, 0, MapSource::kNoTile, {}});
+            const json* iid = e.find("iid");
+            out_.sources.add(out_.sources.shapes, 0, 0, layer, 0, iid && iid->is_string() ? iid->get<std::string>() : "");
         }
     }
 

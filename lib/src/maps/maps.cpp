@@ -4,6 +4,7 @@
 
 #include "maps/built_scene.hpp"
 #include "maps/ldtk.hpp"
+#include "maps/map_sources.hpp"
 #include "maps/tiled_model.hpp"
 #include "scene/scene_text.hpp"
 
@@ -217,6 +218,7 @@ std::vector<MapImport> import_map(const std::string& file, std::string_view text
             const Map map = format == MapFormat::TiledXml ? read_tmx(file, text, load) : read_tmj(file, text, load);
             std::vector<MapImport> out;
             out.push_back(tiled_scene(map, file, build));
+            if (format == MapFormat::TiledJson) detail::locate_sources(out.back(), text);
             return out;
         }
         case MapFormat::Ldtk:
@@ -286,8 +288,12 @@ Scene finish_built(const MapImport& map) {
 
 Scene read_taking(const MapImport& map, const ReadOptions& options, std::vector<Grid>* take) {
     try {
-        Scene scene = map.built ? finish_built(map) : read_scene(map.text, map.name, options);
+        ReadOptions text_options = options;
+        text_options.sources = false;  // the map's own, below, not the text's
+        Scene scene = map.built ? finish_built(map) : read_scene(map.text, map.name, text_options);
         add_map_grids(scene, map, take);
+        if (options.sources) scene.sources = map.sources;
+        else scene.sources.file = map.sources.file;
         return scene;
     } catch (const Error& e) {
         // "/shapes/12/points" or "/grids/0/rows": the map object or layer it came from.

@@ -44,7 +44,8 @@ struct Where {
     std::string file;  ///< the file it was read from (the map, a tileset or a template)
     std::string json_path;
     int line = 0;
-    int column = 0;
+    int column = 0;          ///< in characters, as errors count them
+    int byte_column = 0;     ///< in bytes, as sources count them (SPEC §3.1); 0 when unknown
 };
 
 /// Custom properties; only string values matter to collide (`collide_groups`).
@@ -126,6 +127,7 @@ struct Layer {
     std::vector<Object> objects;    ///< Objects
     std::vector<Layer> layers;      ///< Group
     Where where;
+    Where data_where;  ///< Tiles: the `<data>` element (TMX), the layer's "data" or "chunks" (TMJ)
 };
 
 struct Map {

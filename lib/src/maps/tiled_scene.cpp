@@ -202,6 +202,7 @@ public:
         lane_.finish();
         for (auto& g : grids_) out_->add(std::move(*g));
         result_.name = file_;
+        result_.sources.file = file_;
         out_.finish(result_);
         return std::move(result_);
     }
@@ -273,6 +274,7 @@ private:
             src.line = l.where.line;
             src.column = l.where.column;
             result_.grid_sources.push_back(std::move(src));
+            result_.sources.add(result_.sources.grids, line_of(l.where), column_of(l.where), path);
         }
         if (tiles_.any()) tile_shapes(l, at, path);
     }
@@ -334,6 +336,8 @@ private:
                 src.json_path = l.where.json_path;
                 src.line = l.where.line;
                 src.column = l.where.column;
+                src.source_pointer = l.data_where.json_path;
+                result_.sources.add_tile(line_of(l.data_where), column_of(l.data_where), path, col, row);
                 compound(id, *tile, *set, p, groups, std::move(src));
             }
         }
@@ -380,6 +384,7 @@ private:
             src.json_path = o.where.json_path;
             src.line = o.where.line;
             src.column = o.where.column;
+            result_.sources.add(result_.sources.shapes, line_of(o.where), column_of(o.where), path, o.id);
             if (o.kind == ObjectKind::Tile) {
                 tile_object(o, tile, at, id, groups, std::move(src));
                 continue;
@@ -427,6 +432,10 @@ private:
         out_->end_shape(groups);
         result_.shape_sources.push_back(std::move(src));
     }
+
+    // The line and byte column of `w` for sources (SPEC §3.1); TMJ's are found later.
+    static std::uint32_t line_of(const Where& w) { return static_cast<std::uint32_t>(std::max(w.line, 0)); }
+    static std::uint32_t column_of(const Where& w) { return static_cast<std::uint32_t>(std::max(w.byte_column, 0)); }
 
     std::uint32_t tile_source(const Tile& tile, const Tileset& set) {
         const auto [it, added] = tile_sources_.emplace(&tile, static_cast<std::uint32_t>(result_.tiles.size()));

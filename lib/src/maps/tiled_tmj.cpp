@@ -260,6 +260,7 @@ Layer Reader::read_layer(const At& ref, const Json& j, int depth) {
     const std::string type = required(at, "type", string(at, j, "type"));
     if (type == "tilelayer") {
         layer.kind = Layer::Kind::Tiles;
+        layer.data_where = {at.doc->file, at.ptr + (member(j, "chunks") ? "/chunks" : "/data"), 0, 0};
         read_tile_data(at, j, layer);
     } else if (type == "objectgroup") {
         layer.kind = Layer::Kind::Objects;

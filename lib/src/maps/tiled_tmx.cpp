@@ -97,7 +97,7 @@ Where where_of(const XmlFile& f, pugi::xml_node n) {
         start = starts[line - 1];
     }
     const TextPos p = position_of(t.substr(start, at - start), at - start);
-    return {f.path, "", static_cast<int>(line), p.column};
+    return {f.path, "", static_cast<int>(line), p.column, static_cast<int>(at - start + 1)};
 }
 
 void fail(const Where& w, std::string message) { throw Error(w.file, "", std::move(message), w.line, w.column); }
@@ -286,6 +286,7 @@ void Reader::read_tiles(const XmlFile& f, pugi::xml_node n, Layer& layer, bool i
     const std::string what = layer_what(layer);
     const pugi::xml_node data = n.child("data");
     if (!data) return;
+    layer.data_where = where_of(f, data);
     // The size of a block, checked before anything is decoded or allocated for it.
     const auto size = [&](pugi::xml_node b, const std::string& prefix) {
         const auto w = static_cast<std::uint64_t>(whole_attr(f, b, "width", 0, 0, kU32, what));

@@ -6,6 +6,7 @@
 #include "collide/scene.hpp"
 
 #include "scene/scene_builder.hpp"
+#include "scene/sources.hpp"
 #include "support/json_locate.hpp"
 #include "support/text_encoding.hpp"
 
@@ -535,6 +536,7 @@ Scene read_scene(std::string_view text, const std::string& file, const ReadOptio
     // Read on what is in place; a problem met before all of the text is, read again on all.
     for (;;) {
         SceneBuilder builder(file);
+        if (options.sources) builder.record_offsets();
         JsonDoc doc(visible.text());
         try {
             try {
@@ -550,7 +552,9 @@ Scene read_scene(std::string_view text, const std::string& file, const ReadOptio
                 }
                 throw syntax_error(visible.text(), file, s);
             }
-            return builder.finish();
+            Scene scene = builder.finish();
+            locate_elements(scene, builder.offsets(), visible.text(), options.sources);
+            return scene;
         } catch (const Fail& f) {
             if (!visible.complete()) {
                 visible.all();

@@ -21,7 +21,7 @@ RuleSet read_rule_set(std::string_view text, const std::string& file) {
             throw Error(file, path, "a rules file holds only \"pairs\" and \"rules\", not \"" + key + "\"", pos.line,
                         pos.column);
         }
-    return RuleSet{file, std::move(scene.pairs), std::move(scene.rules)};
+    return RuleSet{file, std::move(scene.pairs), std::move(scene.rules), std::move(scene.sources.rules)};
 }
 
 void add_rules(Scene& scene, const RuleSet& rules) {
@@ -32,7 +32,11 @@ void add_rules(Scene& scene, const RuleSet& rules) {
                             "rule '" + r.name + "' is also a rule of " + scene.file);
     scene.pairs.insert(scene.pairs.end(), rules.pairs.begin(), rules.pairs.end());
     if (!rules.pairs.empty()) scene.pairs_given = true;
+    // A scene without its rules' sources (one made in code) gets its own first, unknown.
+    scene.sources.rules.resize(scene.rules.size(), Source::in(scene.sources.file.empty() ? scene.file : scene.sources.file));
     scene.rules.insert(scene.rules.end(), rules.rules.begin(), rules.rules.end());
+    for (std::size_t k = 0; k < rules.rules.size(); ++k)
+        scene.sources.rules.push_back(k < rules.rule_sources.size() ? rules.rule_sources[k] : Source::in(rules.file));
 }
 
 }  // namespace collide

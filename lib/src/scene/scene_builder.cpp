@@ -89,6 +89,9 @@ void SceneBuilder::element(const std::string& key, std::size_t index, const json
     else if (key == "grids") grid(index, v, path);
     else if (key == "moves") move(index, v, path);
     else if (key == "rules") rule(index, v, path);
+    if (key == "rules") offsets_.rules.push_back(v.offset());
+    else if (record_ && key == "grids") offsets_.grids.push_back(v.offset());
+    else if (record_ && key == "moves") offsets_.moves.push_back(v.offset());
     else if (key == "pairs") {
         try {
             scene_.pairs.push_back(parse_pair_spec(text(v, path)));
@@ -136,6 +139,7 @@ SceneShape* SceneBuilder::make_room(std::size_t count) {
 }
 
 void SceneBuilder::note_shape(std::size_t index, const ShapeNotes& n) {
+    if (record_) offsets_.shapes.push_back(n.offset);
     for (PendingRect r : n.rects) {
         r.shape = index;
         rects_.push_back(r);

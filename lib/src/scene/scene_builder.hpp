@@ -87,6 +87,7 @@ public:
     static constexpr std::size_t kWhole = static_cast<std::size_t>(-1);
     struct ShapeNotes {
         bool default_id = false;
+        std::size_t offset = static_cast<std::size_t>(-1);  // the element's, in the text (npos: none)
         std::vector<PendingRect> rects;             // shape left empty: the shape being built
         std::vector<ConvertedShape> converted;      // likewise
     };
@@ -108,6 +109,15 @@ public:
     /// a million shapes are not moved again each time the storage doubles).
     void expect_shapes(std::size_t count);
 
+    /// Where the elements of "shapes", "grids", "moves" and "rules" begin in the text (npos
+    /// for values not read from text): recorded for shapes, grids and moves once
+    /// record_offsets() is called, for rules always. read_scene turns them into sources.
+    struct Offsets {
+        std::vector<std::size_t> shapes, grids, moves, rules;
+    };
+    void record_offsets() { record_ = true; }
+    const Offsets& offsets() const { return offsets_; }
+
 private:
     static Shape shape_body(const JsonValue& v, const Path& path, std::initializer_list<std::string_view> common,
                             bool part, ShapeNotes& notes, std::size_t part_index);
@@ -125,6 +135,8 @@ private:
     std::vector<std::string> move_grids_;  // a move names its grid by id; grids may come later
     std::unordered_map<std::string, std::size_t> move_ids_;  // id -> move index
     std::unordered_map<std::string, std::size_t> rule_names_;
+    bool record_ = false;
+    Offsets offsets_;
 };
 
 }  // namespace collide::detail

@@ -262,6 +262,7 @@ SceneBuilder::ShapeNotes SceneBuilder::build_shape(std::size_t index, const json
     s.groups = o.groups(groups);
     s.shape = shape_body(v, path, {"id", "type", "groups"}, false, out, kWhole);
     out.default_id = !has_id;
+    out.offset = v.offset();
     return out;
 }
 

@@ -1,9 +1,14 @@
 #include "support/json_locate.hpp"
 
 #include "collide/error.hpp"
+#include "support/json_doc.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <charconv>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace collide::detail {
@@ -22,6 +27,58 @@ TextPos position_of(std::string_view text, std::size_t offset) {
         }
     }
     return p;
+}
+
+TextPos LineCounter::at(std::size_t offset) {
+    offset = std::min(offset, text_.size());
+    if (offset < at_) at_ = 0, line_ = 1, line_start_ = 0;
+    for (std::size_t i = at_; i < offset; ++i) {
+        const char c = text_[i];
+        if (c == '\n' || (c == '\r' && (i + 1 >= text_.size() || text_[i + 1] != '\n'))) {
+            ++line_;
+            line_start_ = i + 1;
+        }
+    }
+    at_ = offset;
+    return TextPos{static_cast<int>(line_), static_cast<int>(offset - line_start_ + 1)};
+}
+
+std::vector<std::size_t> find_pointers(std::string_view text, const std::vector<std::string_view>& pointers) {
+    std::vector<std::size_t> out(pointers.size(), std::string_view::npos);
+    const std::size_t bom = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // offsets count it
+    text.remove_prefix(bom);
+    JsonDoc doc(text);
+    std::optional<JsonValue> root;
+    try {
+        root = doc.parse_value();
+    } catch (const JsonSyntax&) {
+        return out;
+    }
+    for (std::size_t k = 0; k < pointers.size(); ++k) {
+        JsonValue v = *root;
+        std::string_view rest = pointers[k];
+        while (rest.size() > 1 && rest[0] == '/') {
+            const std::size_t end = std::min(rest.find('/', 1), rest.size());
+            std::string token(rest.substr(1, end - 1));
+            for (std::size_t i = 0; (i = token.find('~', i)) != std::string::npos; ++i)
+                if (i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1'))
+                    token.replace(i, 2, token[i + 1] == '0' ? "~" : "/");
+            std::size_t index = 0;
+            if (v.is_object()) {
+                index = v.find(token);
+            } else if (v.is_array()) {
+                const auto r = std::from_chars(token.data(), token.data() + token.size(), index);
+                if (r.ec != std::errc() || r.ptr != token.data() + token.size()) break;
+            } else {
+                break;
+            }
+            if (index >= v.size() || v[index].offset() == std::string_view::npos) break;
+            v = v[index];
+            rest.remove_prefix(end);
+        }
+        out[k] = v.offset() == std::string_view::npos ? v.offset() : v.offset() + bom;
+    }
+    return out;
 }
 
 std::string pointer_token(std::string_view key) {

@@ -35,7 +35,11 @@ const std::map<std::string, collide::Broadphase> kPhases{{"auto", collide::Broad
 
 void add_check_args(CLI::App& sub, CheckArgs& opt, bool with_format, const char* files_help) {
     sub.add_option("files", opt.files, files_help)->required();
-    if (with_format) sub.add_option("-f,--format", opt.format, "Report format: json, jsonl, csv or text")->default_str("json");
+    if (with_format) {
+        sub.add_option("-f,--format", opt.format, "Report format: json, jsonl, csv or text")->default_str("json");
+        sub.add_flag("--locations", opt.locations,
+                     "Add where each object was written (file, line, column; layer, object id) to JSON, JSON Lines and CSV records");
+    }
     opt.output_option = sub.add_option("-o,--output", opt.output,
                                        with_format ? "Write the report to this file (whole or not at all)"
                                                    : "Write the picture to this file (whole or not at all)");
@@ -100,11 +104,12 @@ bool to_check_options(const CheckArgs& opt, collide::CheckOptions& copt) {
     return true;
 }
 
-std::vector<collide::Scene> read_check_inputs(const CheckArgs& opt, unsigned threads, ReadProgress* progress) {
+std::vector<collide::Scene> read_check_inputs(const CheckArgs& opt, unsigned threads, ReadProgress* progress,
+                                              bool sources) {
     std::optional<collide::RuleSet> rules;
     if (!opt.rules.empty()) rules = collide::read_rule_set(read_input(opt.rules), opt.rules);
     std::vector<std::string> warnings;
-    std::vector<collide::Scene> scenes = read_scenes(opt.files, threads, &warnings, progress);
+    std::vector<collide::Scene> scenes = read_scenes(opt.files, threads, &warnings, progress, sources);
     for (const std::string& w : warnings) log_warning(w);
     if (rules)
         for (collide::Scene& s : scenes) collide::add_rules(s, *rules);

@@ -30,6 +30,7 @@ struct CheckArgs {
     bool separation = false;
     bool quiet = false;
     bool verbose = false;
+    bool locations = false;  // check only
     CLI::Option* near_option = nullptr;
     CLI::Option* threads_option = nullptr;
     CLI::Option* max_collisions_option = nullptr;
@@ -45,8 +46,10 @@ void add_check_args(CLI::App& sub, CheckArgs& args, bool with_format, const char
 bool to_check_options(const CheckArgs& args, collide::CheckOptions& copt);
 
 /// Read every input and apply the --rules file; logs the maps' warnings. Counts the files
-/// read into `progress` when given (ProgressLine::read()). Throws collide::Error.
-std::vector<collide::Scene> read_check_inputs(const CheckArgs& args, unsigned threads, ReadProgress* progress = nullptr);
+/// read into `progress` when given (ProgressLine::read()). With `sources`, every element's
+/// line and column are recorded. Throws collide::Error.
+std::vector<collide::Scene> read_check_inputs(const CheckArgs& args, unsigned threads, ReadProgress* progress = nullptr,
+                                              bool sources = false);
 
 /// Whether a checked scene fails the run (exit 1): a failed rule or expectation, a collision
 /// under --fail-on-collision, or a report cut by --max-collisions. Says on stderr what failed

@@ -104,7 +104,7 @@ ExitCode run_check(const CheckArgs& opt) {
         copt.progress = progress.check();
         // Read everything first: a bad input anywhere leaves stdout and --output untouched.
         auto t0 = Clock::now();
-        std::vector<collide::Scene> scenes = read_check_inputs(opt, copt.threads, progress.read());
+        std::vector<collide::Scene> scenes = read_check_inputs(opt, copt.threads, progress.read(), opt.locations);
         log_verbose("parse " + std::to_string(ms_since(t0)) + " ms (" + std::to_string(scenes.size()) + " files)");
         if (opt.verbose)
             for (const collide::Scene& s : scenes) log_converted(s);
@@ -113,7 +113,10 @@ ExitCode run_check(const CheckArgs& opt) {
         // partial; JSON Lines and CSV stream whole records (README, "Guarantees").
         dest.emplace(opt.output, *format == collide::Format::Json || *format == collide::Format::Text);
         std::ostream& out = dest->stream();
-        collide::ReportWriter writer(out, *format, copt.points);
+        collide::ReportOptions ropt;
+        ropt.points = copt.points;
+        ropt.locations = opt.locations;
+        collide::ReportWriter writer(out, *format, ropt);
         bool failed = false;
         double check_ms = 0;
         const std::size_t oom_scene = oom_scene_for_tests();

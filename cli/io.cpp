@@ -265,9 +265,16 @@ private:
 
 }  // namespace
 
-collide::Scene read_scene_file(const std::string& path, unsigned threads) {
-    collide::ReadOptions options;
-    options.threads = threads;
+namespace {
+collide::ReadOptions read_options(unsigned threads, bool sources) {
+    collide::ReadOptions options(threads);
+    options.sources = sources;
+    return options;
+}
+}  // namespace
+
+collide::Scene read_scene_file(const std::string& path, unsigned threads, bool sources) {
+    collide::ReadOptions options = read_options(threads, sources);
     struct stat st {};
     if (threads > 1 && path != "-" && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
         static_cast<std::size_t>(st.st_size) >= kBackgroundMin) {
@@ -278,7 +285,7 @@ collide::Scene read_scene_file(const std::string& path, unsigned threads) {
         const std::size_t got = std::fread(head, 1, sizeof head, f);
         if (cannot_start_json(std::string_view(head, got))) {
             std::fclose(f);
-            return collide::read_scene(std::string_view(head, got), path, collide::ReadOptions{1});
+            return collide::read_scene(std::string_view(head, got), path, read_options(1, sources));
         }
         if (std::fseek(f, 0, SEEK_SET) != 0) {
             std::fclose(f);
@@ -311,12 +318,13 @@ std::optional<std::string> regular_file_head(const std::string& path) {
 }
 }  // namespace
 
-std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned threads, std::vector<std::string>& warnings) {
+std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned threads, std::vector<std::string>& warnings,
+                                             bool sources) {
     std::vector<collide::Scene> out;
     const auto from_maps = [&](std::vector<collide::MapImport> maps) {
         for (collide::MapImport& m : maps) {
             warnings.insert(warnings.end(), m.warnings.begin(), m.warnings.end());
-            out.push_back(collide::read_map_scene(std::move(m), collide::ReadOptions{threads}));
+            out.push_back(collide::read_map_scene(std::move(m), read_options(threads, sources)));
         }
         return out;
     };
@@ -329,18 +337,18 @@ std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned t
     const bool by_name = collide::detect_format(arg, {}, false).has_value();
     const std::optional<std::string> head = by_name ? std::nullopt : regular_file_head(arg);
     if (by_name || (head && collide::detect_format(arg, *head, head->size() < 4096) == collide::MapFormat::None)) {
-        out.push_back(read_scene_file(arg, threads));
+        out.push_back(read_scene_file(arg, threads, sources));
         return out;
     }
     const InputText text = read_input(arg);
     std::vector<collide::MapImport> maps = import_if_tiled_json(arg, text, collide::MapBuild::Scene);
     if (!maps.empty()) return from_maps(std::move(maps));
-    out.push_back(collide::read_scene(text, arg, collide::ReadOptions{threads}));
+    out.push_back(collide::read_scene(text, arg, read_options(threads, sources)));
     return out;
 }
 
 std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, unsigned threads,
-                                        std::vector<std::string>* warnings, ReadProgress* progress) {
+                                        std::vector<std::string>* warnings, ReadProgress* progress, bool sources) {
     // One file: its reader may use two threads; several: one thread a file.
     const unsigned each = files.size() == 1 ? std::min(threads, 2u) : 1u;
     if (std::find(files.begin(), files.end(), "-") != files.end()) threads = 1;
@@ -354,7 +362,7 @@ std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, u
         for (std::size_t k = next++; k < files.size() && k < first_bad; k = next++) {
             try {
                 try {
-                    scenes[k] = read_input_scenes(files[k], each, file_warnings[k]);
+                    scenes[k] = read_input_scenes(files[k], each, file_warnings[k], sources);
                     if (progress) {
                         std::uint64_t shapes = 0;
                         for (const collide::Scene& s : scenes[k]) shapes += s.shapes.size();

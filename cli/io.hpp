@@ -41,12 +41,14 @@ InputText read_input(const std::string& path);
 
 /// Read and parse one scene file (standard input for "-"), on up to two threads (threads
 /// > 1). A big regular file is then read in the background while the first part of it is
-/// being parsed. Throws collide::Error.
-collide::Scene read_scene_file(const std::string& path, unsigned threads);
+/// being parsed. With `sources`, each element's line and column are recorded (--locations and
+/// the CI formats need them). Throws collide::Error.
+collide::Scene read_scene_file(const std::string& path, unsigned threads, bool sources = false);
 
 /// The scenes of one input argument: a scene file, or a level-editor map (map_input.hpp) as
 /// the scenes it imports to, whose warnings are appended to `warnings`. Throws collide::Error.
-std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned threads, std::vector<std::string>& warnings);
+std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned threads, std::vector<std::string>& warnings,
+                                             bool sources = false);
 
 /// What read_scenes has read so far, for a progress line to watch from another thread.
 struct ReadProgress {
@@ -60,7 +62,7 @@ struct ReadProgress {
 /// the first bad file in argument order. Counts each file into `progress` when given.
 std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, unsigned threads,
                                         std::vector<std::string>* warnings = nullptr,
-                                        ReadProgress* progress = nullptr);
+                                        ReadProgress* progress = nullptr, bool sources = false);
 
 /// An output file written to a temporary beside it and renamed into place by commit();
 /// destroyed without commit(), it leaves nothing behind. An existing target that is not a

@@ -138,7 +138,7 @@ TEST_CASE("check: a compound's colliding parts in every report format") {
     };
     CHECK(report(collide::Format::Json).find(R"("relation": "touch", "points": [[2, 1], [4, 1]], "parts_a": [0, 1]})") !=
           std::string::npos);
-    CHECK(report(collide::Format::Csv).find("parts.json,collision,blocks,ball,touch,,,,,2 1;4 1,,,,,0;1,,,\r\n") !=
+    CHECK(report(collide::Format::Csv).find("parts.json,collision,blocks,ball,touch,,,,,2 1;4 1,,,,,0;1,,,,\r\n") !=
           std::string::npos);
     CHECK(report(collide::Format::Text).find("parts a:0,1") != std::string::npos);
 }

@@ -173,17 +173,20 @@ TEST_CASE("report: JSON Lines") {
 }
 
 TEST_CASE("report: CSV") {
-    const std::string header = "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside,distance,hit,parts_a,parts_b,normal,depth\r\n";
+    const std::string header = "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside,distance,hit,parts_a,parts_b,normal,depth,rule\r\n";
     SUBCASE("RFC 4180: CRLF, a header row, quoting of commas and quotes") {
         CHECK(report(Format::Csv) == header +
-                                         "level.json,collision,player,crate,touch,,,,,48 40,,,,,,,,\r\n"
-                                         "level.json,collision,player,maze,overlap,,,,,,1 1;2 2,true,,,,,,\r\n"
-                                         "level.json,collision,crate,\"tile \"\"7\"\", west\",touch,,,,,48 62;60 62,,,,,,,,\r\n"
-                                         "level.json,move,step-right,,,false,0.15,2,2,,,,,,,,,\r\n"
-                                         "level.json,move,stay,,,true,,,,,,,,,,,,\r\n");
+                                         "level.json,collision,player,crate,touch,,,,,48 40,,,,,,,,,\r\n"
+                                         "level.json,collision,player,maze,overlap,,,,,,1 1;2 2,true,,,,,,,\r\n"
+                                         "level.json,collision,crate,\"tile \"\"7\"\", west\",touch,,,,,48 62;60 62,,,,,,,,,\r\n"
+                                         "level.json,move,step-right,,,false,0.15,2,2,,,,,,,,,,\r\n"
+                                         "level.json,move,stay,,,true,,,,,,,,,,,,,\r\n"
+                                         // A failed rule's violations, its name last (SPEC §4).
+                                         "level.json,violation,player,crate,,,,,,,,,,,,,,,player starts clear\r\n"
+                                         "level.json,violation,player,maze,,,,,,,,,,,,,,,player starts clear\r\n");
     }
     SUBCASE("without points, the points column stays empty") {
-        CHECK(report(Format::Csv, false).find("level.json,collision,player,crate,touch,,,,,,,,,,,,,\r\n") != std::string::npos);
+        CHECK(report(Format::Csv, false).find("level.json,collision,player,crate,touch,,,,,,,,,,,,,,\r\n") != std::string::npos);
     }
     SUBCASE("one header for several scenes; a file name with a comma is quoted") {
         std::ostringstream out;
@@ -194,8 +197,8 @@ TEST_CASE("report: CSV") {
         w.scene(small_scene("levels/b,c.json"), one);
         w.finish();
         CHECK(out.str() == header +
-                               "a.json,collision,player,crate,touch,,,,,48 40,,,,,,,,\r\n"
-                               "\"levels/b,c.json\",collision,player,crate,touch,,,,,48 40,,,,,,,,\r\n");
+                               "a.json,collision,player,crate,touch,,,,,48 40,,,,,,,,,\r\n"
+                               "\"levels/b,c.json\",collision,player,crate,touch,,,,,48 40,,,,,,,,,\r\n");
     }
     SUBCASE("no scenes: the header alone") {
         std::ostringstream out;
@@ -328,4 +331,57 @@ TEST_CASE("format_number: the shortest text that reads back to the same double")
         }
         CHECK(mismatches == 0);
     }
+}
+
+TEST_CASE("report: --locations places each side of every record where it was written") {
+    // The small scene read with sources: its lines are those of the text above (shape 0 on
+    // line 3, the grid on 7, the moves on 9 and 10), each object's '{' at column 13.
+    collide::ReadOptions options;
+    options.sources = true;
+    Scene scene = small_scene();
+    const std::string text = R"({"shapes": [{"id": "player", "type": "circle", "center": [40, 40], "radius": 8},
+  {"id": "crate", "type": "rect", "min": [48, 30], "max": [80, 62]},
+  {"id": "tile \"7\", west", "type": "rect", "min": [48, 62], "max": [60, 70]}],
+ "grids": [{"id": "maze", "tile_size": 20, "rows": ["#####", "#...#", "#.#.#", "#...#", "#####"]}],
+ "moves": [{"id": "step-right", "grid": "maze", "from": [30, 50], "to": [70, 50]},
+  {"id": "stay", "grid": "maze", "from": [30, 30], "to": [30, 30], "expect": "allowed"}],
+ "rules": [{"name": "player starts clear", "pairs": "player:*", "expect": "none"},
+  {"name": "crate rests on something", "pairs": "crate:*", "expect": "each"}]})";
+    scene = collide::read_scene(text, "level.json", options);
+    // What a map adds: the grid's layer and a Tiled object id for the crate.
+    scene.sources.details.push_back({scene.sources.layer_index("Walls"), 0, "", false, 0, 0});
+    scene.sources.grids[0].detail = static_cast<std::uint32_t>(scene.sources.details.size());
+    scene.sources.details.push_back({scene.sources.layer_index("Objects"), 17, "", false, 0, 0});
+    scene.sources.shapes[kCrate].detail = static_cast<std::uint32_t>(scene.sources.details.size());
+    const auto written = [&](Format format) {
+        std::ostringstream out;
+        collide::ReportOptions ropt;
+        ropt.locations = true;
+        ReportWriter w(out, format, ropt);
+        w.scene(scene, small_result());
+        w.finish();
+        return out.str();
+    };
+    const std::string player = R"({"file": "level.json", "line": 1, "column": 13})";
+    const std::string crate = R"({"file": "level.json", "line": 2, "column": 3, "layer": "Objects", "object": 17})";
+    const std::string maze = R"({"file": "level.json", "line": 4, "column": 12, "layer": "Walls"})";
+    const std::string json = written(Format::Json);
+    CHECK(json.find(R"("a": "player", "b": "crate", "relation": "touch", "points": [[48, 40]], "source_a": )" + player +
+                    ", \"source_b\": " + crate + "}") != std::string::npos);
+    CHECK(json.find(R"("cells": [[1, 1], [2, 2]], "outside": true, "source_a": )" + player + ", \"source_b\": " + maze) !=
+          std::string::npos);
+    CHECK(json.find(R"("cell": [2, 2], "source": {"file": "level.json", "line": 5, "column": 12}})") != std::string::npos);
+    CHECK(json.find(R"({"a": "player", "b": "maze", "source_a": )" + player + ", \"source_b\": " + maze + "}") !=
+          std::string::npos);
+    CHECK(nlohmann::json::parse(json)["scenes"][0]["collisions"][0]["source_b"]["object"] == 17);
+    const std::string jsonl = written(Format::Jsonl);
+    CHECK(jsonl.find("\"source_a\": " + player + ", \"source_b\": " + crate + "}\n") != std::string::npos);
+    const std::string csv = written(Format::Csv);
+    CHECK(csv.rfind("scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside,distance,hit,parts_a,parts_b,"
+                    "normal,depth,rule,file_a,line_a,col_a,file_b,line_b,col_b\r\n", 0) == 0);
+    CHECK(csv.find("level.json,collision,player,crate,touch,,,,,48 40,,,,,,,,,,level.json,1,13,level.json,2,3\r\n") !=
+          std::string::npos);
+    CHECK(csv.find("level.json,move,step-right,,,false,0.15,2,2,,,,,,,,,,,level.json,5,12,,,\r\n") != std::string::npos);
+    CHECK(csv.find("level.json,violation,player,maze,,,,,,,,,,,,,,,player starts clear,level.json,1,13,level.json,4,12\r\n") !=
+          std::string::npos);
 }

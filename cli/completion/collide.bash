@@ -7,8 +7,9 @@ _collide() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     local subcommands="check validate import schema render help"
     local common="-h --help --help-all"
-    local check_options="-f --format -o --output --pairs --rules --broadphase --no-touch --no-points
+    local shared_options="-o --output --pairs --rules --broadphase --no-touch --no-points
         --fail-on-collision --threads --max-collisions --near --separation -q --quiet -v --verbose"
+    local check_only="-f --format --locations"
     COMPREPLY=()
 
     # `--format=js`: bash splits the word at '=' (COMP_WORDBREAKS), into `--format` `=` `js`.
@@ -29,8 +30,8 @@ _collide() {
 
     local options files=1
     case ${COMP_WORDS[1]} in
-        check) options="$common $check_options" ;;
-        render) options="$common ${check_options/-f --format /}" ;;  # render writes SVG only
+        check) options="$common $check_only $shared_options" ;;
+        render) options="$common $shared_options" ;;  # render writes SVG only
         validate) options="$common -q --quiet -v --verbose" ;;
         import) options="$common -o --output -q --quiet" ;;
         schema) options=$common files= ;;

@@ -668,9 +668,61 @@ def several_files_in_jsonl_every_record_names_its_scene():
 def several_files_in_csv_share_one_header():
     r = collide("check", "-f", "csv", "samples/spec-example.json", "samples/platformer-lasers.json")
     lines = r.text.splitlines()
-    eq(lines[0], "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside,distance,hit,parts_a,parts_b,normal,depth", "header")
+    eq(lines[0], "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside,distance,hit,parts_a,parts_b,normal,depth,rule", "header")
     eq(lines.count(lines[0]), 1, "header rows")
-    eq(len(lines), 1 + 3 + 12, "rows (3 + 12 after the header)")
+    # spec-example: 2 collisions, 1 move, and 2 violations of its failed rule; platformer-lasers: 12 rows
+    eq(len(lines), 1 + 3 + 2 + 12, "rows (3 + 2 + 12 after the header)")
+    eq(sum(1 for line in lines if ",violation," in line), 2, "violation rows")
+
+
+@test
+def csv_violation_rows_are_the_json_violations():
+    # SPEC §4: each violation of a failed rule is a CSV row, its rule last; the same pairs, in
+    # the same order, as the JSON report's violations (clearance rules with their distance).
+    for sample in ("samples/rules-fail.json", "samples/spec-example.json"):
+        j = json.loads(collide("check", sample).out)["scenes"][0]
+        expected = [(rule["name"], v["a"], v.get("b", ""), v.get("distance"))
+                    for rule in j["rules"] if not rule["passed"] for v in rule["violations"]]
+        rows = [row for row in csv_rows(collide("check", "-f", "csv", sample)) if row["type"] == "violation"]
+        got = [(row["rule"], row["a"], row["b"], float(row["distance"]) if row["distance"] else None) for row in rows]
+        eq(got, expected, f"{sample}: violation rows")
+        check(expected, f"{sample}: no violation to compare")
+        check(all(row["relation"] == "" and row["points"] == "" for row in rows), "violation rows: other columns empty")
+
+
+@test
+def locations_place_each_side_at_its_line_and_column():
+    # --locations: the line and byte column of the shape's '{' in the scene file, found here
+    # in the text itself.
+    text = (ROOT / "samples/rules-fail.json").read_text()
+    def place(obj_id):
+        at = text.index('"id": "%s"' % obj_id)
+        at = text.rindex("{", 0, at)
+        line = text.count("\n", 0, at) + 1
+        return line, at - (text.rfind("\n", 0, at) + 1) + 1
+    r = collide("check", "--locations", "samples/rules-fail.json")
+    scene = json.loads(r.out)["scenes"][0]
+    for c in scene["collisions"]:
+        for side in ("a", "b"):
+            src = c["source_" + side]
+            eq(src["file"], "samples/rules-fail.json", "file")
+            eq((src["line"], src["column"]), place(c[side]), f"{c[side]} line, column")
+    for m in scene["moves"]:
+        eq((m["source"]["line"], m["source"]["column"]), place(m["id"]), f"move {m['id']}")
+    for rule in scene["rules"]:
+        for v in rule["violations"]:
+            eq((v["source_a"]["line"], v["source_a"]["column"]), place(v["a"]), f"violation {v['a']}")
+    rows = csv_rows(collide("check", "--locations", "-f", "csv", "samples/rules-fail.json"))
+    for row in rows:
+        if row["type"] == "collision":
+            eq((int(row["line_a"]), int(row["col_a"])), place(row["a"]), f"CSV {row['a']}")
+    # Without the option, no record carries a source.
+    check("source_a" not in collide("check", "samples/rules-fail.json").text, "a source without --locations")
+    # JSON Lines: the same sources as JSON.
+    lines = [rec for rec in jsonl(collide("check", "--locations", "-f", "jsonl", "samples/rules-fail.json"))
+             if rec["type"] == "collision"]
+    eq([(rec["source_a"], rec["source_b"]) for rec in lines],
+       [(c["source_a"], c["source_b"]) for c in scene["collisions"]], "JSONL sources")
 
 
 @test

@@ -676,6 +676,37 @@ def check_report_file(res, path, report_v, jsonl_v):
     res.ok(what, "JSON Lines, %d records" % len(lines))
 
 
+def check_binary_reports(res, binary, report_v, jsonl_v):
+    """The reports of `collide check --locations` (sources in every record) for the samples."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    inputs = [["samples/rules-fail.json"], ["samples/maze-moves.json"],
+              ["--rules", "samples/tiled/level-rules.json", "samples/tiled/dungeon.tmx"],
+              ["--rules", "samples/tiled/level-rules.json", "samples/tiled/dungeon.tmj"],
+              ["samples/ldtk/platformer.ldtk"], ["--near", "8", "samples/spec-example.json"]]
+    for args in inputs:
+        what = "collide check --locations " + " ".join(args)
+        for fmt in ("json", "jsonl"):
+            r = subprocess.run([binary, "check", "--locations", "-f", fmt] + args, cwd=root,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            if r.returncode not in (0, 1):
+                res.fail(what, "exit %d" % r.returncode)
+                continue
+            text = r.stdout.decode("utf-8")
+            if "\"source" not in text:
+                res.fail(what, "no source in the %s report" % fmt)
+                continue
+            if fmt == "json":
+                check_report_doc(res, what + " (json)", json.loads(text), report_v, jsonl_v)
+            else:
+                for n, line in enumerate(text.splitlines(), 1):
+                    err = first_error(jsonl_v, json.loads(line))
+                    if err:
+                        res.fail(what + " (jsonl)", "line %d rejected at %s" % (n, err))
+                        break
+                else:
+                    res.ok(what + " (jsonl)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cases", metavar="DIR", action="append", default=[],
@@ -683,6 +714,9 @@ def main():
     ap.add_argument("--no-cases", action="store_true", help="skip the conformance corpus")
     ap.add_argument("--report", metavar="FILE", action="append", default=[],
                     help="a collide report (JSON or JSON Lines) to validate; repeatable")
+    ap.add_argument("--bin", metavar="COLLIDE",
+                    help="also validate what this binary writes with --locations for the samples and maps "
+                         "(JSON and JSON Lines)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print passes too")
     args = ap.parse_args()
 
@@ -723,6 +757,8 @@ def main():
             check_corpus(res, cases, scene_v, report_v, jsonl_v)
     for path in args.report:
         check_report_file(res, path, report_v, jsonl_v)
+    if args.bin:
+        check_binary_reports(res, args.bin, report_v, jsonl_v)
 
     print("%d passed, %d failed" % (res.passed, res.failed))
     return 1 if res.failed else 0

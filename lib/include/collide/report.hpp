@@ -19,12 +19,22 @@ namespace collide {
 /// Report formats (SPEC §4).
 enum class Format : std::uint8_t { Json, Jsonl, Csv, Text };
 
+/// What a report holds beyond SPEC §4's records.
+struct ReportOptions {
+    bool points = true;      ///< collision records carry their `points` (`--no-points`: false)
+    /// `--locations` (SPEC §3.1): JSON and JSON Lines records carry `source_a`, `source_b`
+    /// (a move `source`), CSV rows the columns file_a, line_a, col_a, file_b, line_b, col_b;
+    /// from Scene::sources (read the scene with ReadOptions::sources for its lines).
+    bool locations = false;
+};
+
 /// Writes one report for any number of scenes.
 class ReportWriter {
 public:
     /// Writes to `out`, which must outlive the writer. With points false, collision records
     /// carry no `points`.
     ReportWriter(std::ostream& out, Format format, bool points = true);
+    ReportWriter(std::ostream& out, Format format, const ReportOptions& options);
     ~ReportWriter();
     ReportWriter(const ReportWriter&) = delete;
     ReportWriter& operator=(const ReportWriter&) = delete;

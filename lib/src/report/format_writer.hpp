@@ -10,6 +10,7 @@
 #pragma once
 
 #include "collide/check.hpp"
+#include "collide/report.hpp"
 #include "collide/scene.hpp"
 #include "report/spool.hpp"
 
@@ -35,13 +36,31 @@ inline void part_list(std::string& out, const std::vector<std::uint32_t>& ids, c
 // Whether a blocked move names a cell: on a grid, or against a selector when a grid was hit.
 inline bool has_cell(const Scene& scene, const MoveResult& m) { return !m.hit || *m.hit >= scene.shapes.size(); }
 
+// Where object i (a shape, or a grid past the shapes) of `scene` was written: the line and
+// column of Scene::sources (0 when not recorded) and the details maps add.
+struct ObjectPlace {
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+    const SceneSources::Detail* detail = nullptr;
+    const std::string* layer = nullptr;  // the detail's layer, or null
+};
+ObjectPlace object_place(const Scene& scene, std::size_t i);
+ObjectPlace move_place(const Scene& scene, std::size_t m);
+
+// `{"file": …, "line": …, "column": …, "layer": …, "object": …, "iid": …, "tile": [c, r]}`,
+// the members that are known; `file_json` is the scene's source file as a JSON string.
+void json_source(std::string& out, const std::string& file_json, const ObjectPlace& p);
+// `,FILE,LINE,COL` (CSV; `file_csv` already a CSV field), or `,,,` for no object.
+void csv_source(std::string& out, const std::string& file_csv, const ObjectPlace* p);
+
 // What every format's writer shares: the stream and a buffer written to it in blocks. A
 // scene may have millions of records, so the buffer also goes out mid-scene once it is big.
 // The calls come in this order: for each scene begin_scene, collision() for each of its
 // collisions, end_scene; then finish() once.
 class FormatWriter {
 public:
-    FormatWriter(std::ostream& out, bool points) : out_(out), points_(points) {}
+    FormatWriter(std::ostream& out, const ReportOptions& options)
+        : out_(out), points_(options.points), locations_(options.locations) {}
     virtual ~FormatWriter() = default;
 
     // `before`: how many scenes were written before this one.
@@ -81,6 +100,7 @@ protected:
 
     std::ostream& out_;
     const bool points_;
+    const bool locations_;
     std::string buf_;
 
 private:
@@ -89,6 +109,6 @@ private:
 };
 
 /// The writer of the text report (text_writer.cpp).
-std::unique_ptr<FormatWriter> make_text_writer(std::ostream& out, bool points);
+std::unique_ptr<FormatWriter> make_text_writer(std::ostream& out, const ReportOptions& options);
 
 }  // namespace collide::detail

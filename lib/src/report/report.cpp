@@ -43,6 +43,22 @@ void json_cell(std::string& out, Cell c) {
     out += '[' + std::to_string(c.col) + ", " + std::to_string(c.row) + ']';
 }
 
+// `, "source_a": {…}, "source_b": {…}` of a pair (b absent: npos), for --locations.
+void json_pair_sources(std::string& out, const Scene& scene, const std::string& file_json, std::size_t a,
+                       std::size_t b) {
+    out += ", \"source_a\": ";
+    detail::json_source(out, file_json, detail::object_place(scene, a));
+    if (b == static_cast<std::size_t>(-1)) return;
+    out += ", \"source_b\": ";
+    detail::json_source(out, file_json, detail::object_place(scene, b));
+}
+
+// `, "source": {…}` of move k, for --locations.
+void move_source(std::string& out, const Scene& scene, const std::string& file_json, std::size_t k) {
+    out += ", \"source\": ";
+    detail::json_source(out, file_json, detail::move_place(scene, k));
+}
+
 // The fields of a collision record after "a" and "b", shared by JSON and JSON Lines.
 void collision_fields(std::string& out, const Scene& scene, const Collision& c, bool points) {
     out += "\"a\": ";
@@ -117,7 +133,7 @@ void move_fields(std::string& out, const Scene& scene, std::size_t i, const Move
 
 // `spill` is called after each violation: a rule may have millions of them, written out as
 // they are formatted rather than held as one string.
-void rule_fields(std::string& out, const Scene& scene, std::size_t i, const RuleResult& r,
+void rule_fields(std::string& out, const Scene& scene, std::size_t i, const RuleResult& r, const std::string* file_json,
                  const std::function<void()>& spill) {
     out += "\"name\": ";
     json_string(out, scene.rules[i].name);
@@ -134,6 +150,7 @@ void rule_fields(std::string& out, const Scene& scene, std::size_t i, const Rule
             out += ", \"distance\": ";
             append_number(out, r.distances[k]);
         }
+        if (file_json) json_pair_sources(out, scene, *file_json, r.violations[k].first, r.violations[k].second);
         out += '}';
         spill();
     }
@@ -150,9 +167,10 @@ void summary_fields(std::string& out, const Summary& s) {
 
 }  // namespace
 
-// SPEC §4's columns.
-constexpr const char* kCsvHeader =
-    "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside,distance,hit,parts_a,parts_b,normal,depth\r\n";
+// SPEC §4's columns; `rule` names a violation's rule; --locations adds where a and b are.
+constexpr const char* kCsvColumns =
+    "scene,type,a,b,relation,allowed,t,cell_col,cell_row,points,cells,outside,distance,hit,parts_a,parts_b,normal,depth,rule";
+constexpr const char* kCsvLocationColumns = ",file_a,line_a,col_a,file_b,line_b,col_b";
 
 namespace {
 
@@ -160,7 +178,7 @@ namespace {
 // with one record a line in each list.
 class JsonWriter final : public FormatWriter {
 public:
-    JsonWriter(std::ostream& out, bool points) : FormatWriter(out, points) { buf_ += "{\"scenes\": [\n"; }
+    JsonWriter(std::ostream& out, const ReportOptions& options) : FormatWriter(out, options) { buf_ += "{\"scenes\": [\n"; }
 
     void begin_scene(const Scene& scene, std::size_t before) override {
         in_scene_ = 0;
@@ -168,11 +186,14 @@ public:
         buf_ += "{\"file\": ";
         json_string(buf_, scene.file);
         buf_ += ",\n \"collisions\": [";
+        source_file_.clear();
+        json_string(source_file_, scene.sources.file.empty() ? scene.file : scene.sources.file);
     }
 
     void collision(const Scene& scene, const Collision& c) override {
         open_record(in_scene_ == 0);
         collision_fields(buf_, scene, c, points_);
+        if (locations_) json_pair_sources(buf_, scene, source_file_, c.a, c.b);
         buf_ += '}';
         ++in_scene_;
         flush_if_big();
@@ -190,13 +211,14 @@ public:
         for (std::size_t k = 0; k < r.moves.size(); ++k) {
             open_record(k == 0);
             move_fields(buf_, scene, k, r.moves[k]);
+            if (locations_) move_source(buf_, scene, source_file_, k);
             buf_ += '}';
         }
         next_list(r.moves.empty(), "rules");
         buf_ += '[';
         for (std::size_t k = 0; k < r.rules.size(); ++k) {
             open_record(k == 0);
-            rule_fields(buf_, scene, k, r.rules[k], [this] { flush_if_big(); });
+            rule_fields(buf_, scene, k, r.rules[k], locations_ ? &source_file_ : nullptr, [this] { flush_if_big(); });
             buf_ += '}';
         }
         next_list(r.rules.empty(), "summary");
@@ -211,6 +233,7 @@ private:
     void near_record(std::string& out, const Scene& scene, const NearPair& n, bool first) override {
         out += first ? "\n  {" : ",\n  {";
         near_fields(out, scene, n);
+        if (locations_) json_pair_sources(out, scene, source_file_, n.a, n.b);
         out += '}';
     }
     void open_record(bool first) { buf_ += first ? "\n  {" : ",\n  {"; }
@@ -224,6 +247,7 @@ private:
     }
 
     std::size_t in_scene_ = 0;  // collisions written in the current scene
+    std::string source_file_;   // the scene's source file as a JSON string
 };
 
 // One record a line, each naming its type and scene: collisions as they come, then the
@@ -236,11 +260,14 @@ public:
         file_json_.clear();
         json_string(file_json_, scene.file);
         collision_head_ = "{\"type\": \"collision\", \"scene\": " + file_json_ + ", ";
+        source_file_.clear();
+        json_string(source_file_, scene.sources.file.empty() ? scene.file : scene.sources.file);
     }
 
     void collision(const Scene& scene, const Collision& c) override {
         buf_ += collision_head_;  // record("collision"), made once a scene: collisions are most records
         collision_fields(buf_, scene, c, points_);
+        if (locations_) json_pair_sources(buf_, scene, source_file_, c.a, c.b);
         buf_ += "}\n";
         flush_if_big();
     }
@@ -250,11 +277,12 @@ public:
         for (std::size_t k = 0; k < r.moves.size(); ++k) {
             record("move");
             move_fields(buf_, scene, k, r.moves[k]);
+            if (locations_) move_source(buf_, scene, source_file_, k);
             buf_ += "}\n";
         }
         for (std::size_t k = 0; k < r.rules.size(); ++k) {
             record("rule");
-            rule_fields(buf_, scene, k, r.rules[k], [this] { flush_if_big(); });
+            rule_fields(buf_, scene, k, r.rules[k], locations_ ? &source_file_ : nullptr, [this] { flush_if_big(); });
             buf_ += "}\n";
         }
         record("summary");
@@ -266,6 +294,7 @@ private:
     void near_record(std::string& out, const Scene& scene, const NearPair& n, bool) override {
         record(out, "near");
         near_fields(out, scene, n);
+        if (locations_) json_pair_sources(out, scene, source_file_, n.a, n.b);
         out += "}\n";
     }
     void record(const char* type) { record(buf_, type); }
@@ -279,16 +308,21 @@ private:
 
     std::string file_json_;       // the current scene's file name as a JSON string
     std::string collision_head_;  // what record() writes for a collision in this scene
+    std::string source_file_;     // the scene's source file as a JSON string
 };
 
-// SPEC §4's table: one header, then a row for each collision and each move (rules and
-// summaries have no rows). The header is written even when there are no scenes.
+// SPEC §4's table: one header, then a row for each collision, near pair, move and violation
+// of a failed rule (summaries have no rows). The header is written even when there are no
+// scenes. Every row ends with the `rule` column (empty but on violations) and, with
+// --locations, the places of a and b.
 class CsvWriter final : public FormatWriter {
 public:
     using FormatWriter::FormatWriter;
 
-    void begin_scene(const Scene&, std::size_t before) override {
-        if (before == 0) buf_ += kCsvHeader;
+    void begin_scene(const Scene& scene, std::size_t before) override {
+        if (before == 0) header();
+        source_file_.clear();
+        csv_field(source_file_, scene.sources.file.empty() ? scene.file : scene.sources.file);
     }
 
     void collision(const Scene& scene, const Collision& c) override {
@@ -315,45 +349,73 @@ public:
         } else {
             buf_ += ',';
         }
-        buf_ += "\r\n";
+        row_tail(buf_, scene, nullptr, c.a, c.b);
         flush_if_big();
     }
 
     void end_scene(const Scene& scene, const SceneResult& r) override {
         write_near();
-        for (std::size_t k = 0; k < r.moves.size(); ++k) {
-            const MoveResult& m = r.moves[k];
-            csv_field(buf_, scene.file);
-            buf_ += ",move,";
-            csv_field(buf_, scene.moves[k].id);
-            buf_ += ",,,";
-            buf_ += boolean(m.allowed);
-            buf_ += ',';
-            if (!m.allowed) buf_ += format_number(m.t);
-            buf_ += ',';
-            if (!m.allowed && has_cell(scene, m)) buf_ += std::to_string(m.cell.col) + ',' + std::to_string(m.cell.row);
-            else buf_ += ',';
-            buf_ += ",,,,,";
-            if (!m.allowed && m.hit) csv_field(buf_, object_id(scene, *m.hit));
-            buf_ += ",,,,\r\n";
+        for (std::size_t k = 0; k < r.moves.size(); ++k) move_row(scene, k, r.moves[k]);
+        for (std::size_t k = 0; k < r.rules.size(); ++k) {
+            const RuleResult& rule = r.rules[k];
+            if (rule.passed) continue;
+            for (std::size_t v = 0; v < rule.violations.size(); ++v) {
+                const auto [a, b] = rule.violations[v];
+                row_head(buf_, scene, "violation", a, b);
+                buf_ += ",,,,,,,,";
+                if (v < rule.distances.size()) append_number(buf_, rule.distances[v]);
+                buf_ += ",,,,,";
+                row_tail(buf_, scene, &scene.rules[k].name, a, b);
+                flush_if_big();
+            }
         }
     }
 
     void finish(std::size_t scenes) override {
-        if (scenes == 0) buf_ += kCsvHeader;
+        if (scenes == 0) header();
     }
 
 private:
+    void header() {
+        buf_ += kCsvColumns;
+        if (locations_) buf_ += kCsvLocationColumns;
+        buf_ += "\r\n";
+    }
+
+    void move_row(const Scene& scene, std::size_t k, const MoveResult& m) {
+        csv_field(buf_, scene.file);
+        buf_ += ",move,";
+        csv_field(buf_, scene.moves[k].id);
+        buf_ += ",,,";
+        buf_ += boolean(m.allowed);
+        buf_ += ',';
+        if (!m.allowed) buf_ += format_number(m.t);
+        buf_ += ',';
+        if (!m.allowed && has_cell(scene, m)) buf_ += std::to_string(m.cell.col) + ',' + std::to_string(m.cell.row);
+        else buf_ += ',';
+        buf_ += ",,,,,";
+        if (!m.allowed && m.hit) csv_field(buf_, object_id(scene, *m.hit));
+        buf_ += ",,,,,";
+        if (locations_) {
+            const detail::ObjectPlace p = detail::move_place(scene, k);
+            detail::csv_source(buf_, source_file_, &p);
+            detail::csv_source(buf_, source_file_, nullptr);
+        }
+        buf_ += "\r\n";
+    }
+
     void near_record(std::string& out, const Scene& scene, const NearPair& n, bool) override {
         row_head(out, scene, "near", n.a, n.b);
         out += ",,,,,,,";
         if (n.b >= scene.shapes.size()) out += "false";  // a shape-grid row (SPEC §4)
         out += ',';
         append_number(out, n.distance);
-        out += ",,,,,\r\n";
+        out += ",,,,,";
+        row_tail(out, scene, nullptr, n.a, n.b);
     }
 
-    // The first columns of a pair's row: scene, type, a, b (and the comma after b).
+    // The first columns of a pair's row: scene, type, a, b (empty when npos: a rule `each`
+    // violated by one shape) and the comma after b.
     static void row_head(std::string& out, const Scene& scene, const char* type, std::size_t a, std::size_t b) {
         csv_field(out, scene.file);
         out += ',';
@@ -361,8 +423,26 @@ private:
         out += ',';
         csv_field(out, object_id(scene, a));
         out += ',';
-        csv_field(out, object_id(scene, b));
+        if (b != static_cast<std::size_t>(-1)) csv_field(out, object_id(scene, b));
         out += ',';
+    }
+
+    // The last columns, after depth: the rule (a violation's), and with --locations where a
+    // and b were written.
+    void row_tail(std::string& out, const Scene& scene, const std::string* rule, std::size_t a, std::size_t b) const {
+        out += ',';
+        if (rule) csv_field(out, *rule);
+        if (locations_) {
+            const detail::ObjectPlace pa = detail::object_place(scene, a);
+            detail::csv_source(out, source_file_, &pa);
+            if (b == static_cast<std::size_t>(-1)) {
+                detail::csv_source(out, source_file_, nullptr);
+            } else {
+                const detail::ObjectPlace pb = detail::object_place(scene, b);
+                detail::csv_source(out, source_file_, &pb);
+            }
+        }
+        out += "\r\n";
     }
 
     // Lists inside one field: items split by ';', the two numbers of an item by a space.
@@ -380,16 +460,18 @@ private:
             buf_ += std::to_string(cs[k].col) + ' ' + std::to_string(cs[k].row);
         }
     }
+
+    std::string source_file_;  // the scene's source file as a CSV field
 };
 
-std::unique_ptr<FormatWriter> make_writer(std::ostream& out, Format format, bool points) {
+std::unique_ptr<FormatWriter> make_writer(std::ostream& out, Format format, const ReportOptions& options) {
     switch (format) {
-        case Format::Json: return std::make_unique<JsonWriter>(out, points);
-        case Format::Jsonl: return std::make_unique<JsonlWriter>(out, points);
-        case Format::Csv: return std::make_unique<CsvWriter>(out, points);
+        case Format::Json: return std::make_unique<JsonWriter>(out, options);
+        case Format::Jsonl: return std::make_unique<JsonlWriter>(out, options);
+        case Format::Csv: return std::make_unique<CsvWriter>(out, options);
         case Format::Text: break;
     }
-    return detail::make_text_writer(out, points);
+    return detail::make_text_writer(out, options);
 }
 
 }  // namespace
@@ -400,7 +482,10 @@ struct ReportWriter::Impl {
 };
 
 ReportWriter::ReportWriter(std::ostream& out, Format format, bool points)
-    : impl_(new Impl{make_writer(out, format, points), 0}) {}
+    : ReportWriter(out, format, ReportOptions{points, false}) {}
+
+ReportWriter::ReportWriter(std::ostream& out, Format format, const ReportOptions& options)
+    : impl_(new Impl{make_writer(out, format, options), 0}) {}
 
 ReportWriter::~ReportWriter() = default;
 

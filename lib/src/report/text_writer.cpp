@@ -142,6 +142,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<FormatWriter> make_text_writer(std::ostream& out, bool points) { return std::make_unique<TextWriter>(out, points); }
+std::unique_ptr<FormatWriter> make_text_writer(std::ostream& out, const ReportOptions& options) {
+    return std::make_unique<TextWriter>(out, options);
+}
 
 }  // namespace collide::detail

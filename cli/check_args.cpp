@@ -36,9 +36,14 @@ const std::map<std::string, collide::Broadphase> kPhases{{"auto", collide::Broad
 void add_check_args(CLI::App& sub, CheckArgs& opt, bool with_format, const char* files_help) {
     sub.add_option("files", opt.files, files_help)->required();
     if (with_format) {
-        sub.add_option("-f,--format", opt.format, "Report format: json, jsonl, csv or text")->default_str("json");
+        sub.add_option("-f,--format", opt.format,
+                       "Report format: json, jsonl, csv or text; or a CI format listing the findings only: gcc, github, "
+                       "sarif or junit")
+            ->default_str("json");
         sub.add_flag("--locations", opt.locations,
                      "Add where each object was written (file, line, column; layer, object id) to JSON, JSON Lines and CSV records");
+        sub.add_flag("--strict", opt.strict,
+                     "Warnings are findings (exit 1): a selector that selects nothing, an object a map skipped, a gid naming no tile");
     }
     opt.output_option = sub.add_option("-o,--output", opt.output,
                                        with_format ? "Write the report to this file (whole or not at all)"
@@ -145,5 +150,11 @@ bool scene_failed(const CheckArgs& opt, const collide::CheckOptions& copt, const
     if (r.truncated)
         log_failure("stopped after " + std::to_string(copt.max_collisions) + " collisions (--max-collisions) in " +
                     scene.file + "; rules saw only those");
-    return r.summary.rules_failed > 0 || (opt.fail_on_collision && r.summary.collisions > 0) || r.truncated;
+    // --strict: each warning is a finding (SPEC §3.1), said whatever -q hides.
+    const std::size_t warnings = scene.warnings.size() + r.empty_selectors.size();
+    if (opt.strict && warnings > 0)
+        log_failure(std::to_string(warnings) + (warnings == 1 ? " warning" : " warnings") + " in " + scene.file +
+                    " (--strict makes warnings findings)");
+    return r.summary.rules_failed > 0 || (opt.fail_on_collision && r.summary.collisions > 0) || r.truncated ||
+           (opt.strict && warnings > 0);
 }

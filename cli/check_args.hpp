@@ -31,6 +31,7 @@ struct CheckArgs {
     bool quiet = false;
     bool verbose = false;
     bool locations = false;  // check only
+    bool strict = false;     // check only
     CLI::Option* near_option = nullptr;
     CLI::Option* threads_option = nullptr;
     CLI::Option* max_collisions_option = nullptr;

@@ -20,10 +20,16 @@
 
 namespace {
 
-const std::map<std::string, collide::Format> kFormats{{"json", collide::Format::Json},
-                                                     {"jsonl", collide::Format::Jsonl},
-                                                     {"csv", collide::Format::Csv},
-                                                     {"text", collide::Format::Text}};
+const std::map<std::string, collide::Format> kFormats{
+    {"json", collide::Format::Json}, {"jsonl", collide::Format::Jsonl},   {"csv", collide::Format::Csv},
+    {"text", collide::Format::Text}, {"gcc", collide::Format::Gcc},       {"github", collide::Format::Github},
+    {"sarif", collide::Format::Sarif}, {"junit", collide::Format::Junit}};
+
+// The CI formats list findings at their places (SPEC §3.1): they need every line and column.
+bool ci_format(collide::Format f) {
+    return f == collide::Format::Gcc || f == collide::Format::Github || f == collide::Format::Sarif ||
+           f == collide::Format::Junit;
+}
 
 // A test hook (tests/cli/test_cli.py), built only with -DCOLLIDE_TEST_HOOKS=ON:
 // COLLIDE_TEST_OOM_SCENE=K makes the check of the K-th scene run out of memory at its first
@@ -104,18 +110,22 @@ ExitCode run_check(const CheckArgs& opt) {
         copt.progress = progress.check();
         // Read everything first: a bad input anywhere leaves stdout and --output untouched.
         auto t0 = Clock::now();
-        std::vector<collide::Scene> scenes = read_check_inputs(opt, copt.threads, progress.read(), opt.locations);
+        std::vector<collide::Scene> scenes =
+            read_check_inputs(opt, copt.threads, progress.read(), opt.locations || ci_format(*format));
         log_verbose("parse " + std::to_string(ms_since(t0)) + " ms (" + std::to_string(scenes.size()) + " files)");
         if (opt.verbose)
             for (const collide::Scene& s : scenes) log_converted(s);
 
         // Where the report goes: a JSON document and the text report must not be left
         // partial; JSON Lines and CSV stream whole records (README, "Guarantees").
-        dest.emplace(opt.output, *format == collide::Format::Json || *format == collide::Format::Text);
+        dest.emplace(opt.output, *format == collide::Format::Json || *format == collide::Format::Text ||
+                                     *format == collide::Format::Sarif || *format == collide::Format::Junit);
         std::ostream& out = dest->stream();
         collide::ReportOptions ropt;
         ropt.points = copt.points;
         ropt.locations = opt.locations;
+        ropt.fail_on_collision = opt.fail_on_collision;
+        ropt.strict = opt.strict;
         collide::ReportWriter writer(out, *format, ropt);
         bool failed = false;
         double check_ms = 0;

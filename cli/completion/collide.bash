@@ -9,7 +9,7 @@ _collide() {
     local common="-h --help --help-all"
     local shared_options="-o --output --pairs --rules --broadphase --no-touch --no-points
         --fail-on-collision --threads --max-collisions --near --separation -q --quiet -v --verbose"
-    local check_only="-f --format --locations"
+    local check_only="-f --format --locations --strict"
     COMPREPLY=()
 
     # `--format=js`: bash splits the word at '=' (COMP_WORDBREAKS), into `--format` `=` `js`.
@@ -47,7 +47,7 @@ _collide() {
     # The value of the option before the cursor, when it takes one.
     if [[ " ${options//$'\n'/ } " == *" $prev "* ]]; then
         case $prev in
-            -f|--format) COMPREPLY=($(compgen -W "json jsonl csv text" -- "$cur")); return 0 ;;
+            -f|--format) COMPREPLY=($(compgen -W "json jsonl csv text gcc github sarif junit" -- "$cur")); return 0 ;;
             --broadphase) COMPREPLY=($(compgen -W "auto grid sweep brute" -- "$cur")); return 0 ;;
             -o|--output|--rules) _collide_files; return 0 ;;
             --pairs|--threads|--max-collisions|--near) return 0 ;;  # free text: nothing to offer

@@ -20,7 +20,8 @@ LAYERS = ["api", "support", "numeric", "geometry", "queries", "grids", "scene", 
 PUBLIC = {
     "collide/types.hpp": "api", "collide/error.hpp": "api", "collide/text.hpp": "api",
     "collide/geometry.hpp": "queries", "collide/scene.hpp": "scene", "collide/maps.hpp": "maps",
-    "collide/check.hpp": "check", "collide/report.hpp": "report", "collide/render.hpp": "render",
+    "collide/check.hpp": "check", "collide/findings.hpp": "report", "collide/report.hpp": "report",
+    "collide/render.hpp": "render",
     "collide/collide.hpp": "top",
 }
 

@@ -9,6 +9,7 @@
 
 #include "collide/check.hpp"
 #include "collide/error.hpp"
+#include "collide/findings.hpp"
 #include "collide/geometry.hpp"
 #include "collide/maps.hpp"
 #include "collide/render.hpp"

@@ -123,6 +123,7 @@ struct MapImport {
     /// text unless it is imported.
     std::vector<Grid> grids;
     std::vector<std::string> warnings;  ///< what was skipped and why, one line each
+    std::vector<MapSource> warning_sources;  ///< where each warning is about (its place in sources.warnings)
     std::vector<MapSource> shape_sources;  ///< where each shape of the scene came from, in order
     std::vector<MapSource> grid_sources;   ///< where each grid came from, in order
     std::vector<TileSource> tiles;         ///< the tiles MapSource::tile indexes

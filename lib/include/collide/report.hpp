@@ -16,8 +16,10 @@
 
 namespace collide {
 
-/// Report formats (SPEC §4).
-enum class Format : std::uint8_t { Json, Jsonl, Csv, Text };
+/// Report formats (SPEC §4), and the CI formats that list findings only (SPEC §3.1,
+/// collide/findings.hpp): gcc-style lines, GitHub Actions workflow commands, SARIF 2.1.0 and
+/// JUnit XML.
+enum class Format : std::uint8_t { Json, Jsonl, Csv, Text, Gcc, Github, Sarif, Junit };
 
 /// What a report holds beyond SPEC §4's records.
 struct ReportOptions {
@@ -26,6 +28,11 @@ struct ReportOptions {
     /// (a move `source`), CSV rows the columns file_a, line_a, col_a, file_b, line_b, col_b;
     /// from Scene::sources (read the scene with ReadOptions::sources for its lines).
     bool locations = false;
+    /// CI formats: each collision is a finding (`--fail-on-collision`).
+    bool fail_on_collision = false;
+    /// CI formats: each warning is a finding (`--strict`): Scene::warnings and the selectors
+    /// that select nothing.
+    bool strict = false;
 };
 
 /// Writes one report for any number of scenes.

@@ -114,12 +114,14 @@ struct SceneSources {
     std::vector<std::string> layers;
     std::vector<Detail> details;
     std::vector<At> shapes, grids, moves;
+    std::vector<At> warnings;  ///< one per Scene::warnings entry, when known
     std::vector<Source> rules;
 
     /// The source of shape i, grid g, move m or rule r: the file alone when not recorded.
     Source shape(std::size_t i) const { return expand(shapes, i); }
     Source grid(std::size_t g) const { return expand(grids, g); }
     Source move(std::size_t m) const { return expand(moves, m); }
+    Source warning(std::size_t w) const { return expand(warnings, w); }
     Source rule(std::size_t r) const { return r < rules.size() ? rules[r] : Source::in(file); }
     /// 1 + the index of `name` in layers, adding it when new (maps, as they convert).
     std::uint32_t layer_index(const std::string& name);
@@ -145,6 +147,9 @@ struct Scene {
     std::vector<Rule> rules;
     std::vector<ConvertedShape> converted;  ///< boxes and ellipses, in file order
     SceneSources sources;                   ///< where each element was written (see Source)
+    /// What the reader skipped or read in its own way and the user should know (a map's text
+    /// objects, gids naming no tile), one line each, placed by sources.warning(k).
+    std::vector<std::string> warnings;
 };
 
 /// Options of read_scene.

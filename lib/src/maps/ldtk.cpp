@@ -212,8 +212,11 @@ private:
         const std::string& type = l.string("__type");
         if (type == "IntGrid") int_grid(l);
         else if (type == "Entities") entities(l);
-        else if (type != "Tiles" && type != "AutoLayer")
+        else if (type != "Tiles" && type != "AutoLayer") {
             out_.warnings.push_back(l.who() + ": layer type '" + type + "' is not read");
+            out_.warning_sources.push_back(MapSource{l.who(), l.path(), 0, 0, MapSource::kNoTile, {}});
+            out_.sources.add(out_.sources.warnings, 0, 0, probe.string("__identifier"));
+        }
     }
 
     void int_grid(const Obj& l) {

@@ -22,6 +22,7 @@ void locate_sources(MapImport& map, std::string_view text) {
     };
     want(map.shape_sources, map.sources.shapes);
     want(map.grid_sources, map.sources.grids);
+    want(map.warning_sources, map.sources.warnings);
     if (wanted.empty()) return;
     std::vector<std::string_view> pointers;
     pointers.reserve(wanted.size());

@@ -294,6 +294,11 @@ Scene read_taking(const MapImport& map, const ReadOptions& options, std::vector<
         add_map_grids(scene, map, take);
         if (options.sources) scene.sources = map.sources;
         else scene.sources.file = map.sources.file;
+        // The map's warnings, without the file each begins with (the source names it).
+        for (const std::string& w : map.warnings) {
+            const std::string head = map.sources.file + ": ";
+            scene.warnings.push_back(w.compare(0, head.size(), head) == 0 ? w.substr(head.size()) : w);
+        }
         return scene;
     } catch (const Error& e) {
         // "/shapes/12/points" or "/grids/0/rows": the map object or layer it came from.

@@ -298,9 +298,10 @@ private:
             }
         }
         if (count == 0) return;
-        result_.warnings.push_back(file_ + ": layer '" + path + "': " +
-                                   (count == 1 ? "tile " + first + " names" : std::to_string(count) + " tiles, the first " + first + ", name") +
-                                   " no tile of its tileset: read as solid");
+        warn("layer '" + path + "': " +
+                 (count == 1 ? "tile " + first + " names" : std::to_string(count) + " tiles, the first " + first + ", name") +
+                 " no tile of its tileset: read as solid",
+             l.data_where, path);
     }
 
     // One compound per placed tile whose tile has collision shapes.
@@ -366,14 +367,14 @@ private:
             const std::string what = "object '" + (o.name.empty() ? "" : o.name) + "#" + std::to_string(o.id) +
                                      "' in layer '" + path + "'";
             if (o.kind == ObjectKind::Text) {
-                result_.warnings.push_back(file_ + ": " + what + " is a text object: skipped");
+                warn(what + " is a text object: skipped", o.where, path, o.id);
                 continue;
             }
             std::vector<std::string> groups = layer_groups;
             const Tile* tile = nullptr;
             if (o.kind == ObjectKind::Tile && !o.tile.defined)
-                result_.warnings.push_back(file_ + ": " + what + ": gid " + std::to_string(o.tile.gid) +
-                                           " names no tile of its tileset: read as its rectangle");
+                warn(what + ": gid " + std::to_string(o.tile.gid) + " names no tile of its tileset: read as its rectangle",
+                     o.where, path, o.id);
             else if (o.kind == ObjectKind::Tile)
                 tile = find_tile(*o.tile.tileset, o.tile.id);
             add_group(groups, !o.cls.empty() || !tile ? o.cls : tile->cls);
@@ -431,6 +432,18 @@ private:
         write_fields(*out_, rect, p);
         out_->end_shape(groups);
         result_.shape_sources.push_back(std::move(src));
+    }
+
+    // A warning about something written at `w` in layer `path` (an object when `object`).
+    void warn(const std::string& message, const Where& w, const std::string& path, std::uint64_t object = 0) {
+        result_.warnings.push_back(file_ + ": " + message);
+        MapSource src;
+        src.what = message;
+        src.json_path = w.json_path;
+        src.line = w.line;
+        src.column = w.column;
+        result_.warning_sources.push_back(std::move(src));
+        result_.sources.add(result_.sources.warnings, line_of(w), column_of(w), path, object);
     }
 
     // The line and byte column of `w` for sources (SPEC §3.1); TMJ's are found later.

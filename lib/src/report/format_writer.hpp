@@ -1,6 +1,8 @@
 // Folder report/: writing a check's result (SPEC §4), the public collide/report.hpp: JSON,
 // JSON Lines and CSV (report.cpp), text (text_writer.cpp), the writers' shared base (this
-// header) and the spool that holds near records until their place. It includes support/
+// header), the places of --locations (locations.cpp) and the spool that holds near records
+// until their place; findings (collide/findings.hpp, findings.cpp) and the CI formats that
+// list them (ci_formats.cpp: gcc, github; sarif_junit.cpp: SARIF, JUnit). It includes support/
 // and the public headers below it (check.hpp, scene.hpp); render/ uses it through
 // collide/report.hpp, and cli/ calls it.
 //

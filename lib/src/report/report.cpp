@@ -1,5 +1,6 @@
 #include "collide/report.hpp"
 
+#include "report/ci_formats.hpp"
 #include "report/format_writer.hpp"
 #include "report/spool.hpp"
 #include "support/text_encoding.hpp"
@@ -469,9 +470,13 @@ std::unique_ptr<FormatWriter> make_writer(std::ostream& out, Format format, cons
         case Format::Json: return std::make_unique<JsonWriter>(out, options);
         case Format::Jsonl: return std::make_unique<JsonlWriter>(out, options);
         case Format::Csv: return std::make_unique<CsvWriter>(out, options);
-        case Format::Text: break;
+        case Format::Text: return detail::make_text_writer(out, options);
+        case Format::Gcc:
+        case Format::Github:
+        case Format::Sarif:
+        case Format::Junit: break;
     }
-    return detail::make_text_writer(out, options);
+    return detail::make_ci_writer(out, format, options);
 }
 
 }  // namespace

@@ -9,8 +9,9 @@ need=(cmake g++ make python3 libcli11-dev nlohmann-json3-dev libspdlog-dev docte
       pkgconf libpugixml-dev zlib1g-dev libdeflate-dev libzstd-dev help2man groff-base)  # the last two: the man page and its test
 lean=()
 if [ "${1:-}" = --fuzz ]; then
-  need+=(clang libclang-rt-14-dev ninja-build libxml2-utils python3-pil)
+  need+=(clang libclang-rt-14-dev ninja-build libxml2-utils python3-pil libicu72)  # ICU: the SARIF Multitool (.NET)
   lean+=(chromium)
+  command -v npm >/dev/null || need+=(npm)
 fi
 missing=() missing_lean=()
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
@@ -25,5 +26,16 @@ if ((${#missing[@]} + ${#missing_lean[@]})); then
   fi
   if ((${#missing_lean[@]})); then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing_lean[@]}" >/dev/null
+  fi
+fi
+# With --fuzz (the whole test suite): Microsoft's SARIF Multitool, which validates `-f sarif`
+# logs (tests/cli/test_ci_formats.py), from npm into tests/.tools (not committed).
+if [ "${1:-}" = --fuzz ]; then
+  tools=$(cd "$(dirname "$0")" && pwd)/.tools
+  multitool=$tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
+  if [ ! -x "$multitool" ]; then
+    echo "installing: @microsoft/sarif-multitool (npm, into tests/.tools)" >&2
+    npm install --prefix "$tools" --no-audit --no-fund --loglevel=error @microsoft/sarif-multitool@5.7.0 >/dev/null
+    chmod u+x "$multitool"  # its postinstall step, which npm may not run
   fi
 fi

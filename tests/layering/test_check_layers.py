@@ -15,7 +15,7 @@ def tree(d, files):
         p = Path(d) / name
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text)
-    for h in ("types", "error", "text", "geometry", "scene", "maps", "check", "report", "render", "collide"):
+    for h in ("types", "error", "text", "geometry", "scene", "maps", "check", "findings", "report", "render", "collide"):
         p = Path(d) / "lib/include/collide" / f"{h}.hpp"
         if not p.exists():
             p.parent.mkdir(parents=True, exist_ok=True)

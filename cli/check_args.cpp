@@ -42,6 +42,10 @@ void add_check_args(CLI::App& sub, CheckArgs& opt, bool with_format, const char*
             ->default_str("json");
         sub.add_flag("--locations", opt.locations,
                      "Add where each object was written (file, line, column; layer, object id) to JSON, JSON Lines and CSV records");
+        sub.add_option("--baseline", opt.baseline,
+                       "Findings this file knows (from --write-baseline) are reported as known and fail nothing");
+        sub.add_option("--write-baseline", opt.write_baseline,
+                       "Write this run's findings to FILE as a baseline (rule, file, ids; no coordinates)");
         sub.add_flag("--strict", opt.strict,
                      "Warnings are findings (exit 1): a selector that selects nothing, an object a map skipped, a gid naming no tile");
     }
@@ -142,6 +146,32 @@ void report_failures(const collide::Scene& scene, const collide::SceneResult& r)
     }
 }
 
+
+bool scene_failed(const CheckArgs& opt, const collide::CheckOptions& copt, const collide::Scene& scene,
+                  const collide::SceneResult& r, const collide::Baseline* baseline, std::size_t collisions_new) {
+    if (!baseline) return scene_failed(opt, copt, scene, r);
+    for (const std::string& sel : r.empty_selectors) log_warning(scene.file + ": selector '" + sel + "' selects nothing");
+    collide::FindingOptions fopt;
+    fopt.strict = opt.strict;
+    std::size_t fresh = 0, known = 0;
+    for (const collide::Finding& f : collide::findings(scene, r, fopt)) {
+        if (baseline->known(f)) {
+            ++known;
+        } else {
+            ++fresh;
+            if (f.kind != collide::Finding::Kind::Warning) log_failure(collide::place_text(f.at) + ": " + f.message + " [" + f.rule + "]");
+        }
+    }
+    if (opt.fail_on_collision) fresh += collisions_new;
+    const std::string counts = scene.file + ": " + std::to_string(fresh) + " new finding(s), " + std::to_string(known) +
+                               " known from the baseline";
+    if (fresh > 0) log_failure(counts);
+    else if (known > 0) log_verbose(counts);
+    if (r.truncated)
+        log_failure("stopped after " + std::to_string(copt.max_collisions) + " collisions (--max-collisions) in " +
+                    scene.file + "; rules saw only those");
+    return fresh > 0 || r.truncated;
+}
 
 bool scene_failed(const CheckArgs& opt, const collide::CheckOptions& copt, const collide::Scene& scene,
                   const collide::SceneResult& r) {

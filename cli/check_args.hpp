@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <collide/check.hpp>
+#include <collide/findings.hpp>
 #include <collide/scene.hpp>
 
 #include <map>
@@ -32,6 +33,8 @@ struct CheckArgs {
     bool verbose = false;
     bool locations = false;  // check only
     bool strict = false;     // check only
+    std::string baseline;        // check only: --baseline FILE
+    std::string write_baseline;  // check only: --write-baseline FILE
     CLI::Option* near_option = nullptr;
     CLI::Option* threads_option = nullptr;
     CLI::Option* max_collisions_option = nullptr;
@@ -57,6 +60,11 @@ std::vector<collide::Scene> read_check_inputs(const CheckArgs& args, unsigned th
 /// and which selectors select nothing.
 bool scene_failed(const CheckArgs& args, const collide::CheckOptions& copt, const collide::Scene& scene,
                   const collide::SceneResult& r);
+
+/// The same with a baseline (`--baseline`): findings it knows fail nothing. `collisions_new`
+/// counts the collisions streamed past that --fail-on-collision makes new findings.
+bool scene_failed(const CheckArgs& args, const collide::CheckOptions& copt, const collide::Scene& scene,
+                  const collide::SceneResult& r, const collide::Baseline* baseline, std::size_t collisions_new);
 
 /// The value `value` names among `choices`, or null after logging a usage error
 /// ("--format: 'xml' is not one of csv, json, jsonl, text").

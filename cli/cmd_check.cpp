@@ -6,6 +6,7 @@
 #include "progress.hpp"
 
 #include <collide/check.hpp>
+#include <collide/findings.hpp>
 #include <collide/report.hpp>
 #include <collide/scene.hpp>
 
@@ -88,6 +89,21 @@ void log_converted(const collide::Scene& scene) {
 
 namespace {
 
+// A collision as a finding (--fail-on-collision): counted when the baseline does not know it,
+// kept for --write-baseline.
+void collision_finding(const collide::Scene& scene, collide::Collision&& c, const std::optional<collide::Baseline>& baseline,
+                       bool keep, std::vector<collide::Finding>& kept, std::size_t& fresh) {
+    collide::SceneResult one;
+    one.collisions.push_back(std::move(c));
+    collide::FindingOptions fopt;
+    fopt.fail_on_collision = true;
+    for (collide::Finding& f : collide::findings(scene, one, fopt)) {
+        if (f.kind != collide::Finding::Kind::Collision) continue;
+        if (baseline && !baseline->known(f)) ++fresh;
+        if (keep) kept.push_back(std::move(f));
+    }
+}
+
 ExitCode run_check(const CheckArgs& opt) {
     set_log_quiet(opt.quiet);
     set_log_verbose(opt.verbose);
@@ -109,6 +125,10 @@ ExitCode run_check(const CheckArgs& opt) {
         ProgressLine progress(!opt.quiet && !streams_to_terminal, opt.files.size());
         copt.progress = progress.check();
         // Read everything first: a bad input anywhere leaves stdout and --output untouched.
+        std::optional<collide::Baseline> baseline;
+        if (!opt.baseline.empty()) baseline = collide::Baseline::read(read_input(opt.baseline), opt.baseline);
+        const bool keep_findings = !opt.write_baseline.empty();
+        std::vector<collide::Finding> all_findings;  // for --write-baseline
         auto t0 = Clock::now();
         std::vector<collide::Scene> scenes =
             read_check_inputs(opt, copt.threads, progress.read(), opt.locations || ci_format(*format));
@@ -126,6 +146,7 @@ ExitCode run_check(const CheckArgs& opt) {
         ropt.locations = opt.locations;
         ropt.fail_on_collision = opt.fail_on_collision;
         ropt.strict = opt.strict;
+        ropt.baseline = baseline ? &*baseline : nullptr;
         collide::ReportWriter writer(out, *format, ropt);
         bool failed = false;
         double check_ms = 0;
@@ -137,11 +158,14 @@ ExitCode run_check(const CheckArgs& opt) {
             // Collisions and near pairs stream from the check into the writer in report order.
             auto t1 = Clock::now();
             writer.begin_scene(scene);
+            std::size_t collisions_new = 0;  // --fail-on-collision with a baseline: the new ones
+            const bool collision_findings = opt.fail_on_collision && (baseline || keep_findings);
             const collide::SceneResult r = collide::check(
                 scene, copt,
                 [&](collide::Collision&& c) {
                     if (oom) throw std::bad_alloc();
                     writer.collision(scene, c);
+                    if (collision_findings) collision_finding(scene, std::move(c), baseline, keep_findings, all_findings, collisions_new);
                 },
                 [&](const collide::NearPair& n) { writer.near(scene, n); });
             if (oom) throw std::bad_alloc();
@@ -149,11 +173,18 @@ ExitCode run_check(const CheckArgs& opt) {
             // A streamed report holds every finished scene whole, whatever happens next.
             dest->flush_records();
             check_ms += ms_since(t1);
-            failed = scene_failed(opt, copt, scene, r) || failed;
+            failed = scene_failed(opt, copt, scene, r, baseline ? &*baseline : nullptr, collisions_new) || failed;
+            if (keep_findings)
+                for (collide::Finding& f : collide::findings(scene, r, collide::FindingOptions{})) all_findings.push_back(std::move(f));
         }
         current.clear();
         progress.stop();  // the report may go to the same terminal
         writer.finish();
+        if (keep_findings) {
+            AtomicFile file(opt.write_baseline);
+            file.stream() << collide::Baseline::text(all_findings);
+            file.commit();
+        }
         dest->commit();
         log_verbose("check and write " + std::to_string(check_ms) + " ms");
         return failed ? ExitCode::Failed : ExitCode::Ok;

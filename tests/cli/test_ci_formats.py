@@ -265,6 +265,68 @@ def sarif_is_a_valid_log_with_related_locations():
             check("Analysis completed successfully" in out, f"the multitool did not finish: {out[-500:]!r}")
 
 
+@test
+def baseline_round_trip():
+    tmp = Path(tempfile.mkdtemp())
+    scene = json.loads((ROOT / "samples/rules-fail.json").read_text())
+    write(tmp, "level.json", scene)
+    r = collide("check", "-q", "--write-baseline", "base.json", "level.json", cwd=tmp)
+    eq(r.code, 1, "the first run fails")
+    base = json.loads((tmp / "base.json").read_text())
+    keys = base["findings"]
+    check(keys and all(set(k) <= {"rule", "file", "a", "b"} for k in keys), f"keys without coordinates: {keys}")
+    eq(keys, sorted(keys, key=lambda k: (k["rule"], k["file"], k.get("a", ""), k.get("b", ""))), "sorted")
+
+    def run(*extra):
+        r = collide("check", "-q", "--baseline", "base.json", *extra, "level.json", cwd=tmp)
+        return r, json.loads(r.out)["scenes"][0] if r.out and not extra else None
+
+    r, report = run()
+    eq(r.code, 0, "rerun: exit 0")
+    eq((report["summary"]["known"], report["summary"]["fixed"]), (len(keys), 0), "rerun: all known, none fixed")
+    check(all(v.get("known") for rule in report["rules"] for v in rule["violations"]), "each violation known")
+    eq(collide("check", "-q", "-f", "gcc", "--baseline", "base.json", "level.json", cwd=tmp).text, "",
+       "gcc leaves known findings out")
+    sarif = json.loads(collide("check", "-q", "-f", "sarif", "--baseline", "base.json", "level.json", cwd=tmp).out)
+    check(all(x["level"] == "note" for x in sarif["runs"][0]["results"]), "SARIF: known findings are notes")
+
+    # A moved object stays known; a renamed one is new; a new violation is new.
+    by_id = {s["id"]: s for s in scene["shapes"]}
+    wall = by_id["spawn-3-in-wall"]
+    for key in ("center", "at", "min"):
+        if key in wall:
+            wall[key] = [v + 0.25 for v in wall[key]] if isinstance(wall[key][0], (int, float)) else wall[key]
+    write(tmp, "level.json", scene)
+    r, report = run()
+    eq(r.code, 0, "moved: still known")
+    new_spawn = dict(wall, id="spawn-4-in-wall")
+    scene["shapes"].append(new_spawn)
+    write(tmp, "level.json", scene)
+    r = collide("check", "-q", "-f", "gcc", "--baseline", "base.json", "level.json", cwd=tmp)
+    eq(r.code, 1, "a new violation fails")
+    eq([x["message"].split("'")[1] for x in gcc_lines(r)], ["spawn-4-in-wall"], "one new finding, listed alone")
+    # Fix one: the floating potion now rests on a shelf -> removed; its key is fixed.
+    scene["shapes"] = [s for s in scene["shapes"] if s["id"] not in ("potion-floating", "spawn-4-in-wall")]
+    write(tmp, "level.json", scene)
+    r, report = run()
+    eq(r.code, 0, "fixed: exit 0")
+    eq(report["summary"]["fixed"], 1, "one fixed")
+    # Renaming a known one makes it new.
+    wall["id"] = "spawn-3b"
+    write(tmp, "level.json", scene)
+    eq(collide("check", "-q", "--baseline", "base.json", "level.json", cwd=tmp).code, 1, "renamed: new")
+
+
+@test
+def a_bad_baseline_is_an_input_error():
+    tmp = Path(tempfile.mkdtemp())
+    write(tmp, "base.json", {"findings": [{"file": "x.json"}]})
+    r = collide("check", "--baseline", str(tmp / "base.json"), "samples/spec-example.json")
+    eq(r.code, 2, "exit status")
+    check("/findings/0" in r.err and "rule" in r.err, f"message names the key: {r.err!r}")
+    eq(r.out, b"", "nothing on stdout")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", required=True, help="the collide executable")

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace collide {
@@ -43,5 +44,32 @@ std::vector<Finding> findings(const Scene& scene, const SceneResult& result, con
 
 /// "FILE:LINE:COL" (or "FILE:LINE", "FILE") of a source, as compilers and CI point at a place.
 std::string place_text(const Source& s);
+
+/// Findings a team knew of when it adopted collide (SPEC §3.1 "Baselines"): keys of rule, input
+/// file as named, and the ids of a and b -- no coordinates, so an object moved keeps its key
+/// and one renamed does not. A known finding is still reported (`"known": true`, SARIF level
+/// note) but fails nothing; the keys no longer found are `fixed`.
+class Baseline {
+public:
+    /// A baseline file's text (`--baseline FILE`); throws Error naming the file and the JSON path.
+    static Baseline read(std::string_view text, const std::string& file);
+    /// The text of a baseline holding `findings` (warnings left out), sorted, one key a line.
+    static std::string text(const std::vector<Finding>& findings);
+
+    /// Whether `f` is known; marks its key found.
+    bool known(const Finding& f) const;
+    /// The keys of input `scene` not found so far: the fixed findings once the scene is checked.
+    std::size_t fixed(const std::string& scene) const;
+    std::size_t size() const { return keys_.size(); }
+
+private:
+    struct Key {
+        std::string rule, file, a, b;
+        bool operator<(const Key& o) const;
+    };
+    static Key key_of(const Finding& f);
+    std::vector<Key> keys_;                 // sorted
+    mutable std::vector<char> found_;       // per key
+};
 
 }  // namespace collide

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "collide/check.hpp"
+#include "collide/findings.hpp"
 #include "collide/scene.hpp"
 #include "collide/text.hpp"
 
@@ -33,6 +34,10 @@ struct ReportOptions {
     /// CI formats: each warning is a finding (`--strict`): Scene::warnings and the selectors
     /// that select nothing.
     bool strict = false;
+    /// `--baseline`: findings it knows are marked `"known": true` (JSON, JSON Lines), left out
+    /// of gcc, github and JUnit failures, SARIF level note; summaries gain `known` and `fixed`.
+    /// Must outlive the writer.
+    const Baseline* baseline = nullptr;
 };
 
 /// Writes one report for any number of scenes.

@@ -17,7 +17,7 @@ public:
     using CiWriter::CiWriter;
 
 private:
-    void finding(const Scene&, Finding&& f) override {
+    void finding(const Scene&, Finding&& f, bool) override {
         buf_ += one_line(place_text(f.at));
         buf_ += f.kind == Finding::Kind::Warning ? ": warning: " : ": error: ";
         buf_ += one_line(f.message);
@@ -40,7 +40,7 @@ public:
     using CiWriter::CiWriter;
 
 private:
-    void finding(const Scene&, Finding&& f) override {
+    void finding(const Scene&, Finding&& f, bool) override {
         buf_ += f.kind == Finding::Kind::Warning ? "::warning file=" : "::error file=";
         buf_ += escape(f.at.file, true);
         if (f.at.line > 0) {

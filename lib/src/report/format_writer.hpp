@@ -62,7 +62,7 @@ void csv_source(std::string& out, const std::string& file_csv, const ObjectPlace
 class FormatWriter {
 public:
     FormatWriter(std::ostream& out, const ReportOptions& options)
-        : out_(out), points_(options.points), locations_(options.locations) {}
+        : out_(out), points_(options.points), locations_(options.locations), baseline_(options.baseline) {}
     virtual ~FormatWriter() = default;
 
     // `before`: how many scenes were written before this one.
@@ -103,6 +103,7 @@ protected:
     std::ostream& out_;
     const bool points_;
     const bool locations_;
+    const Baseline* const baseline_;
     std::string buf_;
 
 private:

@@ -54,6 +54,19 @@ void json_pair_sources(std::string& out, const Scene& scene, const std::string& 
     detail::json_source(out, file_json, detail::object_place(scene, b));
 }
 
+// Whether the baseline knows this finding (SPEC §3.1); false without a baseline.
+bool known(const Baseline* baseline, Finding::Kind kind, const std::string& rule, const Scene& scene, const std::string& a,
+           const std::string& b) {
+    if (!baseline) return false;
+    Finding f;
+    f.kind = kind;
+    f.rule = rule;
+    f.scene = scene.file;
+    f.a = a;
+    f.b = b;
+    return baseline->known(f);
+}
+
 // `, "source": {…}` of move k, for --locations.
 void move_source(std::string& out, const Scene& scene, const std::string& file_json, std::size_t k) {
     out += ", \"source\": ";
@@ -134,11 +147,18 @@ void move_fields(std::string& out, const Scene& scene, std::size_t i, const Move
 
 // `spill` is called after each violation: a rule may have millions of them, written out as
 // they are formatted rather than held as one string.
+// Appends `, "known": true` for each known finding, counting them in `known_count`.
 void rule_fields(std::string& out, const Scene& scene, std::size_t i, const RuleResult& r, const std::string* file_json,
-                 const std::function<void()>& spill) {
+                 const Baseline* baseline, std::size_t& known_count, const std::function<void()>& spill) {
+    const std::string& name = scene.rules[i].name;
     out += "\"name\": ";
-    json_string(out, scene.rules[i].name);
-    out += std::string(", \"passed\": ") + boolean(r.passed) + ", \"violations\": [";
+    json_string(out, name);
+    out += std::string(", \"passed\": ") + boolean(r.passed);
+    if (!r.passed && r.violations.empty() && known(baseline, Finding::Kind::NothingFound, name, scene, "", "")) {
+        out += ", \"known\": true";
+        ++known_count;
+    }
+    out += ", \"violations\": [";
     for (std::size_t k = 0; k < r.violations.size(); ++k) {
         if (k) out += ", ";
         out += "{\"a\": ";
@@ -152,6 +172,14 @@ void rule_fields(std::string& out, const Scene& scene, std::size_t i, const Rule
             append_number(out, r.distances[k]);
         }
         if (file_json) json_pair_sources(out, scene, *file_json, r.violations[k].first, r.violations[k].second);
+        if (!r.passed && baseline) {
+            const std::size_t b = r.violations[k].second;
+            if (known(baseline, Finding::Kind::Violation, name, scene, object_id(scene, r.violations[k].first),
+                      b == static_cast<std::size_t>(-1) ? std::string() : object_id(scene, b))) {
+                out += ", \"known\": true";
+                ++known_count;
+            }
+        }
         out += '}';
         spill();
     }
@@ -164,6 +192,20 @@ void summary_fields(std::string& out, const Summary& s) {
     if (s.near) out += ", \"near\": " + std::to_string(*s.near);
     out += ", \"moves\": " + std::to_string(s.moves) +
            ", \"blocked\": " + std::to_string(s.blocked) + ", \"rules_failed\": " + std::to_string(s.rules_failed);
+}
+
+// With a baseline: `, "known": N, "fixed": M` of the scene.
+void baseline_fields(std::string& out, const Baseline* baseline, const Scene& scene, std::size_t known_count) {
+    if (!baseline) return;
+    out += ", \"known\": " + std::to_string(known_count) + ", \"fixed\": " + std::to_string(baseline->fixed(scene.file));
+}
+
+// `, "known": true` when move k's failed expectation is known (counted in known_count).
+void move_known(std::string& out, const Baseline* baseline, const Scene& scene, std::size_t k, const MoveResult& m,
+                std::size_t& known_count) {
+    if (!m.passed || *m.passed || !known(baseline, Finding::Kind::Move, "move", scene, scene.moves[k].id, "")) return;
+    out += ", \"known\": true";
+    ++known_count;
 }
 
 }  // namespace
@@ -209,22 +251,26 @@ public:
         }
         next_list(empty, "moves");
         buf_ += '[';
+        std::size_t known = 0;
         for (std::size_t k = 0; k < r.moves.size(); ++k) {
             open_record(k == 0);
             move_fields(buf_, scene, k, r.moves[k]);
             if (locations_) move_source(buf_, scene, source_file_, k);
+            move_known(buf_, baseline_, scene, k, r.moves[k], known);
             buf_ += '}';
         }
         next_list(r.moves.empty(), "rules");
         buf_ += '[';
         for (std::size_t k = 0; k < r.rules.size(); ++k) {
             open_record(k == 0);
-            rule_fields(buf_, scene, k, r.rules[k], locations_ ? &source_file_ : nullptr, [this] { flush_if_big(); });
+            rule_fields(buf_, scene, k, r.rules[k], locations_ ? &source_file_ : nullptr, baseline_, known,
+                        [this] { flush_if_big(); });
             buf_ += '}';
         }
         next_list(r.rules.empty(), "summary");
         buf_ += '{';
         summary_fields(buf_, r.summary);
+        baseline_fields(buf_, baseline_, scene, known);
         buf_ += "}}";
     }
 
@@ -275,19 +321,23 @@ public:
 
     void end_scene(const Scene& scene, const SceneResult& r) override {
         write_near();
+        std::size_t known = 0;
         for (std::size_t k = 0; k < r.moves.size(); ++k) {
             record("move");
             move_fields(buf_, scene, k, r.moves[k]);
             if (locations_) move_source(buf_, scene, source_file_, k);
+            move_known(buf_, baseline_, scene, k, r.moves[k], known);
             buf_ += "}\n";
         }
         for (std::size_t k = 0; k < r.rules.size(); ++k) {
             record("rule");
-            rule_fields(buf_, scene, k, r.rules[k], locations_ ? &source_file_ : nullptr, [this] { flush_if_big(); });
+            rule_fields(buf_, scene, k, r.rules[k], locations_ ? &source_file_ : nullptr, baseline_, known,
+                        [this] { flush_if_big(); });
             buf_ += "}\n";
         }
         record("summary");
         summary_fields(buf_, r.summary);
+        baseline_fields(buf_, baseline_, scene, known);
         buf_ += "}\n";
     }
 

@@ -63,7 +63,9 @@ public:
     }
 
 private:
-    void finding(const Scene&, Finding&& f) override {
+    bool lists_known() const override { return true; }
+
+    void finding(const Scene&, Finding&& f, bool known) override {
         const char* kind = f.kind == Finding::Kind::Move        ? "move"
                            : f.kind == Finding::Kind::Collision ? "collision"
                            : f.kind == Finding::Kind::Warning   ? "warning"
@@ -72,7 +74,8 @@ private:
         buf_ += results_++ ? ",\n   {\"ruleId\": " : "\n   {\"ruleId\": ";
         json_string(buf_, f.rule);
         buf_ += ", \"ruleIndex\": " + std::to_string(index);
-        buf_ += f.kind == Finding::Kind::Warning ? ", \"level\": \"warning\"" : ", \"level\": \"error\"";
+        buf_ += known ? ", \"level\": \"note\"" : f.kind == Finding::Kind::Warning ? ", \"level\": \"warning\"" : ", \"level\": \"error\"";
+        if (known) buf_ += ", \"baselineState\": \"unchanged\"";
         buf_ += ", \"message\": {\"text\": ";
         json_string(buf_, f.message);
         buf_ += "},\n    \"locations\": [{";
@@ -171,7 +174,7 @@ private:
         std::string first;  // the first finding's message: the failure's message attribute
     };
 
-    void finding(const Scene&, Finding&& f) override {
+    void finding(const Scene&, Finding&& f, bool) override {
         const std::string name = f.kind == Finding::Kind::Collision ? "collisions"
                                  : f.kind == Finding::Kind::Move     ? "move '" + f.a + "'"
                                  : f.kind == Finding::Kind::Warning  ? "warnings"

@@ -63,7 +63,7 @@ SceneResult small_result() {
     allowed.passed = true;
     r.moves = {blocked, allowed};
     r.rules = {RuleResult{false, {{kPlayer, kCrate}, {kPlayer, kMaze}}, {}}, RuleResult{true, {}, {}}};
-    r.summary = collide::Summary{3, 1, 3, 2, 1, 1, std::nullopt};
+    r.summary = collide::Summary{3, 1, 3, 2, 1, 1, std::nullopt, std::nullopt};
     return r;
 }
 
@@ -263,7 +263,7 @@ TEST_CASE("report: control characters in ids are \\u-escaped in JSON, spelled ou
         {"id": "c", "type": "circle", "center": [1, 0], "radius": 1}]})", "level.json");
     SceneResult r;
     r.collisions.push_back(Collision{0, 1, Relation::Overlap, {}, {}, false, {}, {}, std::nullopt});
-    r.summary = collide::Summary{2, 0, 1, 0, 0, 0, std::nullopt};
+    r.summary = collide::Summary{2, 0, 1, 0, 0, 0, std::nullopt, std::nullopt};
     std::ostringstream json, text;
     ReportWriter(json, Format::Jsonl, false).scene(scene, r);
     ReportWriter(text, Format::Text, false).scene(scene, r);

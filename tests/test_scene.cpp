@@ -472,7 +472,7 @@ TEST_CASE("read_scene: errors, word for word") {
   {"type": "circle", "center": [0, 0], "raduis": 5}
 ]})",
                     {"/shapes/0/raduis", 2, 50,
-                     "unknown key 'raduis' for a circle (did you mean 'radius'?); allowed here: id, type, groups, "
+                     "unknown key 'raduis' for a circle (did you mean 'radius'?); allowed here: id, type, groups, ignore, "
                      "center, radius"});
     }
     SUBCASE("a typo in a key every shape has, with a did-you-mean hint") {
@@ -480,7 +480,7 @@ TEST_CASE("read_scene: errors, word for word") {
   {"type": "point", "at": [0, 0], "gruops": ["a"]}
 ]})",
                     {"/shapes/0/gruops", 2, 45,
-                     "unknown key 'gruops' for a point (did you mean 'groups'?); allowed here: id, type, groups, at"});
+                     "unknown key 'gruops' for a point (did you mean 'groups'?); allowed here: id, type, groups, ignore, at"});
     }
     SUBCASE("a typo in a top-level key") {
         check_error(R"({"shapse": []})",
@@ -736,7 +736,7 @@ TEST_CASE("read_scene: capsule / box / ellipse / compound errors word for word")
   {"type": "compound", "part": [{"type": "point", "at": [0, 0]}]}
 ]})",
                     {"/shapes/0/part", 2, 32,
-                     "unknown key 'part' for a compound (did you mean 'parts'?); allowed here: id, type, groups, parts"});
+                     "unknown key 'part' for a compound (did you mean 'parts'?); allowed here: id, type, groups, ignore, parts"});
     }
     SUBCASE("a part of an unknown type") {
         check_error(R"({"shapes": [

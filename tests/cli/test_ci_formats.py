@@ -327,6 +327,63 @@ def a_bad_baseline_is_an_input_error():
     eq(r.out, b"", "nothing on stdout")
 
 
+IGNORE_MAP = """<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" width="4" height="4" tilewidth="16" tileheight="16" infinite="0">
+ <tileset firstgid="1" name="things" tilewidth="16" tileheight="16" tilecount="4" columns="2">
+  <tile id="1">
+   <properties><property name="collide_ignore" value="coins clear of walls"/></properties>
+  </tile>
+ </tileset>
+ <layer id="1" name="Walls" width="4" height="4">
+  <data encoding="csv">1,1,1,1,1,0,0,1,1,0,0,1,1,1,1,1</data>
+ </layer>
+ <objectgroup id="2" name="Coins">
+  <object id="1" name="coin" type="coin" x="0" y="0" width="8" height="8"/>
+  <object id="2" name="coin" type="coin" x="4" y="4" width="8" height="8">
+   <properties><property name="collide_ignore" value="coins clear of walls"/></properties>
+  </object>
+  <object id="3" name="coin" type="coin" gid="2" x="48" y="64" width="8" height="8"/>
+ </objectgroup>
+ <objectgroup id="3" name="Decor">
+  <properties><property name="collide_ignore" value="*"/></properties>
+  <object id="4" name="lamp" type="coin" x="2" y="50" width="8" height="8"/>
+ </objectgroup>
+</map>
+"""
+
+
+@test
+def collide_ignore_silences_exactly_its_rule():
+    tmp = Path(tempfile.mkdtemp())
+    write(tmp, "level.tmx", IGNORE_MAP)
+    write(tmp, "rules.json", {"rules": [
+        {"name": "coins clear of walls", "pairs": "coin:Walls", "expect": "none"},
+        {"name": "coins apart", "pairs": "coin:coin", "expect": "none"}]})
+    r = collide("check", "-q", "--rules", "rules.json", "level.tmx", cwd=tmp)
+    scene = json.loads(r.out)["scenes"][0]
+    rules = {x["name"]: [(v["a"], v.get("b")) for v in x["violations"]] for x in scene["rules"]}
+    # coin#1 is in the wall; coin#2 ignores the rule itself (object), coin#3 by its tile, the
+    # lamp by its layer ("*": every rule, the other one too).
+    eq(rules["coins clear of walls"], [("coin#1", "Walls")], "only the coin that ignores nothing")
+    eq(rules["coins apart"], [("coin#1", "coin#2")], "the other rule still sees coin#2")
+    eq(scene["summary"]["ignored"], 3, "ignored: the wall violations of coin#2, coin#3 and the lamp")
+    eq(len(scene["collisions"]), len(json.loads(collide("check", "-q", "level.tmx", cwd=tmp).out)["scenes"][0]["collisions"]),
+       "ignores never change the collisions listed")
+    # The same from the imported scene ("ignore" on its shapes), and from a scene's own "ignore".
+    imported = collide("import", "level.tmx", cwd=tmp)
+    check('"ignore": ["coins clear of walls"]' in imported.text, "the import carries the ignores")
+    write(tmp, "imported.json", imported.text)
+    again = json.loads(collide("check", "-q", "--rules", "rules.json", "imported.json", cwd=tmp).out)["scenes"][0]
+    eq([x["violations"] for x in again["rules"]], [x["violations"] for x in scene["rules"]], "check of the import")
+    # A layer's ignore covers its grid: the Walls layer ignoring the rule silences all of it.
+    write(tmp, "walls-ignore.tmx", IGNORE_MAP.replace(
+        '<layer id="1" name="Walls" width="4" height="4">',
+        '<layer id="1" name="Walls" width="4" height="4">\n  <properties><property name="collide_ignore" '
+        'value="coins clear of walls"/></properties>'))
+    r = collide("check", "-q", "-f", "gcc", "--rules", "rules.json", "walls-ignore.tmx", cwd=tmp)
+    eq([x["rule"] for x in gcc_lines(r)], ["coins apart"], "the grid's layer ignores its rule")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", required=True, help="the collide executable")

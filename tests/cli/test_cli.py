@@ -540,7 +540,7 @@ def message_for_a_syntax_error_gives_line_and_column():
 def message_for_an_unknown_key_suggests_the_right_one():
     err = error_of("typo.json", '{"shapes": [\n  {"id": "c", "type": "circle", "center": [0, 0], "raduis": 1}\n]}\n')
     eq(err, "collide: error: typo.json:2:61: /shapes/0/raduis: unknown key 'raduis' for a circle "
-            "(did you mean 'radius'?); allowed here: id, type, groups, center, radius\n", "stderr")
+            "(did you mean 'radius'?); allowed here: id, type, groups, ignore, center, radius\n", "stderr")
 
 
 @test

@@ -115,6 +115,8 @@ struct Summary {
     std::size_t blocked = 0;
     std::size_t rules_failed = 0;  ///< failed rules plus failed move expectations
     std::optional<std::size_t> near;  ///< near pairs, when CheckOptions::near is set
+    /// Violations the data ignores (Scene::ignores), when the scene has any ignores.
+    std::optional<std::size_t> ignored;
 };
 
 /// Everything a check of one scene finds.

@@ -124,6 +124,9 @@ struct MapImport {
     std::vector<Grid> grids;
     std::vector<std::string> warnings;  ///< what was skipped and why, one line each
     std::vector<MapSource> warning_sources;  ///< where each warning is about (its place in sources.warnings)
+    /// The grids whose layer has `collide_ignore` (Ignore::object: the grid's index); the
+    /// shapes' ignores are in their scene values ("ignore").
+    std::vector<Ignore> grid_ignores;
     std::vector<MapSource> shape_sources;  ///< where each shape of the scene came from, in order
     std::vector<MapSource> grid_sources;   ///< where each grid came from, in order
     std::vector<TileSource> tiles;         ///< the tiles MapSource::tile indexes

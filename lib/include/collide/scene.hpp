@@ -135,6 +135,13 @@ private:
     Source expand(const std::vector<At>& list, std::size_t k) const;
 };
 
+/// The rules whose findings an object silences (SPEC §3.1 "Ignores in the data"): a scene
+/// shape's "ignore", a map's `collide_ignore`. "*" names every rule.
+struct Ignore {
+    std::size_t object = 0;          ///< a shape, or a grid past the shapes
+    std::vector<std::string> rules;  ///< rule names, or "*"
+};
+
 /// A validated scene.
 struct Scene {
     std::string file;  ///< as the caller named it
@@ -150,6 +157,8 @@ struct Scene {
     /// What the reader skipped or read in its own way and the user should know (a map's text
     /// objects, gids naming no tile), one line each, placed by sources.warning(k).
     std::vector<std::string> warnings;
+    /// The objects that silence rules, by object index (the others silence none).
+    std::vector<Ignore> ignores;
 };
 
 /// Options of read_scene.

@@ -39,8 +39,37 @@ void RuleTally::judge(SceneResult& res) {
             case Rule::Expect::Each: judge_each(k, out); break;
         }
         std::sort(out.violations.begin(), out.violations.end());
+        if (!scene_.ignores.empty()) {
+            const std::size_t dropped = drop_ignored(k, out);
+            res.summary.ignored = res.summary.ignored.value_or(0) + dropped;
+            if (scene_.rules[k].expect != Rule::Expect::Some) out.passed = out.violations.empty();
+        }
         if (!out.passed) ++res.summary.rules_failed;
     }
+}
+
+// SPEC §3.1: a pair is ignored for a rule when either side ignores it (its name or "*").
+// The ignored violations leave the result; how many is returned.
+std::size_t RuleTally::drop_ignored(std::size_t k, RuleResult& out) const {
+    const std::string& name = scene_.rules[k].name;
+    const auto ignores = [&](std::size_t object) {
+        if (object == static_cast<std::size_t>(-1)) return false;
+        const auto it = std::lower_bound(scene_.ignores.begin(), scene_.ignores.end(), object,
+                                         [](const Ignore& i, std::size_t o) { return i.object < o; });
+        return it != scene_.ignores.end() && it->object == object &&
+               std::any_of(it->rules.begin(), it->rules.end(), [&](const std::string& r) { return r == "*" || r == name; });
+    };
+    std::size_t kept = 0;
+    for (std::size_t v = 0; v < out.violations.size(); ++v) {
+        if (ignores(out.violations[v].first) || ignores(out.violations[v].second)) continue;
+        out.violations[kept] = out.violations[v];
+        if (v < out.distances.size()) out.distances[kept] = out.distances[v];
+        ++kept;
+    }
+    const std::size_t dropped = out.violations.size() - kept;
+    out.violations.resize(kept);
+    if (!out.distances.empty()) out.distances.resize(kept);
+    return dropped;
 }
 
 void RuleTally::judge_none(std::size_t k, RuleResult& out) {

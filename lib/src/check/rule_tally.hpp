@@ -34,6 +34,7 @@ private:
         // with something on the right; other rules keep none
         std::vector<std::uint64_t> satisfied;
     };
+    std::size_t drop_ignored(std::size_t k, RuleResult& out) const;
     void judge_none(std::size_t k, RuleResult& out);
     void judge_each(std::size_t k, RuleResult& out) const;
 

@@ -229,7 +229,9 @@ std::vector<MapImport> import_map(const std::string& file, std::string_view text
     throw Error(file, "", "not a Tiled map or an LDtk project");
 }
 
-void write_scene_text(const MapImport& map, std::ostream& out) { detail::write_with_grids(out, map.text, map.grids); }
+void write_scene_text(const MapImport& map, std::ostream& out) {
+    detail::write_with_grids(out, map.text, map.grids, map.grid_ignores);
+}
 
 std::string scene_text(const MapImport& map) {
     std::ostringstream out;
@@ -292,6 +294,7 @@ Scene read_taking(const MapImport& map, const ReadOptions& options, std::vector<
         text_options.sources = false;  // the map's own, below, not the text's
         Scene scene = map.built ? finish_built(map) : read_scene(map.text, map.name, text_options);
         add_map_grids(scene, map, take);
+        for (const Ignore& i : map.grid_ignores) scene.ignores.push_back(Ignore{scene.shapes.size() + i.object, i.rules});
         if (options.sources) scene.sources = map.sources;
         else scene.sources.file = map.sources.file;
         // The map's warnings, without the file each begins with (the source names it).

@@ -94,7 +94,11 @@ struct Tile {
     std::string cls;
     double width = 0, height = 0;  ///< image-collection tiles: the image size; else 0
     std::vector<Object> shapes;    ///< the tile's collision shapes, in tile pixels
+    Properties properties;         ///< its string properties (`collide_ignore`)
 };
+
+/// The rules a `collide_ignore` string property names (comma-separated, or "*"), SPEC §3.1.
+std::vector<std::string> ignored_rules(const Properties& props);
 
 struct Tileset {
     std::string name;

@@ -77,6 +77,11 @@ std::vector<std::string> split_groups(const std::string& list) {
     return out;
 }
 
+void add_ignores(std::vector<std::string>& to, const std::vector<std::string>& rules) {
+    for (const std::string& r : rules)
+        if (std::find(to.begin(), to.end(), r) == to.end()) to.push_back(r);
+}
+
 void add_group(std::vector<std::string>& groups, const std::string& g) {
     if (!g.empty() && std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
 }
@@ -89,6 +94,17 @@ void add_listed_groups(std::vector<std::string>& groups, const Properties& props
 
 // The scene ids of a map's shapes and grids: an object's name when no other object or layer
 // has it, else NAME#ID; any id taken already gets ~2, ~3, ... (scene ids are unique).
+}  // namespace
+
+std::vector<std::string> ignored_rules(const Properties& props) {
+    std::vector<std::string> out;
+    for (const auto& [name, value] : props)
+        if (name == "collide_ignore") add_ignores(out, split_groups(value));
+    return out;
+}
+
+namespace {
+
 class Names {
 public:
     void count(const std::vector<Layer>& layers) {
@@ -275,6 +291,8 @@ private:
             src.column = l.where.column;
             result_.grid_sources.push_back(std::move(src));
             result_.sources.add(result_.sources.grids, line_of(l.where), column_of(l.where), path);
+            if (std::vector<std::string> ignore = ignored_rules(l.properties); !ignore.empty())
+                result_.grid_ignores.push_back(Ignore{result_.grid_sources.size() - 1, std::move(ignore)});
         }
         if (tiles_.any()) tile_shapes(l, at, path);
     }
@@ -339,6 +357,8 @@ private:
                 src.column = l.where.column;
                 src.source_pointer = l.data_where.json_path;
                 result_.sources.add_tile(line_of(l.data_where), column_of(l.data_where), path, col, row);
+                ignore_ = ignored_rules(l.properties);
+                add_ignores(ignore_, ignored_rules(tile->properties));
                 compound(id, *tile, *set, p, groups, std::move(src));
             }
         }
@@ -355,13 +375,14 @@ private:
             if (can_be_part(o)) write_part(*out_, o, p);
         src.tile = tile_source(tile, set);
         out_->end_parts();
-        out_->end_shape(groups);
+        out_->end_shape(groups, ignore_);
         result_.shape_sources.push_back(std::move(src));
     }
 
     void object_layer(const Layer& l, Vec2 at, const std::string& path) {
         std::vector<std::string> layer_groups;
         add_group(layer_groups, path);
+        const std::vector<std::string> layer_ignore = ignored_rules(l.properties);
         for (const Object& o : l.objects) {
             const std::string id = names_.unique(names_.object_id(o));
             const std::string what = "object '" + (o.name.empty() ? "" : o.name) + "#" + std::to_string(o.id) +
@@ -386,6 +407,10 @@ private:
             src.line = o.where.line;
             src.column = o.where.column;
             result_.sources.add(result_.sources.shapes, line_of(o.where), column_of(o.where), path, o.id);
+            // SPEC §3.1: the object's collide_ignore, its layer's and, for a tile object, its tile's.
+            ignore_ = ignored_rules(o.properties);
+            add_ignores(ignore_, layer_ignore);
+            if (tile) add_ignores(ignore_, ignored_rules(tile->properties));
             if (o.kind == ObjectKind::Tile) {
                 tile_object(o, tile, at, id, groups, std::move(src));
                 continue;
@@ -394,7 +419,7 @@ private:
             p.at = at;
             out_->begin_shape(id, scene_type(o, p));
             write_fields(*out_, o, p);
-            out_->end_shape(groups);
+            out_->end_shape(groups, ignore_);
             result_.shape_sources.push_back(std::move(src));
         }
     }
@@ -430,7 +455,7 @@ private:
         p.flips = 0;  // a rectangle flipped is the same rectangle
         out_->begin_shape(id, scene_type(rect, p));
         write_fields(*out_, rect, p);
-        out_->end_shape(groups);
+        out_->end_shape(groups, ignore_);
         result_.shape_sources.push_back(std::move(src));
     }
 
@@ -473,6 +498,7 @@ private:
     CollisionTiles tiles_;
     std::unordered_map<const Tile*, std::uint32_t> tile_sources_;  ///< index in result_.tiles
     std::vector<std::unique_ptr<Grid>> grids_;  ///< the tile layers', in order, their cells set on lane_
+    std::vector<std::string> ignore_;           ///< the rules the shape being written ignores
     Lane lane_;  ///< last: done with grids_ before they go
 };
 

@@ -234,7 +234,10 @@ Tileset Reader::read_tileset_body(const At& at, const Json& j) {
                 for (std::size_t n = 0; n < objects->size(); ++n)
                     tile.shapes.push_back(read_object(g / "objects" / std::to_string(n), (*objects)[n], nullptr));
         }
-        if (!tile.cls.empty() || tile.width > 0 || tile.height > 0 || !tile.shapes.empty()) t.tiles.push_back(std::move(tile));
+        if (const Json* props = array(e, tj, "properties")) read_properties(e, *props, tile.properties);
+        if (!tile.cls.empty() || tile.width > 0 || tile.height > 0 || !tile.shapes.empty() ||
+            !ignored_rules(tile.properties).empty())
+            t.tiles.push_back(std::move(tile));
     }
     std::stable_sort(t.tiles.begin(), t.tiles.end(), [](const Tile& a, const Tile& b) { return a.id < b.id; });
     return t;

@@ -222,7 +222,9 @@ Tileset Reader::read_tileset(const XmlFile& f, pugi::xml_node ts) {
         if (const pugi::xml_node group = n.child("objectgroup"))
             for (const pugi::xml_node o : group.children("object"))
                 tile.shapes.push_back(read_object(f, o, {}, " in " + tile_what));
-        if (!tile.cls.empty() || image || !tile.shapes.empty()) t.tiles.push_back(std::move(tile));
+        read_properties(n, tile.properties);
+        if (!tile.cls.empty() || image || !tile.shapes.empty() || !ignored_rules(tile.properties).empty())
+            t.tiles.push_back(std::move(tile));
     }
     std::stable_sort(t.tiles.begin(), t.tiles.end(), [](const Tile& a, const Tile& b) { return a.id < b.id; });
     return t;

@@ -192,6 +192,7 @@ void summary_fields(std::string& out, const Summary& s) {
     if (s.near) out += ", \"near\": " + std::to_string(*s.near);
     out += ", \"moves\": " + std::to_string(s.moves) +
            ", \"blocked\": " + std::to_string(s.blocked) + ", \"rules_failed\": " + std::to_string(s.rules_failed);
+    if (s.ignored) out += ", \"ignored\": " + std::to_string(*s.ignored);
 }
 
 // With a baseline: `, "known": N, "fixed": M` of the scene.

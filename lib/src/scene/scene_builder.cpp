@@ -140,6 +140,7 @@ SceneShape* SceneBuilder::make_room(std::size_t count) {
 
 void SceneBuilder::note_shape(std::size_t index, const ShapeNotes& n) {
     if (record_) offsets_.shapes.push_back(n.offset);
+    if (!n.ignore.empty()) scene_.ignores.push_back(Ignore{index, n.ignore});
     for (PendingRect r : n.rects) {
         r.shape = index;
         rects_.push_back(r);
@@ -164,8 +165,10 @@ void SceneBuilder::expect_shapes(std::size_t count) {
 
 void SceneBuilder::grid(std::size_t, const json& v, const Path& path) {
     const Obj o(v, path, "a grid");
-    o.only({"id", "groups", "tile_size", "origin", "outside", "solid", "rows", "cells"});
+    o.only({"id", "groups", "ignore", "tile_size", "origin", "outside", "solid", "rows", "cells"});
     Grid g;
+    if (std::vector<std::string> ignore = ignore_list(o); !ignore.empty())
+        grid_ignores_.push_back(Ignore{scene_.grids.size(), std::move(ignore)});
     if (!o.has("id")) throw Fail{path, "a grid needs an id"};
     g.id = o.str("id");
     if (g.id.empty()) throw Fail{o.sub("id"), "an id must not be empty"};
@@ -352,6 +355,7 @@ std::pair<std::size_t, std::size_t> first_duplicate(std::size_t total, IdOf&& id
 
 Scene SceneBuilder::finish() {
     resolve_rects(scene_, rects_);
+    for (Ignore& i : grid_ignores_) scene_.ignores.push_back(Ignore{scene_.shapes.size() + i.object, std::move(i.rules)});
     // Ids are unique across shapes and grids.
     const std::size_t ns = scene_.shapes.size();
     const std::size_t total = ns + scene_.grids.size();

@@ -88,6 +88,7 @@ public:
     struct ShapeNotes {
         bool default_id = false;
         std::size_t offset = static_cast<std::size_t>(-1);  // the element's, in the text (npos: none)
+        std::vector<std::string> ignore;                    // "ignore": the rules it silences
         std::vector<PendingRect> rects;             // shape left empty: the shape being built
         std::vector<ConvertedShape> converted;      // likewise
     };
@@ -137,6 +138,7 @@ private:
     std::unordered_map<std::string, std::size_t> rule_names_;
     bool record_ = false;
     Offsets offsets_;
+    std::vector<Ignore> grid_ignores_;  // object: the grid's index (grids are numbered after shapes at the end)
 };
 
 }  // namespace collide::detail

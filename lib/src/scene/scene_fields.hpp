@@ -186,4 +186,8 @@ inline double positive(const Obj& o, std::string_view k) {
     return d;
 }
 
+/// "ignore": ["rule", ...] or "*" of a shape or grid object (SPEC §3.1): the rules its findings
+/// are silenced for; empty when absent. Throws Fail.
+std::vector<std::string> ignore_list(const Obj& o);
+
 }  // namespace collide::detail::scene_fields

@@ -179,14 +179,15 @@ void SceneText::points(std::string_view k, const std::vector<Vec2>& pts) {
     *out_ += ']';
 }
 
-void SceneText::end_shape(const std::vector<std::string>& groups) {
+void SceneText::end_shape(const std::vector<std::string>& groups, const std::vector<std::string>& ignore) {
     ++shape_count_;
     if (build_) {
-        if (!groups.empty()) {
-            doc_->key("groups");
+        for (const auto& [k, list] : {std::pair<const char*, const std::vector<std::string>*>{"ignore", &ignore}, {"groups", &groups}}) {
+            if (list->empty()) continue;
+            doc_->key(k);
             doc_->begin_array();
             std::string fixed;
-            for (const std::string& g : groups) doc_->string(as_utf8(g, fixed));
+            for (const std::string& g : *list) doc_->string(as_utf8(g, fixed));
             doc_->end();
         }
         doc_->end();
@@ -194,6 +195,10 @@ void SceneText::end_shape(const std::vector<std::string>& groups) {
         if (batch_.size() == kBatch) hand_over();
     }
     if (!text_) return;
+    if (!ignore.empty()) {
+        text_key("ignore");
+        groups_array(shapes_, ignore);
+    }
     if (!groups.empty()) {
         text_key("groups");
         groups_array(shapes_, groups);
@@ -230,7 +235,8 @@ std::string SceneText::text() {
     return out;
 }
 
-void write_with_grids(std::ostream& out, std::string_view text, const std::vector<Grid>& grids) {
+void write_with_grids(std::ostream& out, std::string_view text, const std::vector<Grid>& grids,
+                      const std::vector<Ignore>& ignores) {
     static constexpr std::string_view kTail = "\n ]}\n";
     if (grids.empty() || text.size() < kTail.size()) {
         out.write(text.data(), static_cast<std::streamsize>(text.size()));
@@ -246,6 +252,11 @@ void write_with_grids(std::ostream& out, std::string_view text, const std::vecto
             line += ", \"groups\": ";
             groups_array(line, g.groups.names());
         }
+        for (const Ignore& i : ignores)
+            if (i.object == k) {
+                line += ", \"ignore\": ";
+                groups_array(line, i.rules);
+            }
         for (const auto& [key, v] : {std::pair<const char*, Vec2>{"tile_size", g.tile}, {"origin", g.origin}}) {
             line += ", \"";
             line += key;

@@ -57,8 +57,8 @@ public:
     void pair(std::string_view key, Vec2 v);
     /// `, "key": [[x, y], ...]`
     void points(std::string_view key, const std::vector<Vec2>& pts);
-    /// `, "groups": [...]}` (no key when groups is empty)
-    void end_shape(const std::vector<std::string>& groups);
+    /// `, "ignore": [...], "groups": [...]}` (no key for an empty list)
+    void end_shape(const std::vector<std::string>& groups, const std::vector<std::string>& ignore = {});
 
     /// A grid of `cols` x `rows` cells, solid where `solid(col, row)`, with `outside` "empty"
     /// or "solid". Grids are built as they are, never as text (a 16384 x 16384 layer is 32 MiB
@@ -123,6 +123,8 @@ private:
 /// Writes `text` (from SceneText::text()) with `grids` written into its `"grids": []`, each
 /// grid's rows as strings of '#' (solid) and '.': the scene as `collide import` prints it,
 /// a row at a time (a 16384 x 16384 layer is 268 MB of rows, never held whole).
-void write_with_grids(std::ostream& out, std::string_view text, const std::vector<Grid>& grids);
+/// `ignores` (Ignore::object: a grid's index) give grids their "ignore".
+void write_with_grids(std::ostream& out, std::string_view text, const std::vector<Grid>& grids,
+                      const std::vector<Ignore>& ignores = {});
 
 }  // namespace collide::detail

@@ -53,37 +53,6 @@ Polygon polygon_of(const Obj& o, std::vector<Vec2> pts, std::string_view type, s
     return Polygon{std::move(*simple)};
 }
 
-Rect rect_of(const Obj& o) {
-    // The caller has ruled out left/top/right/bottom: only the other two forms can mix.
-    const bool mm = o.has("min") || o.has("max");
-    const bool xywh = o.has("x") || o.has("y") || o.has("width") || o.has("height");
-    if (mm && xywh)
-        throw Fail{o.path(), "a rect takes one of min/max, x/y/width/height or left/top/right/bottom, not a mix"};
-    if (mm) {
-        o.only({"id", "type", "groups", "min", "max"});
-        const Rect r{o.pos("min"), o.pos("max")};
-        if (r.min.x > r.max.x || r.min.y > r.max.y)
-            throw Fail{o.path(), "min [" + num_text(r.min.x) + ", " + num_text(r.min.y) + "] exceeds max [" +
-                                     num_text(r.max.x) + ", " + num_text(r.max.y) + "] on the " +
-                                     (r.min.x > r.max.x ? "x" : "y") + " axis"};
-        return r;
-    }
-    if (xywh) {
-        o.only({"id", "type", "groups", "x", "y", "width", "height"});
-        const double x = o.num("x");
-        const double y = o.num("y");
-        const double w = o.non_negative("width");
-        const double h = o.non_negative("height");
-        const Rect r{Vec2{x, y}, Vec2{x + w, y + h}};
-        if (!std::isfinite(r.max.x))
-            throw Fail{o.sub("width"), "x + width overflows a double: " + num_text(x) + " + " + num_text(w)};
-        if (!std::isfinite(r.max.y))
-            throw Fail{o.sub("height"), "y + height overflows a double: " + num_text(y) + " + " + num_text(h)};
-        return r;
-    }
-    throw Fail{o.path(), "a rect needs min/max, x/y/width/height or left/top/right/bottom"};
-}
-
 // One shape object being read: what shape_body's branches share.
 struct ShapeObj {
     const Obj& o;
@@ -121,6 +90,38 @@ struct ShapeObj {
     }
 };
 
+Rect rect_of(const ShapeObj& s) {
+    const Obj& o = s.o;
+    // The caller has ruled out left/top/right/bottom: only the other two forms can mix.
+    const bool mm = o.has("min") || o.has("max");
+    const bool xywh = o.has("x") || o.has("y") || o.has("width") || o.has("height");
+    if (mm && xywh)
+        throw Fail{o.path(), "a rect takes one of min/max, x/y/width/height or left/top/right/bottom, not a mix"};
+    if (mm) {
+        s.fields({"min", "max"});
+        const Rect r{o.pos("min"), o.pos("max")};
+        if (r.min.x > r.max.x || r.min.y > r.max.y)
+            throw Fail{o.path(), "min [" + num_text(r.min.x) + ", " + num_text(r.min.y) + "] exceeds max [" +
+                                     num_text(r.max.x) + ", " + num_text(r.max.y) + "] on the " +
+                                     (r.min.x > r.max.x ? "x" : "y") + " axis"};
+        return r;
+    }
+    if (xywh) {
+        s.fields({"x", "y", "width", "height"});
+        const double x = o.num("x");
+        const double y = o.num("y");
+        const double w = o.non_negative("width");
+        const double h = o.non_negative("height");
+        const Rect r{Vec2{x, y}, Vec2{x + w, y + h}};
+        if (!std::isfinite(r.max.x))
+            throw Fail{o.sub("width"), "x + width overflows a double: " + num_text(x) + " + " + num_text(w)};
+        if (!std::isfinite(r.max.y))
+            throw Fail{o.sub("height"), "y + height overflows a double: " + num_text(y) + " + " + num_text(h)};
+        return r;
+    }
+    throw Fail{o.path(), "a rect needs min/max, x/y/width/height or left/top/right/bottom"};
+}
+
 // A rect in any of its three forms; a left/top/right/bottom one waits in the notes for
 // y_axis (SceneBuilder::finish) and is a default Rect until then.
 Shape rect_body(const ShapeObj& s) {
@@ -133,7 +134,7 @@ Shape rect_body(const ShapeObj& s) {
             SceneBuilder::PendingRect{0, s.part_index, o.num("left"), o.num("top"), o.num("right"), o.num("bottom")});
         return Rect{};
     }
-    return rect_of(o);
+    return rect_of(s);
 }
 
 Shape box_body(const ShapeObj& s) {
@@ -253,6 +254,24 @@ Shape SceneBuilder::shape_body(const JsonValue& v, const Path& path, std::initia
                                                    : kShapeTypes)};
 }
 
+// "ignore": ["rule", ...] or "*" (SPEC §3.1): the rules whose findings this shape silences.
+std::vector<std::string> scene_fields::ignore_list(const Obj& o) {
+    if (!o.has("ignore")) return {};
+    const JsonValue v = o.at("ignore");
+    const Path path = o.sub("ignore");
+    if (v.is_string()) {
+        if (v.string() != "*") throw Fail{path, "ignore is \"*\" or a list of rule names, got \"" + std::string(v.string()) + "\""};
+        return {"*"};
+    }
+    if (!v.is_array()) throw Fail{path, "ignore is \"*\" or a list of rule names, got " + describe(v)};
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (!v[i].is_string()) throw Fail{Path(path, i), "a rule name is a string, got " + describe(v[i])};
+        out.emplace_back(v[i].string());
+    }
+    return out;
+}
+
 SceneBuilder::ShapeNotes SceneBuilder::build_shape(std::size_t index, const json& v, const Path& path, SceneShape& s,
                                                    GroupLists& groups) {
     const Obj o(v, path, "a shape");
@@ -260,7 +279,8 @@ SceneBuilder::ShapeNotes SceneBuilder::build_shape(std::size_t index, const json
     const bool has_id = o.has("id");
     s.id = has_id ? id_or_default(o, index) : std::to_string(index);
     s.groups = o.groups(groups);
-    s.shape = shape_body(v, path, {"id", "type", "groups"}, false, out, kWhole);
+    s.shape = shape_body(v, path, {"id", "type", "groups", "ignore"}, false, out, kWhole);
+    out.ignore = ignore_list(o);
     out.default_id = !has_id;
     out.offset = v.offset();
     return out;

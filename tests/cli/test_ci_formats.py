@@ -384,6 +384,29 @@ def collide_ignore_silences_exactly_its_rule():
     eq([x["rule"] for x in gcc_lines(r)], ["coins apart"], "the grid's layer ignores its rule")
 
 
+@test
+def an_ldtk_entity_field_collide_ignore_silences_its_rule():
+    tmp = Path(tempfile.mkdtemp())
+    text = (ROOT / "samples/ldtk/platformer.ldtk").read_text()
+    iid = "7c1f5a44-2f6e-11ef-9b3a-0b6c1d9e4a01"  # a coin of Level_0
+    at = text.index(iid)
+    field = text.index('"fieldInstances": []', at)
+    text = text[:field] + ('"fieldInstances": [{"__identifier": "collide_ignore", "__type": "String", '
+                           '"__value": "coins far from walls", "defUid": 99}]') + text[field + len('"fieldInstances": []'):]
+    write(tmp, "p.ldtk", text)
+    write(tmp, "rules.json", {"rules": [{"name": "coins far from walls", "pairs": "Coin:Collisions", "expect": "none",
+                                         "clearance": 1000}]})
+    def violations(path):
+        scene = json.loads(collide("check", "-q", "--rules", "rules.json", path + "#Level_0", cwd=tmp).out)["scenes"][0]
+        return [v["a"] for v in scene["rules"][0]["violations"]], scene["summary"].get("ignored")
+    write(tmp, "plain.ldtk", (ROOT / "samples/ldtk/platformer.ldtk").read_text())
+    before, none = violations("plain.ldtk")
+    after, ignored = violations("p.ldtk")
+    eq(none, None, "no ignores: no 'ignored' in the summary")
+    eq(ignored, 1, "one ignored")
+    eq(len(after), len(before) - 1, "one coin fewer")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", required=True, help="the collide executable")

@@ -295,11 +295,36 @@ private:
             scene_->number("y", y);
             scene_->number("width", width);
             scene_->number("height", height);
-            scene_->end_shape(groups(e, name));
+            scene_->end_shape(groups(e, name), ignored(e));
             out_.shape_sources.push_back(MapSource{what, path, 0, 0, MapSource::kNoTile, {}});
             const json* iid = e.find("iid");
             out_.sources.add(out_.sources.shapes, 0, 0, layer, 0, iid && iid->is_string() ? iid->get<std::string>() : "");
         }
+    }
+
+    // The rules a `collide_ignore` field of the entity names (a String field: comma-separated
+    // names, or "*"; SPEC §3.1).
+    static std::vector<std::string> ignored(const Obj& e) {
+        std::vector<std::string> out;
+        const json* fields = e.find("fieldInstances");
+        if (!fields || !fields->is_array()) return out;
+        for (const json& f : *fields) {
+            if (!f.is_object() || f.value("__identifier", std::string()) != "collide_ignore") continue;
+            const auto v = f.find("__value");
+            if (v == f.end() || !v->is_string()) continue;
+            const std::string list = v->get<std::string>();
+            std::size_t from = 0;
+            while (from <= list.size()) {
+                std::size_t to = list.find(',', from);
+                if (to == std::string::npos) to = list.size();
+                std::string name = list.substr(from, to - from);
+                name.erase(0, name.find_first_not_of(" \t"));
+                name.erase(name.find_last_not_of(" \t") + 1);
+                if (!name.empty() && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+                from = to + 1;
+            }
+        }
+        return out;
     }
 
     // The entity's identifier, then its tags: the instance's own (__tags, LDtk 1.0), else its

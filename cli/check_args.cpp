@@ -34,15 +34,18 @@ const std::map<std::string, collide::Broadphase> kPhases{{"auto", collide::Broad
 }  // namespace
 
 void add_check_args(CLI::App& sub, CheckArgs& opt, bool with_format, const char* files_help) {
-    sub.add_option("files", opt.files, files_help)->required();
+    CLI::Option* files = sub.add_option("files", opt.files, files_help);
+    if (!with_format) files->required();  // check alone may take its inputs from collide.json
     if (with_format) {
-        sub.add_option("-f,--format", opt.format,
+        opt.format_option = sub.add_option("-f,--format", opt.format,
                        "Report format: json, jsonl, csv or text; or a CI format listing the findings only: gcc, github, "
                        "sarif or junit")
             ->default_str("json");
         sub.add_flag("--locations", opt.locations,
                      "Add where each object was written (file, line, column; layer, object id) to JSON, JSON Lines and CSV records");
-        sub.add_option("--baseline", opt.baseline,
+        sub.add_option("--config", opt.config, "The project file (default: collide.json here or in the nearest parent folder)");
+        sub.add_flag("--no-config", opt.no_config, "Use no project file");
+        opt.baseline_option = sub.add_option("--baseline", opt.baseline,
                        "Findings this file knows (from --write-baseline) are reported as known and fail nothing");
         sub.add_option("--write-baseline", opt.write_baseline,
                        "Write this run's findings to FILE as a baseline (rule, file, ids; no coordinates)");
@@ -55,7 +58,7 @@ void add_check_args(CLI::App& sub, CheckArgs& opt, bool with_format, const char*
     // One spec each time (SPEC §3): `--pairs a:b level.tmx` checks level.tmx.
     sub.add_option("--pairs", opt.pairs, "Pair spec A:B (repeatable, one each time); replaces the scenes' own pairs")
         ->allow_extra_args(false);
-    sub.add_option("--rules", opt.rules, "A rules file (pairs and rules) applied to every input, after its own");
+    opt.rules_option = sub.add_option("--rules", opt.rules, "A rules file (pairs and rules) applied to every input, after its own");
     sub.add_option("--broadphase", opt.broadphase, "auto, grid, sweep or brute (same results)")->default_str("auto");
     sub.add_flag("--no-touch", opt.no_touch, "Ignore pairs that only touch");
     sub.add_flag("--no-points", opt.no_points, "Leave out intersection points");
@@ -81,6 +84,7 @@ bool to_check_options(const CheckArgs& opt, collide::CheckOptions& copt) {
     if (opt.max_collisions_option->count() > 0 &&
         !count("--max-collisions", opt.max_collisions, 0, std::numeric_limits<std::size_t>::max(), max_collisions))
         return false;
+    if (opt.near_option->count() == 0 && opt.project_near) copt.near = *opt.project_near;
     if (opt.near_option->count() > 0) {
         // A decimal number, all of the text: no sign, space, hex or underflow to 0 ("1e-400").
         double d = 0.0;
@@ -115,7 +119,7 @@ bool to_check_options(const CheckArgs& opt, collide::CheckOptions& copt) {
 
 std::vector<collide::Scene> read_check_inputs(const CheckArgs& opt, unsigned threads, ReadProgress* progress,
                                               bool sources) {
-    std::optional<collide::RuleSet> rules;
+    std::optional<collide::RuleSet> rules = opt.project_rules;
     if (!opt.rules.empty()) rules = collide::read_rule_set(read_input(opt.rules), opt.rules);
     std::vector<std::string> warnings;
     std::vector<collide::Scene> scenes = read_scenes(opt.files, threads, &warnings, progress, sources);

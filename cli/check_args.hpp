@@ -9,6 +9,7 @@
 #include <collide/scene.hpp>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,13 @@ struct CheckArgs {
     bool strict = false;     // check only
     std::string baseline;        // check only: --baseline FILE
     std::string write_baseline;  // check only: --write-baseline FILE
+    std::string config;          // check only: --config FILE
+    bool no_config = false;      // check only
+    std::optional<collide::RuleSet> project_rules;  // collide.json's inline "rules"
+    std::optional<double> project_near;             // collide.json's "near"
+    CLI::Option* format_option = nullptr;
+    CLI::Option* rules_option = nullptr;
+    CLI::Option* baseline_option = nullptr;
     CLI::Option* near_option = nullptr;
     CLI::Option* threads_option = nullptr;
     CLI::Option* max_collisions_option = nullptr;

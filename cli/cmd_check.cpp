@@ -4,6 +4,7 @@
 #include "log.hpp"
 #include "output.hpp"
 #include "progress.hpp"
+#include "project.hpp"
 
 #include <collide/check.hpp>
 #include <collide/findings.hpp>
@@ -104,9 +105,17 @@ void collision_finding(const collide::Scene& scene, collide::Collision&& c, cons
     }
 }
 
-ExitCode run_check(const CheckArgs& opt) {
-    set_log_quiet(opt.quiet);
-    set_log_verbose(opt.verbose);
+ExitCode run_check(const CheckArgs& args) {
+    set_log_quiet(args.quiet);
+    set_log_verbose(args.verbose);
+    // collide.json: the inputs of a bare `collide check`, and options the command line left.
+    CheckArgs opt = args;
+    try {
+        if (!apply_project(opt)) return ExitCode::BadInput;
+    } catch (const collide::Error& e) {
+        log_error(e.what());
+        return ExitCode::BadInput;
+    }
     const collide::Format* format = choice(kFormats, "--format", opt.format);
     collide::CheckOptions copt;
     if (!format || !to_check_options(opt, copt)) return ExitCode::BadInput;

@@ -9,7 +9,7 @@ _collide() {
     local common="-h --help --help-all"
     local shared_options="-o --output --pairs --rules --broadphase --no-touch --no-points
         --fail-on-collision --threads --max-collisions --near --separation -q --quiet -v --verbose"
-    local check_only="-f --format --locations --strict --baseline --write-baseline"
+    local check_only="-f --format --locations --strict --baseline --write-baseline --config --no-config"
     COMPREPLY=()
 
     # `--format=js`: bash splits the word at '=' (COMP_WORDBREAKS), into `--format` `=` `js`.
@@ -49,7 +49,7 @@ _collide() {
         case $prev in
             -f|--format) COMPREPLY=($(compgen -W "json jsonl csv text gcc github sarif junit" -- "$cur")); return 0 ;;
             --broadphase) COMPREPLY=($(compgen -W "auto grid sweep brute" -- "$cur")); return 0 ;;
-            -o|--output|--rules|--baseline|--write-baseline) _collide_files; return 0 ;;
+            -o|--output|--rules|--baseline|--write-baseline|--config) _collide_files; return 0 ;;
             --pairs|--threads|--max-collisions|--near) return 0 ;;  # free text: nothing to offer
         esac
     fi

@@ -407,6 +407,39 @@ def an_ldtk_entity_field_collide_ignore_silences_its_rule():
     eq(len(after), len(before) - 1, "one coin fewer")
 
 
+@test
+def a_bare_check_checks_the_project():
+    proj = Path(tempfile.mkdtemp()) / "game"
+    (proj / ".git").mkdir(parents=True)  # the search for collide.json stops at the repository's root
+    (proj / "levels" / "deep").mkdir(parents=True)
+    write(proj / "levels", "a.tmx", IGNORE_MAP)
+    write(proj / "levels" / "deep", "b.tmx", IGNORE_MAP)
+    write(proj, "rules.json", {"rules": [{"name": "coins clear of walls", "pairs": "coin:Walls", "expect": "none"}]})
+    write(proj, "collide.json", {"inputs": ["levels/**/*.tmx"], "rules": "rules.json", "format": "gcc"})
+    r = collide("check", "-q", cwd=proj)
+    eq(r.code, 1, "the project's rule fails")
+    eq(sorted({x["file"] for x in gcc_lines(r)}), ["levels/a.tmx", "levels/deep/b.tmx"], "every input, by its glob")
+    # From a subfolder: the same project, its files named from there.
+    r = collide("check", "-q", cwd=proj / "levels" / "deep")
+    eq(sorted({x["file"] for x in gcc_lines(r)}), ["../../levels/a.tmx", "../../levels/deep/b.tmx"], "from a subfolder")
+    # The command line wins: its format, its FILE.
+    r = collide("check", "-q", "-f", "json", "levels/a.tmx", cwd=proj)
+    eq([s["file"] for s in json.loads(r.out)["scenes"]], ["levels/a.tmx"], "FILE and -f on the command line")
+    check(json.loads(r.out)["scenes"][0]["rules"], "the project's rules still apply to a FILE given")
+    r = collide("check", "-q", "--no-config", "levels/a.tmx", cwd=proj)
+    eq(json.loads(r.out)["scenes"][0]["rules"], [], "--no-config: no project rules")
+    eq(collide("check", "--no-config", cwd=proj).code, 2, "--no-config and no FILE")
+    # An unknown key is an error at its line and column.
+    (proj / "collide.json").write_text('{"inputs": ["levels/*.tmx"],\n "strcit": true}\n')
+    r = collide("check", cwd=proj)
+    eq(r.code, 2, "exit status")
+    check("collide.json:2:12: /strcit: unknown key 'strcit' (did you mean 'strict'?)" in r.err, f"message {r.err!r}")
+    (proj / "collide.json").write_text('{"inputs": ["nothing/*.tmx"]}')
+    r = collide("check", cwd=proj)
+    eq(r.code, 2, "a glob that matches nothing")
+    check("'nothing/*.tmx' matches no file" in r.err, f"message {r.err!r}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", required=True, help="the collide executable")

@@ -79,7 +79,8 @@ def each_subcommand_offers_exactly_the_options_its_help_lists():
 @test
 def render_offers_the_options_of_check_but_format():
     # The report's own options are check's alone: render writes one SVG picture.
-    check_only = {"-f", "--format", "--locations", "--strict", "--baseline", "--write-baseline"}
+    check_only = {"-f", "--format", "--locations", "--strict", "--baseline", "--write-baseline", "--config",
+                  "--no-config"}
     offered = set(complete("collide", "render", "-"))
     eq(offered, set(complete("collide", "check", "-")) - check_only, "collide render -")
     eq(complete("collide", "render", "--"), [w for w in complete("collide", "check", "--") if w not in check_only],

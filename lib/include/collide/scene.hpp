@@ -202,6 +202,25 @@ RuleSet read_rule_set(std::string_view text, const std::string& file);
 /// file) when one of its rule names is already a rule of the scene.
 void add_rules(Scene& scene, const RuleSet& rules);
 
+/// A project file, `collide.json` (SPEC §3.1 "Configuration"): what a bare `collide check`
+/// checks and how. Paths and globs are relative to the file's folder; unset members leave the
+/// command line's defaults. The command line's own options win over the file's.
+struct Project {
+    std::string file;
+    std::vector<std::string> inputs;         ///< globs ("levels/**/*.tmx")
+    std::optional<std::string> rules_path;   ///< "rules": a rules file
+    std::optional<RuleSet> rules;            ///< "rules": {"pairs": [...], "rules": [...]} in the file
+    std::optional<std::string> baseline;     ///< a baseline file (--baseline)
+    std::optional<bool> strict;
+    std::optional<std::string> format;
+    std::optional<double> near;
+    std::optional<bool> no_touch;
+};
+
+/// Parse a project file. Throws Error naming the file, the JSON path and line:column (an
+/// unknown key is an error, as in scenes).
+Project read_project(std::string_view text, const std::string& file);
+
 /// Validate a polygon's vertex list as the scene format requires and return it with
 /// consecutive repeats dropped; on failure returns nothing and sets `why`.
 std::optional<std::vector<Vec2>> simple_polygon(const std::vector<Vec2>& points, std::string& why);

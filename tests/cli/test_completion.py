@@ -90,7 +90,7 @@ def render_offers_the_options_of_check_but_format():
 @test
 def options_and_their_values_complete():
     eq(complete("collide", "check", "--for"), ["--format"], "collide check --for")
-    eq(complete("collide", "check", "--no-"), ["--no-touch", "--no-points"], "collide check --no-")
+    eq(complete("collide", "check", "--no-"), ["--no-config", "--no-touch", "--no-points"], "collide check --no-")
     formats = accepted_values("--format")
     eq(sorted(complete("collide", "check", "--format", "")), formats, "collide check --format")
     eq(sorted(complete("collide", "check", "-f", "")), formats, "collide check -f")

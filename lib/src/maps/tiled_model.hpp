@@ -41,7 +41,7 @@ inline constexpr std::uint32_t kGidMask = 0x0FFFFFFFu;
 
 /// Where something is in its file, for errors: line:column (TMX) or a JSON pointer (TMJ).
 struct Where {
-    std::string file;  ///< the file it was read from (the map, a tileset or a template)
+    std::string file;  ///< the file it was read from (a tileset or a template); empty: the map itself
     std::string json_path;
     int line = 0;
     int column = 0;          ///< in characters, as errors count them

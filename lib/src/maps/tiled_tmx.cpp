@@ -78,11 +78,22 @@ Where where_of(const XmlFile& f, pugi::xml_node n) {
     };
     std::size_t line = 0, start = 0;
     if (at >= f.cursor) {
-        for (std::size_t i = f.cursor; i < at; ++i)
-            if (breaks_at(i)) {
+        // Most text holds no CR: then the LFs alone are the breaks, found by memchr (a map's
+        // layer data is megabytes on one line).
+        const char* from = t.data() + f.cursor;
+        const char* to = t.data() + at;
+        if (std::memchr(from, '\r', static_cast<std::size_t>(to - from)) == nullptr) {
+            for (const char* p = from; (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(to - p))));) {
                 ++f.cursor_line;
-                f.cursor_line_start = i + 1;
+                f.cursor_line_start = static_cast<std::size_t>(++p - t.data());
             }
+        } else {
+            for (std::size_t i = f.cursor; i < at; ++i)
+                if (breaks_at(i)) {
+                    ++f.cursor_line;
+                    f.cursor_line_start = i + 1;
+                }
+        }
         f.cursor = at;
         line = f.cursor_line;
         start = f.cursor_line_start;
@@ -368,6 +379,7 @@ Map Reader::read_map(const std::string& file, std::string_view text) {
     parse_xml(f);
     Lane lane;  // after f: done with f's text before f goes
     lane_ = &lane;
+    map_file_ = &f;
     try {
         Map map = read_parsed_map(f);
         finish_decoding();

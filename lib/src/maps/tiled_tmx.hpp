@@ -123,6 +123,7 @@ private:
         std::string error;  // the DataError's message
     };
     Lane* lane_ = nullptr;  // read_map's, while it reads
+    const XmlFile* map_file_ = nullptr;  // the map's own file, while read_map reads it
     std::vector<std::unique_ptr<Pending>> pending_;
 };
 

@@ -80,6 +80,9 @@ Object Reader::read_object(const XmlFile& f, pugi::xml_node n, const Tilesets& s
     }
     apply_object(f, n, o, sets, in);
     o.where = where_of(f, n);
+    // An object of the map itself leaves its file unsaid (the converter names the map): a map
+    // of 100,000 objects need not hold its own path 100,000 times.
+    if (&f == map_file_) o.where.file.clear();
     return o;
 }
 
@@ -88,12 +91,14 @@ void Reader::apply_object(const XmlFile& f, pugi::xml_node n, Object& o, const T
     enum Key { Name, Id, Class, Type, X, Y, Width, Height, Rotation, Gid, kKeys };
     static constexpr const char* kNames[kKeys] = {"name", "id", "class", "type", "x", "y", "width", "height", "rotation", "gid"};
     pugi::xml_attribute at[kKeys];
-    for (pugi::xml_attribute a = n.first_attribute(); a; a = a.next_attribute())
+    for (pugi::xml_attribute a = n.first_attribute(); a; a = a.next_attribute()) {
+        const char* name = a.name();
         for (int k = 0; k < kKeys; ++k)
-            if (!at[k] && std::strcmp(a.name(), kNames[k]) == 0) {
+            if (name[0] == kNames[k][0] && !at[k] && std::strcmp(name, kNames[k]) == 0) {
                 at[k] = a;
                 break;
             }
+    }
     if (at[Name]) o.name = at[Name].value();
     const What what(o, in);  // worded when thrown: name and id as they are then
     o.id = static_cast<std::uint32_t>(whole_value(f, n, at[Id], o.id, 0, kU32, what));

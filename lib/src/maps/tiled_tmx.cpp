@@ -243,6 +243,8 @@ Tileset Reader::read_tileset(const XmlFile& f, pugi::xml_node ts) {
 
 static_assert(std::is_nothrow_move_constructible_v<Layer> && std::is_nothrow_move_constructible_v<TileBlock>,
               "Pending::out points into a layer's blocks, which must not be copied when layers move");
+// The lane decodes into Pending::gids, never into the layer itself: a layer read after it may
+// fail and take the layers being built with it while the lane still works.
 
 void Reader::decode_block(const XmlFile& f, pugi::xml_node data, pugi::xml_node n, std::uint64_t count,
                           const std::string& what, Gids& out) {
@@ -263,7 +265,7 @@ void Reader::decode_block(const XmlFile& f, pugi::xml_node data, pugi::xml_node 
     pending_.push_back(std::move(p));
     const auto decode = [&job] {
         try {
-            *job.out = decode_tile_data(job.text, job.encoding, job.compression, job.count);
+            job.gids = decode_tile_data(job.text, job.encoding, job.compression, job.count);
         } catch (const DataError& e) {
             job.failed = true;
             job.error = e.what();
@@ -274,18 +276,20 @@ void Reader::decode_block(const XmlFile& f, pugi::xml_node data, pugi::xml_node 
     };
     if (!lane_) {
         decode();
-        finish_decoding();
+        finish_decoding(true);
         return;
     }
     lane_->post(decode);
 }
 
-void Reader::finish_decoding() {
+void Reader::finish_decoding(bool deliver) {
     if (lane_) lane_->finish();
     const std::vector<std::unique_ptr<Pending>> done = std::move(pending_);
     pending_.clear();
     for (const auto& p : done)
         if (p->failed) fail(p->where, p->what + ": " + p->error);
+    if (deliver)
+        for (const auto& p : done) *p->out = std::move(p->gids);
 }
 
 void Reader::spend(const XmlFile& f, pugi::xml_node n, std::uint64_t cells, const std::string& what) {
@@ -382,12 +386,13 @@ Map Reader::read_map(const std::string& file, std::string_view text) {
     map_file_ = &f;
     try {
         Map map = read_parsed_map(f);
-        finish_decoding();
+        finish_decoding(true);
         lane_ = nullptr;
         return map;
     } catch (...) {
         // A tile layer's data comes before what failed after it: its error is the one to say.
-        finish_decoding();
+        // The layers being read are gone by now: the decoded gids go nowhere.
+        finish_decoding(false);
         lane_ = nullptr;
         throw;
     }

@@ -96,8 +96,9 @@ private:
     /// `out`: at once, or on the lane when there is one (finish_decoding hands them over).
     void decode_block(const XmlFile& f, pugi::xml_node data, pugi::xml_node n, std::uint64_t count,
                       const std::string& what, Gids& out);
-    /// Waits for the blocks on the lane and throws the first one's error, in document order.
-    void finish_decoding();
+    /// Waits for the blocks on the lane and throws the first one's error, in document order;
+    /// else, when `deliver`, hands each its gids (the layers are alive only on success).
+    void finish_decoding(bool deliver);
     /// Counts a layer's cells against the map's budget (kMaxMapCells for all layers together).
     void spend(const XmlFile& f, pugi::xml_node n, std::uint64_t cells, const std::string& what);
     void apply_object(const XmlFile& f, pugi::xml_node n, Object& o, const Tilesets& sets, const std::string& in);
@@ -117,6 +118,7 @@ private:
         std::string_view text, encoding, compression;  // in the map's XML, alive until read_map ends
         std::uint64_t count = 0;
         Gids* out = nullptr;  // the block's: a Layer moved keeps its blocks where they are
+        Gids gids;            // decoded here, handed to *out by finish_decoding
         Where where;          // of `n`, for an error
         std::string what;
         bool failed = false;

@@ -9,10 +9,12 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 using collide::Scene;
 using collide::detail::PathData;
@@ -180,14 +182,15 @@ TEST_CASE("a big scene merges the shapes nothing reports about into one path per
 }
 
 TEST_CASE("a picture built as check() streams is the picture of the collected result") {
-    // Overlapping circles in a row, a grid they reach, and --near: SvgPicture, handed each
-    // record as check() streams it, writes the bytes write_svg writes from the collected result
-    // (titles with their first notes and "and N more", near links, hit cells, dots).
+    // Overlapping circles in a row, a grid they reach, --near and a failed clearance rule:
+    // SvgPicture, handed each record as check() streams it, writes the bytes write_svg writes
+    // from the collected result (titles with their first notes and "and N more", near links,
+    // hit cells, dots, violators and labels).
     std::string json = R"({"grids": [{"id": "g", "origin": [0, 4], "tile_size": [1, 1], "rows": ["#..#", "####"]}], "shapes": [)";
     for (int i = 0; i < 40; ++i)
         json += std::string(i ? "," : "") + R"({"id": "c)" + std::to_string(i) + R"(", "type": "circle", "center": [)" +
                 std::to_string(i * 0.7) + R"(, 0], "radius": )" + (i % 3 ? "1" : "4.5") + "}";
-    json += "]}";
+    json += R"(], "rules": [{"name": "clear of the grid", "pairs": "*:g", "expect": "none", "clearance": 2}]})";
     const Scene scene = collide::read_scene(json, "row.json");
     collide::CheckOptions options;
     options.near = 3;
@@ -208,4 +211,183 @@ TEST_CASE("a picture built as check() streams is the picture of the collected re
     CHECK(count(whole.str(), " more</title>") > 0);  // notes were cut
     CHECK(count(whole.str(), "class=\"link\"") > 0);  // near links drawn
     CHECK(count(whole.str(), "cell-") > 0);            // grid cells hit
+    CHECK(count(whole.str(), "<g class=\"violator\">") > 0);
+    CHECK(count(whole.str(), "<text class=\"label\"") > 1);
+}
+
+namespace {
+
+// The level of tests/cli/test_render.py's rule scene: coins that must keep 40 units from the
+// walls. coin-in-wall overlaps wall-1, coin-near-wall is 30 from wall-2 (a clearance
+// violator that collides with nothing), coin-free is clear; coin-by-grid is 20 from grid g.
+const char* const kRuleScene = R"({
+    "shapes": [
+        {"id": "wall-1", "type": "rect", "min": [0, 250], "max": [2000, 300], "groups": ["walls"]},
+        {"id": "wall-2", "type": "rect", "min": [900, 0], "max": [950, 200], "groups": ["walls"]},
+        {"id": "coin-in-wall", "type": "circle", "center": [300, 260], "radius": 20, "groups": ["coins"]},
+        {"id": "coin-near-wall", "type": "circle", "center": [1000, 100], "radius": 20, "groups": ["coins"]},
+        {"id": "coin-free", "type": "circle", "center": [1500, 100], "radius": 20, "groups": ["coins"]},
+        {"id": "coin-by-grid", "type": "circle", "center": [1700, 100], "radius": 20, "groups": ["coins"]},
+        {"id": "lonely", "type": "point", "at": [1800, 20], "groups": ["pickups"]}
+    ],
+    "grids": [{"id": "g", "origin": [1740, 95], "tile_size": 10, "rows": ["#"], "outside": "empty", "groups": ["walls"]}],
+    "pairs": ["coins:walls"],
+    "rules": [
+        {"name": "coins clear of walls", "pairs": "coins:walls", "expect": "none", "clearance": 40},
+        {"name": "pickups rest on walls", "pairs": "pickups:walls", "expect": "each"},
+        {"name": "coins touch nothing", "pairs": "coins:coins", "expect": "none"}
+    ]
+})";
+
+// The <g> or <path> that draws object `id` with its title, up to its end.
+std::string element_of(const std::string& svg, const std::string& id) {
+    const std::size_t title = svg.find("<title>" + id + " (");
+    REQUIRE(title != std::string::npos);
+    const std::size_t start = svg.rfind('<', title - 1);
+    const std::size_t end = svg.find(svg.compare(start, 2, "<g") == 0 ? "</g>" : "</path>", title);
+    return svg.substr(start, end - start);
+}
+
+}  // namespace
+
+TEST_CASE("the shapes and grids in a failed rule's violations are drawn as violators, titled with the rule") {
+    const std::string svg = render(kRuleScene);
+    SUBCASE("a clearance violator that collides with nothing is hatched, not grey") {
+        const std::string coin = element_of(svg, "coin-near-wall");
+        CHECK(coin.rfind("<g class=\"violator\"><title>coin-near-wall (circle; groups coins)&#10;violates 'coins clear "
+                         "of walls' with wall-2 (distance 30)</title>",
+                         0) == 0);
+        CHECK(coin.find("class=\"area violator\"") != std::string::npos);
+        CHECK(coin.find("class=\"violation\"") != std::string::npos);
+        CHECK(coin.find("area shape") == std::string::npos);
+        CHECK(svg.find("<pattern id=\"hatch\"") != std::string::npos);
+    }
+    SUBCASE("a violator that also collides keeps its collision's fill under the violation's outline") {
+        const std::string coin = element_of(svg, "coin-in-wall");
+        CHECK(coin.find("<title>coin-in-wall (circle; groups coins)&#10;violates 'coins clear of walls' with wall-1 "
+                        "(distance 0)&#10;overlaps wall-1</title>") != std::string::npos);
+        CHECK(coin.find("class=\"area overlap\"") != std::string::npos);
+        CHECK(coin.find("class=\"violation\"") != std::string::npos);
+    }
+    SUBCASE("an each rule's shape, and a grid on side b") {
+        CHECK(element_of(svg, "lonely").find("&#10;violates 'pickups rest on walls'</title>") != std::string::npos);
+        const std::string grid = element_of(svg, "g");
+        CHECK(grid.find("(grid 1×1, tile 10×10; outside open)&#10;violates 'coins clear of walls' with coin-by-grid "
+                        "(distance 20)</title>") != std::string::npos);
+        CHECK(grid.find("<path class=\"violation\" vector-effect=\"non-scaling-stroke\"") != std::string::npos);
+    }
+    SUBCASE("what breaks no rule is drawn as before") {
+        CHECK(std::regex_search(svg, std::regex(R"re(<path class="area shape" d="[^"]*"><title>coin-free \(circle; groups coins\)</title>)re")));
+        CHECK(element_of(svg, "wall-1").find("class=\"area overlap\"") != std::string::npos);  // and a violator
+        CHECK(svg.find("violates 'coins touch nothing'") == std::string::npos);  // it passed
+        // wall-1, wall-2, coin-in-wall, coin-near-wall, coin-by-grid, lonely
+        CHECK(count(svg, "<g class=\"violator\">") == 6);
+    }
+    SUBCASE("the legend names the failed rules and shows the violators' style") {
+        CHECK(svg.find("<text x=\"12\" y=\"114\">'coins clear of walls'</text>") != std::string::npos);
+        CHECK(svg.find("'pickups rest on walls'</text>") != std::string::npos);
+        CHECK(svg.find("<path class=\"area violator\" d=\"M2 1h24v12h-24Z\"/><path class=\"violation\"") != std::string::npos);
+    }
+}
+
+TEST_CASE("the ids of the objects in violations and collisions are labels beside them, kLabels at most") {
+    SUBCASE("violators first, then the objects in collisions as the report first names them") {
+        const std::string svg = render(kRuleScene);
+        std::vector<std::string> labels;
+        const std::regex label(R"re(<text class="label" x="[^"]+" y="[^"]+">([^<]*)</text>)re");
+        for (auto it = std::sregex_iterator(svg.begin(), svg.end(), label); it != std::sregex_iterator(); ++it)
+            labels.push_back((*it)[1]);
+        labels.pop_back();  // the legend's sample label
+        CHECK(labels == std::vector<std::string>{"coin-in-wall", "wall-1", "coin-near-wall", "wall-2", "coin-by-grid", "g",
+                                                 "lonely"});
+    }
+    SUBCASE("a label sits above its object's top left, inside the drawing") {
+        const std::string svg = render(R"({"shapes": [
+            {"id": "a", "type": "rect", "min": [0, 0], "max": [100, 50]},
+            {"id": "b", "type": "rect", "min": [90, 40], "max": [200, 100]}]})");
+        const Px corner = pixel_of(svg, {90, 40}, false);
+        CHECK(svg.find("<text class=\"label\" x=\"" + collide::detail::px_number(corner.x) + "\" y=\"" +
+                       collide::detail::px_number(corner.y - 5) + "\">b</text>") != std::string::npos);
+    }
+    SUBCASE("a long id is cut, and labels that would meet move apart") {
+        const std::string svg = render(R"({"shapes": [
+            {"id": "a-very-long-identifier-of-a-crate", "type": "rect", "min": [0, 0], "max": [10, 10]},
+            {"id": "b", "type": "rect", "min": [0, 0], "max": [10, 10]}]})");
+        CHECK(svg.find(">a-very-long-identifier-…</text>") != std::string::npos);
+        std::smatch a, b;
+        REQUIRE(std::regex_search(svg, a, std::regex(R"re(<text class="label" x="([^"]+)" y="([^"]+)">a-)re")));
+        REQUIRE(std::regex_search(svg, b, std::regex(R"re(<text class="label" x="([^"]+)" y="([^"]+)">b<)re")));
+        CHECK(a[1] == b[1]);
+        CHECK(std::abs(std::stod(a[2]) - std::stod(b[2])) >= 13);
+    }
+    SUBCASE("many colliding shapes: the first kLabels in report order") {
+        std::string json = R"({"shapes": [)";
+        for (int i = 0; i < 400; ++i)
+            json += std::string(i ? "," : "") + R"({"id": "c)" + std::to_string(i) + R"(", "type": "circle", "center": [)" +
+                    std::to_string(i) + R"(, 0], "radius": 0.6})";
+        const std::string svg = render(json + "]}");
+        CHECK(count(svg, "<text class=\"label\"") == collide::kLabels + 1);  // and the legend's
+        CHECK(svg.find(">c299</text>") != std::string::npos);
+        CHECK(svg.find(">c300</text>") == std::string::npos);
+        CHECK(svg.find("<title>c399 (circle)&#10;overlaps c398</title>") != std::string::npos);  // on hover
+    }
+}
+
+TEST_CASE("the legend lies inside the picture's own view, at most 1200 px wide") {
+    // The legend's left edge, the baseline of its last line, and the picture's size.
+    const auto check_fits = [](const std::string& svg) {
+        std::smatch m;
+        REQUIRE(std::regex_search(svg, m, std::regex(R"re(width="([\d.]+)" height="([\d.]+)" viewBox="0 0 ([\d.]+) ([\d.]+)")re")));
+        const double w = std::stod(m[1]), h = std::stod(m[2]);
+        CHECK(m[1] == m[3]);
+        CHECK(m[2] == m[4]);
+        CHECK(w <= 1200);
+        REQUIRE(std::regex_search(svg, m, std::regex(R"re(<g id="legend" transform="translate\(([\d.]+) 0\)">)re")));
+        const double x = std::stod(m[1]);
+        CHECK(x >= view_of(svg).w);
+        CHECK(x + 290 <= w);  // kLegendWidth: every line of it is cut to fit
+        double last = 0;
+        const std::string legend = svg.substr(static_cast<std::size_t>(m.position(0)));
+        const std::regex line(R"re(<text x="[\d.]+" y="([\d.]+)")re");
+        for (auto it = std::sregex_iterator(legend.begin(), legend.end(), line); it != std::sregex_iterator(); ++it)
+            last = std::max(last, std::stod((*it)[1]));
+        CHECK(last > 300);
+        CHECK(last + 4 <= h);
+    };
+    SUBCASE("a wide level: the drawing shrinks so that the legend fits beside it") {
+        const std::string svg = render(kRuleScene);
+        check_fits(svg);
+        CHECK(view_of(svg).w == doctest::Approx(1200 - 290 - 8));
+    }
+    SUBCASE("a tall level keeps its 1000 px") {
+        const std::string svg = render(R"({"shapes": [{"id": "tower", "type": "rect", "min": [0, 0], "max": [100, 1000]}]})");
+        check_fits(svg);
+        CHECK(view_of(svg).h == doctest::Approx(1032));
+    }
+    SUBCASE("a small level under a long legend: many failed rules with long names, a long file name") {
+        std::string rules;
+        for (int i = 0; i < 6; ++i)
+            rules += std::string(i ? "," : "") + R"({"name": "rule number )" + std::to_string(i) +
+                     R"( with a name much longer than the legend is wide", "pairs": "*:*", "expect": "none"})";
+        collide::Scene scene = collide::read_scene(R"({"shapes": [
+            {"id": "a", "type": "point", "at": [0, 0]}, {"id": "b", "type": "point", "at": [0, 0]}],
+            "moves": [{"id": "m", "against": "*", "from": [0, 1], "to": [1, 1]}], "rules": [)" + rules + "]}",
+                                                   "/a/very/long/path/of/directories/to/levels/world-1/level-1.json");
+        const std::string svg = render(scene);
+        check_fits(svg);
+        CHECK(svg.find(">…/to/levels/world-1/level-1.json</text>") != std::string::npos);  // 32 characters
+        CHECK(svg.find(">'rule number 0 with a name m…'</text>") != std::string::npos);
+        CHECK(svg.find(">and 3 more rules</text>") != std::string::npos);
+    }
+}
+
+TEST_CASE("text cut to fit counts characters, not bytes") {
+    using collide::detail::xml_text_cut;
+    CHECK(xml_text_cut("crate", 5) == "crate");
+    CHECK(xml_text_cut("crates", 5) == "crat…");
+    CHECK(xml_text_cut("levels/a.json", 8, true) == "…/a.json");
+    CHECK(xml_text_cut("ééééé&", 4) == "ééé…");
+    CHECK(xml_text_cut("a&b<c", 4) == "a&amp;b…");
+    CHECK(xml_text_cut("a&b<c", 5) == "a&amp;b&lt;c");
+    CHECK(collide::detail::text_chars("é\x01") == 5);  // \x01 as shown
 }

@@ -10,14 +10,18 @@ in --out as an artefact of the run; Pillow (Debian's python3-pil) reads the pixe
 shows the overlap colour, every one of a touching pair the touch colour, and places where the
 scene has nothing (found by asking collide which probe circles meet nothing) stay background
 white. The pixel of a scene point comes from the `data-view` of the SVG and the scene's own
-y axis, so a picture drawn upside down fails. Last, a 1000×1000 grid with 100,000 shapes must
-stay a few MB and open in the browser.
+y axis, so a picture drawn upside down fails. Failed rules: every violating shape and grid has
+a title naming the rule and an id label, and its outline shows the violation colour; a scene of
+its own (a wide level with a clearance rule) shows a violator that collides with nothing
+hatched rather than grey, and its legend whole in a 1200 px wide window, as every sample's.
+Last, a 1000×1000 grid with 100,000 shapes must stay a few MB and open in the browser.
 
---no-browser --no-big (the sanitizer build) keeps the SVG checks of the samples only.
+--no-browser --no-big (the sanitizer build) keeps the SVG checks of the samples and the rule scene.
 """
 import argparse
 import concurrent.futures
 import json
+import math
 import os
 import random
 import shutil
@@ -35,7 +39,13 @@ except ImportError:
 ROOT = Path(__file__).resolve().parents[2]
 SVG = "{http://www.w3.org/2000/svg}"
 OVERLAP, TOUCH, WHITE = (0xD6, 0x27, 0x28), (0xE6, 0x9F, 0x00), (255, 255, 255)
-DOT_RADIUS_PX = 3.5  # lib/src/render_svg.cpp: .dot-* stroke-width 7, round caps
+VIOLATION = (0xC5, 0x1B, 0x7D)  # lib/src/render/render_svg.cpp: .violation, the hatch's stripes
+HATCH = (220, 118, 177)  # a stripe of the hatch: VIOLATION at fill-opacity .6 on white
+SOLID = (0x3E, 0x4C, 0x59)
+DOT_RADIUS_PX = 3.5  # lib/src/render/render_svg.cpp: .dot-* stroke-width 7, round caps
+RING_PX = 8  # lib/src/render/render_svg.cpp: ring_if_small, around shapes of 8 px or less
+LABEL_CHAR_PX, LABEL_CHARS = 6.6, 24  # lib/src/render/picture_notes.cpp: kLabelCharWidth, kLabelChars
+PICTURE_WIDTH, LEGEND_WIDTH = 1200, 290  # lib/src/render/picture.hpp: kPictureWidth, kLegendWidth
 FAILURES = []
 
 
@@ -75,7 +85,60 @@ def svg_checks(name, arg, scene, svg_path):
         check(any(t.startswith(i + " (") for t in titles), f"{name}: no <title> for {i!r}")
     for m in scene.get("moves", []):
         check(any(t.startswith(f"move {m['id']}: ") for t in titles), f"{name}: no <title> for move {m['id']!r}")
-    return [float(v) for v in root.get("data-view").split()]
+    check_view_box(name, root)
+    return [float(v) for v in root.get("data-view").split()], root
+
+
+def check_view_box(name, root):
+    """The picture, legend included, lies in its declared view, at most PICTURE_WIDTH wide."""
+    w, h = float(root.get("width")), float(root.get("height"))
+    check(root.get("viewBox") == f"0 0 {root.get('width')} {root.get('height')}", f"{name}: viewBox {root.get('viewBox')!r}")
+    check(w <= PICTURE_WIDTH + 0.05, f"{name}: the picture is {w} px wide")
+    legend = next(g for g in root.iter(SVG + "g") if g.get("id") == "legend")
+    x = float(legend.get("transform").split("(")[1].split()[0])
+    check(x + LEGEND_WIDTH <= w + 0.05, f"{name}: the legend at x {x} does not fit {w} px")
+    last = max(float(t.get("y")) for t in legend.iter(SVG + "text"))
+    check(last + 4 <= h, f"{name}: the legend's last line at y {last} does not fit {h} px")
+
+
+def labels(root):
+    """{text: (left, top, right, bottom)} of the id labels, as render places and measures them."""
+    out = {}
+    for g in root.iter(SVG + "g"):
+        if g.get("id") == "labels":
+            for t in g.iter(SVG + "text"):
+                x, y = float(t.get("x")), float(t.get("y"))
+                out[t.text] = (x, y - 10, x + len(t.text) * LABEL_CHAR_PX + 2, y + 3)
+    return out
+
+
+def label_of(object_id):
+    return object_id if len(object_id) <= LABEL_CHARS else object_id[:LABEL_CHARS - 1] + "…"
+
+
+def violators(report):
+    """{id: [rule names]} of the shapes and grids in failed rules' violations."""
+    out = {}
+    for rule in report.get("rules", []):
+        if not rule["passed"]:
+            for v in rule["violations"]:
+                for side in ("a", "b"):
+                    if side in v:
+                        out.setdefault(v[side], []).append(rule["name"])
+    return out
+
+
+def rule_checks(name, root, report):
+    """Each violator's title names its failed rules; it and each object in a collision has a label."""
+    titles = [t.text or "" for t in root.iter(SVG + "title")]
+    for object_id, rules in violators(report).items():
+        title = next((t for t in titles if t.startswith(object_id + " (")), "")
+        for rule in rules:
+            check(f"\nviolates '{rule}'" in title, f"{name}: the title of {object_id!r} does not name rule {rule!r}: {title!r}")
+    named = set(violators(report)) | {c[k] for c in report["collisions"] for k in ("a", "b")}
+    placed = labels(root)
+    for object_id in named:
+        check(label_of(object_id) in placed, f"{name}: no label for {object_id!r}")
 
 
 def to_px(view, y_up, p):
@@ -165,7 +228,7 @@ def empty_probes(name, scene, view, y_up):
     return [p for p in probes if f"probe-{p[0]}-{p[1]}" not in hit]
 
 
-def pixel_checks(name, scene, view, image, report):
+def pixel_checks(name, scene, view, image, report, placed):
     y_up = scene.get("settings", {}).get("y_axis") == "up"
     pixel = lambda x, y: image.getpixel((x, y))
     points = {"overlap": [], "touch": []}
@@ -177,7 +240,9 @@ def pixel_checks(name, scene, view, image, report):
                 continue  # an overlap dot is drawn over it
             got = pixel(int(x), int(y))
             check(near(got, want), f"{name}: {kind} point at pixel ({x:.1f}, {y:.1f}) is {got}, not {want}")
-    empty = empty_probes(name, scene, view, y_up)
+    # an id label is drawn where the scene has nothing: the places under one are not empty
+    under_label = lambda x, y: any(l - 2 <= x <= r + 2 and t - 2 <= y <= b + 2 for l, t, r, b in placed.values())
+    empty = [p for p in empty_probes(name, scene, view, y_up) if not under_label(p[0], p[1])]
     check(len(empty) >= 3, f"{name}: only {len(empty)} empty places to look at")
     for px, py, in_grid in empty:
         got = pixel(px, py)
@@ -185,6 +250,135 @@ def pixel_checks(name, scene, view, image, report):
         ok = min(got) >= 200 and max(got) - min(got) <= 24 if in_grid else near(got, WHITE, 3)
         check(ok, f"{name}: nothing is at pixel ({px}, {py}), but it is {got}")
     return len(points["overlap"]) + len(points["touch"]), len(empty)
+
+
+def outline_pixels(scene, view, y_up, object_id):
+    """Pixels along the outline of a shape or grid (a ring of RING_PX around a speck), or []
+    for the types this test does not trace."""
+    shape = next((x for x in scene.get("shapes", []) if x["id"] == object_id), None)
+    grid = next((g for g in scene.get("grids", []) if g["id"] == object_id), None)
+    n = 48
+    if grid:
+        tw, th = (grid["tile_size"], grid["tile_size"]) if isinstance(grid["tile_size"], (int, float)) else grid["tile_size"]
+        ox, oy = grid.get("origin", [0, 0])
+        shape = {"type": "rect", "min": [ox, oy], "max": [ox + max(len(r) for r in grid["rows"]) * tw, oy + len(grid["rows"]) * th]}
+    if not shape:
+        return []
+    kind = shape["type"]
+    if kind == "circle":
+        (cx, cy), r = shape["center"], shape["radius"]
+        corners = [(cx - r, cy - r), (cx + r, cy + r)]
+        scene_points = [(cx + r * math.cos(2 * math.pi * k / n), cy + r * math.sin(2 * math.pi * k / n)) for k in range(n)]
+    elif kind in ("rect", "polygon", "point"):
+        pts = {"rect": lambda: [shape["min"], [shape["max"][0], shape["min"][1]], shape["max"], [shape["min"][0], shape["max"][1]]],
+               "polygon": lambda: shape["points"], "point": lambda: [shape["at"]]}[kind]()
+        corners = pts
+        scene_points = [(a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n)
+                        for a, b in zip(pts, pts[1:] + pts[:1]) for k in range(n)]
+    else:
+        return []
+    px = [to_px(view, y_up, p) for p in corners]
+    xs, ys = [p[0] for p in px], [p[1] for p in px]
+    if max(xs) - min(xs) <= RING_PX and max(ys) - min(ys) <= RING_PX:
+        cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        return [(cx + RING_PX * math.cos(2 * math.pi * k / n), cy + RING_PX * math.sin(2 * math.pi * k / n)) for k in range(n)]
+    return [to_px(view, y_up, p) for p in scene_points]
+
+
+def violator_pixels(name, scene, view, image, report):
+    """The outline of each shape and grid in a failed rule's violations is drawn dashed in the
+    violation colour: a fifth of the pixels along it at least (dashes 8 on, 4 off; other
+    marks drawn over it take some)."""
+    y_up = scene.get("settings", {}).get("y_axis") == "up"
+    traced = 0
+    for object_id in violators(report):
+        pixels = outline_pixels(scene, view, y_up, object_id)
+        if not pixels:
+            continue
+        traced += 1
+        hits = sum(near(image.getpixel((int(x), int(y))), VIOLATION, 40) for x, y in pixels
+                   if 0 <= x < image.width and 0 <= y < image.height)
+        check(hits >= len(pixels) / 5, f"{name}: {object_id} violates a rule, but {hits} of {len(pixels)} pixels on its outline have the violation colour")
+    return traced
+
+
+def legend_pixels(name, root, image):
+    """The legend's swatches show in the picture, to the right of the drawing."""
+    legend = next(g for g in root.iter(SVG + "g") if g.get("id") == "legend")
+    x = int(float(legend.get("transform").split("(")[1].split()[0]))
+    box = image.crop((x, 0, min(image.width, x + LEGEND_WIDTH), image.height))
+    colours = list(box.getdata())
+    for what, want in (("overlap", OVERLAP), ("touch", TOUCH), ("violation", VIOLATION), ("solid cell", SOLID)):
+        n = sum(near(c, want, 16) for c in colours)
+        check(n >= 20, f"{name}: the legend's {what} swatch is not in the picture ({n} pixels of its colour)")
+
+
+def rule_scene():
+    """A level 2000 units wide and 300 high, whose picture is as wide as a picture gets: coins
+    that must keep 40 units from the walls. coin-in-wall overlaps wall-1; coin-near-wall is 30
+    from wall-2 and collides with nothing (a clearance violator); coin-free is clear."""
+    coin = lambda i, x, y: {"id": i, "type": "circle", "center": [x, y], "radius": 20, "groups": ["coins"]}
+    return {
+        "shapes": [
+            {"id": "wall-1", "type": "rect", "min": [0, 250], "max": [2000, 300], "groups": ["walls"]},
+            {"id": "wall-2", "type": "rect", "min": [900, 0], "max": [950, 200], "groups": ["walls"]},
+            coin("coin-in-wall", 300, 260), coin("coin-near-wall", 1000, 100), coin("coin-free", 1500, 100),
+        ],
+        "pairs": ["coins:walls"],
+        "rules": [{"name": "coins clear of walls", "pairs": "coins:walls", "expect": "none", "clearance": 40}],
+    }
+
+
+def rule_failures(out):
+    """The rule scene through the binary: exit 1, the same bytes for every --threads and
+    --broadphase, violators titled with the rule and labelled, the view holding the legend."""
+    src, svg = out / "rule-failures.json", out / "rule-failures.svg"
+    src.write_text(json.dumps(rule_scene()))
+    r = run(BIN, "render", src, "-o", svg)
+    check(r.returncode == 1, f"rule-failures: render exits {r.returncode}, not 1: {r.stderr[:300]}")
+    for args in (["--threads", "2", "--broadphase", "sweep"], ["--broadphase", "brute"]):
+        again = run(BIN, "render", *args, src)
+        check(again.stdout == svg.read_text(), f"rule-failures: render {' '.join(args)} draws other bytes")
+    root = ET.parse(svg).getroot()
+    check_view_box("rule-failures", root)
+    check(float(root.get("width")) > 1100, f"rule-failures: a wide level gives a picture {root.get('width')} px wide")
+    titles = [t.text or "" for t in root.iter(SVG + "title")]
+    want = "coin-near-wall (circle; groups coins)\nviolates 'coins clear of walls' with wall-2 (distance 30)"
+    check(want in titles, f"rule-failures: no title {want!r}")
+    placed = labels(root)
+    check(set(placed) == {"coin-in-wall", "wall-1", "coin-near-wall", "wall-2"}, f"rule-failures: labels {sorted(placed)}")
+    return svg
+
+
+def rule_failures_in_browser(out, svg):
+    """The rule scene drawn alone in a 1200 px wide window: the legend whole, the clearance
+    violator hatched in the violation colour (not grey as a shape with no result), the coin
+    that breaks nothing plain grey."""
+    png = out / "rule-failures.png"
+    root = ET.parse(svg).getroot()
+    height = int(float(root.get("height")) + 0.999)
+    ok, err = screenshot(svg, png, PICTURE_WIDTH, height)
+    if not check(ok, f"rule-failures: chromium drew no PNG: {err}"):
+        return
+    image = Image.open(png).convert("RGB")
+    check(image.width == PICTURE_WIDTH, f"rule-failures: the window is {image.width} px wide")
+    legend_pixels("rule-failures (1200 px window)", root, image)
+    view = [float(v) for v in root.get("data-view").split()]
+    report = json.loads(run(BIN, "check", out / "rule-failures.json").stdout)["scenes"][0]
+    violator_pixels("rule-failures", rule_scene(), view, image, report)
+
+    def inside(cx, cy, r):  # the pixels of a disc, well inside its outline
+        x0, y0 = to_px(view, False, (cx, cy))
+        rp = 0.6 * r / view[2]
+        return [image.getpixel((int(x0 + dx), int(y0 + dy))) for dx in range(-int(rp), int(rp) + 1)
+                for dy in range(-int(rp), int(rp) + 1) if dx * dx + dy * dy <= rp * rp]
+
+    hatched = inside(1000, 100, 20)
+    n = sum(near(c, HATCH, 40) for c in hatched)
+    check(n >= len(hatched) / 6, f"rule-failures: coin-near-wall: {n} of {len(hatched)} pixels inside it are hatched")
+    plain = inside(1500, 100, 20)
+    check(not any(near(c, HATCH, 40) for c in plain), "rule-failures: coin-free, which breaks no rule, is hatched")
+    print(f"rule-failures: hatched {n} of {len(hatched)} pixels; legend in a {PICTURE_WIDTH} px window")
 
 
 def big_scene_json():
@@ -273,6 +467,7 @@ def main():
         print("FAIL: xmllint not found (tests/deps.sh installs libxml2-utils)", file=sys.stderr)
         return 1
     command_line(out)
+    rules_svg = rule_failures(out)
     jobs = []
     for name, arg, scene in inputs():
         svg = out / f"{name}.svg"
@@ -281,17 +476,22 @@ def main():
         check(r.returncode == c.returncode, f"{name}: render exits {r.returncode}, check {c.returncode}: {r.stderr[:300]}")
         if not check(svg.exists(), f"{name}: no SVG"):
             continue
-        view = svg_checks(name, arg, scene, svg)
-        jobs.append((name, scene, view, svg, json.loads(c.stdout)["scenes"][0]))
+        view, root = svg_checks(name, arg, scene, svg)
+        report = json.loads(c.stdout)["scenes"][0]
+        rule_checks(name, root, report)
+        jobs.append((name, scene, view, svg, report, root))
     big = None if a.no_big else big_scene(out)
     if BROWSER:
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
             big_shot = big and pool.submit(screenshot, big, out / "big-scene.png", *svg_size(big))
-            shots = screenshot_all(out, [(name, svg) for name, _, _, svg, _ in jobs])
-            for name, scene, view, svg, report in jobs:
+            shots = screenshot_all(out, [(name, svg) for name, _, _, svg, _, _ in jobs])
+            for name, scene, view, svg, report, root in jobs:
                 if check(name in shots, f"{name}: no picture from the browser"):
-                    n_points, n_empty = pixel_checks(name, scene, view, shots[name], report)
-                    print(f"{name}: {n_points} intersection points and {n_empty} empty places checked")
+                    n_points, n_empty = pixel_checks(name, scene, view, shots[name], report, labels(root))
+                    n_violators = violator_pixels(name, scene, view, shots[name], report)
+                    legend_pixels(name, root, shots[name])
+                    print(f"{name}: {n_points} intersection points, {n_violators} violators and {n_empty} empty places checked")
+            rule_failures_in_browser(out, rules_svg)
             if big_shot:
                 ok, err = big_shot.result()
                 check(ok, f"big scene: chromium drew no PNG: {err}")

@@ -532,7 +532,7 @@ HOSTILE = {
     # follows the picture (as held records it took 250 MB).
     "render-all-pairs-1200-circles": dict(
         gen=gen_all_pairs, args=["render", "--no-points", "FILE"], status=0,
-        out_lines=1261, out_contains=['719400 collisions</text>', '</svg>'],  # a line a circle, the legend
+        out_lines=1571, out_contains=['719400 collisions</text>', '</svg>'],  # a line a circle, 300 labels, the legend
         bound=lambda size: 48 * MiB, limit=(30, 300)),
     "tmx-empty-16384x16384-zstd-layer": dict(
         gen=gen_empty_zstd_layer, args=["check", "FILE", "-f", "jsonl"], status=0,

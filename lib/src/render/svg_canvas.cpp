@@ -261,8 +261,10 @@ struct Outline {
 
 void add_outline(PathData& area, PathData& lines, const Shape& s, const View& view) { std::visit(Outline{area, lines, view}, s); }
 
-std::string xml_text(std::string_view s) {
-    const std::string p = printable(s);
+namespace {
+
+// & < > " escaped; `p` is printable() already.
+std::string escape(std::string_view p) {
     std::string out;
     out.reserve(p.size());
     for (char c : p) {
@@ -275,6 +277,29 @@ std::string xml_text(std::string_view s) {
         }
     }
     return out;
+}
+
+bool starts_char(char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }
+
+}  // namespace
+
+std::string xml_text(std::string_view s) { return escape(printable(s)); }
+
+std::size_t text_chars(std::string_view s) {
+    const std::string p = printable(s);
+    return static_cast<std::size_t>(std::count_if(p.begin(), p.end(), starts_char));
+}
+
+std::string xml_text_cut(std::string_view s, std::size_t max_chars, bool keep_end) {
+    const std::string p = printable(s);  // valid UTF-8 from here on
+    const auto chars = static_cast<std::size_t>(std::count_if(p.begin(), p.end(), starts_char));  // text_chars(s)
+    if (chars <= max_chars) return escape(p);
+    const std::size_t keep = max_chars > 0 ? max_chars - 1 : 0;
+    std::size_t at = 0;  // the byte where the kept part starts (keep_end) or ends
+    for (std::size_t seen = 0, skip = keep_end ? chars - keep : keep; at < p.size(); ++at)
+        if (starts_char(p[at]) && seen++ == skip) break;
+    const std::string_view kept = keep_end ? std::string_view(p).substr(at) : std::string_view(p).substr(0, at);
+    return keep_end ? "…" + escape(kept) : escape(kept) + "…";
 }
 
 }  // namespace collide::detail

@@ -8,6 +8,7 @@
 
 #include "collide/geometry.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -86,5 +87,13 @@ void add_outline(PathData& area, PathData& lines, const Shape& s, const View& vi
 /// `s` as XML character data or attribute text: printable() first (no control character,
 /// which XML 1.0 cannot hold even escaped, and no invalid UTF-8), then & < > " escaped.
 std::string xml_text(std::string_view s);
+
+/// How many characters (code points) xml_text(s) shows.
+std::size_t text_chars(std::string_view s);
+
+/// xml_text(s) cut to at most `max_chars` characters (code points), "…" standing for what is
+/// cut: the start of s kept, or its end when `keep_end` (a file's name). For text that must
+/// fit a box (a label, a line of the legend); the whole text goes in a <title>.
+std::string xml_text_cut(std::string_view s, std::size_t max_chars, bool keep_end = false);
 
 }  // namespace collide::detail

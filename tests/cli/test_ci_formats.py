@@ -122,6 +122,50 @@ def gcc_places_each_finding_at_its_object():
             check(re.search(re.escape(path) + r":\d+:\d+", x["message"]), f"side b's place in {x['message']!r}")
 
 
+def places_in(fmt, r):
+    """(file, line, col, level) of each finding of a CI-format report, read as its consumer would."""
+    if fmt == "gcc":
+        return [(x["file"], x["line"], x["col"], x["level"]) for x in gcc_lines(r)]
+    if fmt == "github":
+        return [(c["properties"]["file"], int(c["properties"]["line"]), int(c["properties"]["col"]), c["command"])
+                for c in github_commands(r.text)]
+    if fmt == "sarif":
+        out = []
+        for x in json.loads(r.out)["runs"][0]["results"]:
+            loc = x["locations"][0]["physicalLocation"]
+            out.append((loc["artifactLocation"]["uri"], loc["region"]["startLine"], loc["region"]["startColumn"], x["level"]))
+        return out
+    out = []  # junit: "FILE:LINE:COL: message" lines in each failure
+    for f in ET.fromstring(r.out).iter("failure"):
+        for line in f.text.splitlines():
+            m = re.match(r"^(.*?):(\d+):(\d+): ", line)
+            check(m is not None, f"a JUnit failure line without its place: {line!r}")
+            out.append((m[1], int(m[2]), int(m[3]), "error"))
+    return out
+
+
+@test
+def every_format_places_the_findings_of_every_map_kind():
+    # The same findings, at the same places, in gcc, github, sarif and junit, for a TMX map, a
+    # TMJ map and an LDtk level; side b's place is in each message (checked in gcc above).
+    tmp = Path(tempfile.mkdtemp())
+    ldtk_rules = write(tmp, "ldtk-rules.json", {"rules": [
+        {"name": "coins far from walls", "pairs": "Coin:Collisions", "expect": "none", "clearance": 1000}]})
+    cases = [("samples/tiled/dungeon.tmx", ["--rules", RULES]), ("samples/tiled/dungeon.tmj", ["--rules", RULES]),
+             ("samples/ldtk/platformer.ldtk#Level_0", ["--rules", str(ldtk_rules)])]
+    for path, options in cases:
+        report = json.loads(collide("check", "--locations", *options, path).out)["scenes"][0]
+        expected = [(v["source_a"]["file"], v["source_a"]["line"], v["source_a"]["column"])
+                    for rule in report["rules"] if not rule["passed"] for v in rule["violations"]]
+        check(expected, f"{path}: no violation to place")
+        if path.endswith(".tmx"):  # and the sources are the objects' own lines
+            eq(expected[0][1:], tmx_object_place(path, 3), "coin#3's <object>")
+        for fmt in ("gcc", "github", "sarif", "junit"):
+            r = collide("check", "-f", fmt, *options, path)
+            eq(r.code, 1, f"{path} -f {fmt}: exit status")
+            eq([p[:3] for p in places_in(fmt, r)], expected, f"{path} -f {fmt}: places")
+
+
 @test
 def an_ldtk_level_places_each_entity():
     rules = write(Path(tempfile.mkdtemp()), "ldtk-rules.json", {

@@ -8,8 +8,8 @@
 //   touch-only pairs;
 // - the JSON report and every JSON Lines record parse as JSON and say what the result says
 //   (ids, relations, numbers that read back to the same double, a compound's parts_a and
-//   parts_b); the CSV report is RFC 4180 with SPEC §4's 18 columns, one row per collision or
-//   move;
+//   parts_b); the CSV report is RFC 4180 with SPEC §4's 19 columns, one row per collision,
+//   near pair, move or violation of a failed rule;
 // - the four types of issue 13 read as SPEC §1.1 says: a compound holds 1 to 4096 parts, none
 //   a compound, and its collisions name sorted parts that exist; Scene::converted lists, in
 //   file order, shapes and parts that are now a rect, a circle or a polygon; a capsule has a
@@ -39,7 +39,7 @@ namespace {
 constexpr std::size_t kMaxShapes = 2000;
 constexpr std::size_t kMaxCells = 1000000;
 constexpr std::size_t kMaxShapesForBroadphases = 300;  // each broad phase runs once more
-constexpr std::size_t kCsvColumns = 18;                 // SPEC §4's header
+constexpr std::size_t kCsvColumns = 19;                 // SPEC §4's header, `rule` last
 
 std::string report(const Scene& scene, const SceneResult& r, Format f) {
     std::ostringstream out;
@@ -183,7 +183,10 @@ void check_csv(const SceneResult& r, const std::string& text) {
         }
     }
     if (quoted || !field_start || fields != 1) fuzz::fail("CSV: the last record is not terminated\n" + text.substr(0, 4000));
-    if (records != 1 + r.collisions.size() + r.near.size() + r.moves.size())
+    std::size_t violations = 0;  // a failed rule's violations are rows too (SPEC §4)
+    for (const RuleResult& rule : r.rules)
+        if (!rule.passed) violations += rule.violations.size();
+    if (records != 1 + r.collisions.size() + r.near.size() + r.moves.size() + violations)
         fuzz::fail("CSV: wrong number of records\n" + text.substr(0, 4000));
 }
 

@@ -29,7 +29,9 @@ Project read_project(std::string_view text, const std::string& file) {
     Project p;
     p.file = file;
     static const char* kKeys[] = {"inputs", "rules", "baseline", "strict", "format", "near", "no_touch"};
-    for (const auto& [key, value] : doc.items()) {
+    for (const auto& item : doc.items()) {
+        const std::string key = item.key();  // named: a structured binding is not captured before C++20
+        const nlohmann::json& value = item.value();
         const std::string path = "/" + detail::pointer_token(key);
         const auto wrong = [&](const char* what) { fail_at(text, file, path, key + " must be " + what); };
         if (key == "inputs") {

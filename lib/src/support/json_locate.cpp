@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,11 +33,21 @@ TextPos position_of(std::string_view text, std::size_t offset) {
 TextPos LineCounter::at(std::size_t offset) {
     offset = std::min(offset, text_.size());
     if (offset < at_) at_ = 0, line_ = 1, line_start_ = 0;
-    for (std::size_t i = at_; i < offset; ++i) {
-        const char c = text_[i];
-        if (c == '\n' || (c == '\r' && (i + 1 >= text_.size() || text_[i + 1] != '\n'))) {
+    const char* from = text_.data() + at_;
+    const char* to = text_.data() + offset;
+    if (std::memchr(from, '\r', static_cast<std::size_t>(to - from)) == nullptr) {
+        // No CR (nearly every file): the LFs are the breaks, found by memchr.
+        for (const char* p = from; (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(to - p))));) {
             ++line_;
-            line_start_ = i + 1;
+            line_start_ = static_cast<std::size_t>(++p - text_.data());
+        }
+    } else {
+        for (std::size_t i = at_; i < offset; ++i) {
+            const char c = text_[i];
+            if (c == '\n' || (c == '\r' && (i + 1 >= text_.size() || text_[i + 1] != '\n'))) {
+                ++line_;
+                line_start_ = i + 1;
+            }
         }
     }
     at_ = offset;

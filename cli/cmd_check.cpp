@@ -105,17 +105,58 @@ void collision_finding(const collide::Scene& scene, collide::Collision&& c, cons
     }
 }
 
+collide::ReportOptions report_options(const CheckArgs& opt, const collide::CheckOptions& copt,
+                                      const std::optional<collide::Baseline>& baseline) {
+    collide::ReportOptions ropt;
+    ropt.points = copt.points;
+    ropt.locations = opt.locations;
+    ropt.fail_on_collision = opt.fail_on_collision;
+    ropt.strict = opt.strict;
+    ropt.baseline = baseline ? &*baseline : nullptr;
+    return ropt;
+}
+
+// One scene checked into the report, its collisions and near pairs streaming from the check
+// into the writer in report order; its findings kept in `kept` when given (--write-baseline).
+// Whether it fails the run. `oom`: the test hook's scene.
+bool check_one(const CheckArgs& opt, const collide::CheckOptions& copt, const collide::Scene& scene,
+               collide::ReportWriter& writer, const std::optional<collide::Baseline>& baseline,
+               std::vector<collide::Finding>* kept, bool oom) {
+    writer.begin_scene(scene);
+    std::size_t collisions_new = 0;  // --fail-on-collision with a baseline: the new ones
+    const bool collision_findings = opt.fail_on_collision && (baseline || kept);
+    std::vector<collide::Finding> none;
+    const collide::SceneResult r = collide::check(
+        scene, copt,
+        [&](collide::Collision&& c) {
+            if (oom) throw std::bad_alloc();
+            writer.collision(scene, c);
+            if (collision_findings) collision_finding(scene, std::move(c), baseline, kept != nullptr, kept ? *kept : none, collisions_new);
+        },
+        [&](const collide::NearPair& n) { writer.near(scene, n); });
+    if (oom) throw std::bad_alloc();
+    writer.end_scene(scene, r);
+    if (kept)
+        for (collide::Finding& f : collide::findings(scene, r, collide::FindingOptions{})) kept->push_back(std::move(f));
+    return scene_failed(opt, copt, scene, r, baseline ? &*baseline : nullptr, collisions_new);
+}
+
+// collide.json applied to the command line's options: false after an error, which is logged.
+bool with_project(CheckArgs& opt) {
+    try {
+        return apply_project(opt);
+    } catch (const collide::Error& e) {
+        log_error(e.what());
+        return false;
+    }
+}
+
 ExitCode run_check(const CheckArgs& args) {
     set_log_quiet(args.quiet);
     set_log_verbose(args.verbose);
     // collide.json: the inputs of a bare `collide check`, and options the command line left.
     CheckArgs opt = args;
-    try {
-        if (!apply_project(opt)) return ExitCode::BadInput;
-    } catch (const collide::Error& e) {
-        log_error(e.what());
-        return ExitCode::BadInput;
-    }
+    if (!with_project(opt)) return ExitCode::BadInput;
     const collide::Format* format = choice(kFormats, "--format", opt.format);
     collide::CheckOptions copt;
     if (!format || !to_check_options(opt, copt)) return ExitCode::BadInput;
@@ -150,41 +191,19 @@ ExitCode run_check(const CheckArgs& args) {
         dest.emplace(opt.output, *format == collide::Format::Json || *format == collide::Format::Text ||
                                      *format == collide::Format::Sarif || *format == collide::Format::Junit);
         std::ostream& out = dest->stream();
-        collide::ReportOptions ropt;
-        ropt.points = copt.points;
-        ropt.locations = opt.locations;
-        ropt.fail_on_collision = opt.fail_on_collision;
-        ropt.strict = opt.strict;
-        ropt.baseline = baseline ? &*baseline : nullptr;
-        collide::ReportWriter writer(out, *format, ropt);
+        collide::ReportWriter writer(out, *format, report_options(opt, copt, baseline));
         bool failed = false;
         double check_ms = 0;
         const std::size_t oom_scene = oom_scene_for_tests();
         for (std::size_t k = 0; k < scenes.size(); ++k) {
-            const collide::Scene& scene = scenes[k];
-            current = scene.file;
-            const bool oom = k + 1 == oom_scene;
-            // Collisions and near pairs stream from the check into the writer in report order.
+            current = scenes[k].file;
             auto t1 = Clock::now();
-            writer.begin_scene(scene);
-            std::size_t collisions_new = 0;  // --fail-on-collision with a baseline: the new ones
-            const bool collision_findings = opt.fail_on_collision && (baseline || keep_findings);
-            const collide::SceneResult r = collide::check(
-                scene, copt,
-                [&](collide::Collision&& c) {
-                    if (oom) throw std::bad_alloc();
-                    writer.collision(scene, c);
-                    if (collision_findings) collision_finding(scene, std::move(c), baseline, keep_findings, all_findings, collisions_new);
-                },
-                [&](const collide::NearPair& n) { writer.near(scene, n); });
-            if (oom) throw std::bad_alloc();
-            writer.end_scene(scene, r);
+            const bool scene_fails = check_one(opt, copt, scenes[k], writer, baseline, keep_findings ? &all_findings : nullptr,
+                                               k + 1 == oom_scene);
             // A streamed report holds every finished scene whole, whatever happens next.
             dest->flush_records();
             check_ms += ms_since(t1);
-            failed = scene_failed(opt, copt, scene, r, baseline ? &*baseline : nullptr, collisions_new) || failed;
-            if (keep_findings)
-                for (collide::Finding& f : collide::findings(scene, r, collide::FindingOptions{})) all_findings.push_back(std::move(f));
+            failed = scene_fails || failed;
         }
         current.clear();
         progress.stop();  // the report may go to the same terminal

@@ -3,6 +3,8 @@
 
 #include "support/assert.hpp"
 
+#include <utility>
+
 namespace collide::detail {
 
 namespace {
@@ -102,13 +104,10 @@ Geo make_geo(const Shape& shape, GeoKeep keep) {
 }
 
 OwnedGeo make_owned_geo(const Shape& shape, GeoKeep keep) {
-    OwnedGeo o;
-    if (!keep.index && !keep.pieces && needs_keep(shape)) {
-        o.owned = keep_of(shape);
-        keep = o.owned.view();
-    }
-    o.geo = make_geo(shape, keep);
-    return o;
+    if (keep.index || keep.pieces || !needs_keep(shape)) return OwnedGeo{{}, make_geo(shape, keep)};
+    OwnedKeep owned = keep_of(shape);
+    const GeoKeep view = owned.view();  // views the pieces' buffer, which moving keeps
+    return OwnedGeo{std::move(owned), make_geo(shape, view)};
 }
 
 }  // namespace collide::detail

@@ -59,18 +59,24 @@ OwnedKeep keep_of(const Shape& s);
 /// the one piece of a segment, line or ray. A compound is not reduced (its parts are, one by
 /// one).
 struct Geo {
+    Geo() {}  // NOLINT: user-provided, for the union below (GCC 12 deletes the implicit one)
     GeoKind kind = GeoKind::Point;
     ShapeType type = ShapeType::Point;  ///< what it was made from
     bool is_rect = false;               ///< Polygon: an axis-aligned rect of positive area
     int nbd = 0;                        ///< Linear: how many boundary points bd holds
     Vec2 pt;                            ///< Point
     Circle disk;                        ///< Disk (radius > 0); made from a Circle: it
-    CapsuleRef capsule;                 ///< Capsule (core of positive length, radius > 0)
     Rect rect;                          ///< made from a Rect (of any extent)
-    std::array<Vec2, 4> corners;        ///< Polygon, when is_rect: counter-clockwise from min
     Ring poly_ring;                     ///< Polygon, when !is_rect
-    Piece one;                          ///< Linear, without index or kept pieces: its one piece
     PieceRun kept;                      ///< Linear: a polyline's pieces, without an index
+    // What only one kind holds, set by make_geo for that kind alone: a Geo is made for each
+    // side of each pair, and clearing all of them was most of its cost.
+    union {
+        std::uint8_t unset = 0;
+        CapsuleRef capsule;             ///< Capsule (core of positive length, radius > 0)
+        std::array<Vec2, 4> corners;    ///< Polygon, when is_rect: counter-clockwise from min
+        Piece one;                      ///< Linear, without index or kept pieces: its one piece
+    };
     std::array<Vec2, 2> bd;             ///< Linear: boundary points
     /// A big polygon's or polyline's edge index (then a polyline's pieces are the index's),
     /// or null: every edge is read.

@@ -104,7 +104,7 @@ Geo make_geo(const Shape& shape, GeoKeep keep) {
 }
 
 OwnedGeo make_owned_geo(const Shape& shape, GeoKeep keep) {
-    if (keep.index || keep.pieces || !needs_keep(shape)) return OwnedGeo{{}, make_geo(shape, keep)};
+    if (has_keep(shape, keep)) return OwnedGeo{{}, make_geo(shape, keep)};
     OwnedKeep owned = keep_of(shape);
     const Geo g = make_geo(shape, owned.view());  // views the pieces' buffer, which moving keeps
     return OwnedGeo{std::move(owned), g};

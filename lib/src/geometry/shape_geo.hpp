@@ -46,6 +46,9 @@ struct GeoKeep {
 /// every query asks, and nearly all shapes need none).
 inline bool needs_keep(const Shape& s) { return may_be_big(s) || std::holds_alternative<Polyline>(s); }
 
+/// Whether `keep` holds all that shape s needs kept (then make_geo alone will do).
+inline bool has_keep(const Shape& s, GeoKeep keep) { return keep.index || keep.pieces || !needs_keep(s); }
+
 /// A GeoKeep's contents, owned: built once per shape (keep_of).
 struct OwnedKeep {
     std::unique_ptr<EdgeIndex> index;

@@ -181,6 +181,7 @@ std::optional<GridHit> shape_vs_grid(const Shape& shape, const Grid& grid) { ret
 
 std::optional<GridHit> shape_vs_grid(const Shape& shape, const Prepared& prep, const Grid& grid) {
     if (const auto* c = std::get_if<Compound>(&shape)) return compound_vs_grid(*c, prep, grid);
+    if (has_keep(shape, prep.keep())) return shape_vs_grid(make_geo(shape, prep.keep()), grid);  // nearly always
     return shape_vs_grid(make_owned_geo(shape, prep.keep()).geo, grid);
 }
 

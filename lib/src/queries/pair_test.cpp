@@ -167,8 +167,7 @@ void detail::normalize_points(std::vector<Vec2>& pts) {
 std::optional<Relation> detail::collide_simple(const Shape& a, const Shape& b, std::vector<Vec2>* points,
                                               GeoKeep keep_a, GeoKeep keep_b, Scratch& scratch) {
     // Nearly always both sides have what they keep, or need nothing: two views, nothing built.
-    auto ready = [](const Shape& s, GeoKeep k) { return k.index || k.pieces || !needs_keep(s); };
-    if (ready(a, keep_a) && ready(b, keep_b)) return collide_geos(make_geo(a, keep_a), make_geo(b, keep_b), points, scratch);
+    if (has_keep(a, keep_a) && has_keep(b, keep_b)) return collide_geos(make_geo(a, keep_a), make_geo(b, keep_b), points, scratch);
     return collide_geos(make_owned_geo(a, keep_a).geo, make_owned_geo(b, keep_b).geo, points, scratch);
 }
 

@@ -66,10 +66,9 @@ OwnedKeep keep_of(const Shape& s) {
     return k;
 }
 
-// Making a Geo costs a few stores (and reading the Shape, which the query reads anyway):
-// on the million-shape benchmark make_geo is about 1% of a one-thread check's profile. A
-// table of the kinds built once per check would need a pass over every shape and 16 MB of
-// fresh pages (the kernel clears them at ~1.2 ms a MB there), more than it saves.
+// A Geo is a view, made per query (shape_geo.hpp says why it is not stored): its common
+// fields are cleared, the kind's own data set, and the Shape read, which the query reads
+// anyway.
 Geo make_geo(const Shape& shape, GeoKeep keep) {
     Geo g;
     g.type = type_of(shape);

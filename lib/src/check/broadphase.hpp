@@ -1,6 +1,6 @@
 // Folder check/: running a check of a scene, the public collide/check.hpp. The broad phase
 // (this header, broadphase*.cpp) and the candidate pairs it gives a scene (scene_candidates,
-// pair_buffer), the indexes of big shapes (scene_indexes), the check pipeline (check.cpp:
+// pair_buffer), the shapes' prepared forms (scene_indexes), the check pipeline (check.cpp:
 // blocks of pairs tested on workers, block_out, rule_tally, collision_feed) and moves
 // against shapes (moves_against). It includes support/, geometry/, queries/, grids/ and
 // scene/; report/ and render/ use it through collide/check.hpp, and cli/ calls it.

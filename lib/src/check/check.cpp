@@ -155,13 +155,13 @@ int PairTester::compare_distance(std::size_t a, std::size_t b, double d, Worker&
     const Shape& s = scene_.shapes[a].shape;
     return b < ns_ ? detail::compare_distance(s, scene_.shapes[b].shape, d, edges_.prepared(a), edges_.prepared(b),
                                               w.scratch)
-                   : detail::compare_distance(s, scene_.grids[b - ns_], d, solid_cells(b - ns_));
+                   : detail::compare_distance(s, scene_.grids[b - ns_], d, solid_cells(b - ns_), edges_.prepared(a));
 }
 
 double PairTester::distance(std::size_t a, std::size_t b, Worker& w) const {
     const Shape& s = scene_.shapes[a].shape;
     return b < ns_ ? detail::distance(s, scene_.shapes[b].shape, edges_.prepared(a), edges_.prepared(b), w.scratch)
-                   : detail::distance(s, scene_.grids[b - ns_], solid_cells(b - ns_));
+                   : detail::distance(s, scene_.grids[b - ns_], solid_cells(b - ns_), edges_.prepared(a));
 }
 
 bool PairTester::test_shapes(std::size_t a, std::size_t b, bool reported, Worker& w, BlockOut& out,
@@ -183,7 +183,7 @@ bool PairTester::test_shapes(std::size_t a, std::size_t b, bool reported, Worker
 }
 
 bool PairTester::test_grid(std::size_t a, std::size_t b, bool reported, BlockOut& out, BlockOut::Record& c) const {
-    auto hit = detail::shape_vs_grid(scene_.shapes[a].shape, scene_.grids[b - ns_]);
+    auto hit = detail::shape_vs_grid(scene_.shapes[a].shape, edges_.prepared(a), scene_.grids[b - ns_]);
     if (!hit) return false;
     c.first = static_cast<std::uint32_t>(out.cells.size());
     c.count = static_cast<std::uint32_t>(hit->cells.size());

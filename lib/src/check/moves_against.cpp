@@ -90,7 +90,7 @@ struct FirstHit {
 
     // Sweeps the body past one shape and keeps it if it comes first.
     void consider(const Scene& scene, const Move& m, std::uint32_t shape) {
-        const auto t = first_contact(m, scene.shapes[shape].shape, edges ? edges->of(shape) : nullptr);
+        const auto t = first_contact(m, scene.shapes[shape].shape, edges ? edges->prepared(shape) : Prepared{});
         if (!t) return;
         const int order = best ? compare(*t, *best) : -1;
         if (order < 0 || (order == 0 && shape < hit)) {  // ties: the lower index

@@ -22,9 +22,9 @@ class SceneIndexes;  // check/scene_indexes.hpp
 /// not the shapes its box covers. The first hit is decided exactly, ties going to the lower
 /// object index (shapes, then grids). Selectors that select
 /// nothing are appended to `empty` (if not there yet); their moves are allowed. With
-/// threads > 1, moves are run on two threads; the results never depend on it. A big polygon's
-/// edges are read through `edges` (the check's SceneIndexes), when given: only those near a
-/// path.
+/// threads > 1, moves are run on two threads; the results never depend on it. Obstacles are
+/// read through their prepared forms in `edges` (the check's SceneIndexes), when given: a big
+/// polygon's edges near a path alone, a polyline's pieces made once.
 void run_moves_against(const Scene& scene, std::vector<MoveResult>& results, std::vector<std::string>& empty,
                        unsigned threads, const SceneIndexes* edges = nullptr);
 

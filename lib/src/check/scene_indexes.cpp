@@ -4,7 +4,7 @@ namespace collide::detail {
 
 struct SceneIndexes::Slot {
     std::once_flag once;
-    std::unique_ptr<EdgeIndex> index;
+    OwnedKeep keep;
     std::unique_ptr<PartIndex> parts;
 };
 
@@ -23,9 +23,9 @@ Prepared SceneIndexes::built(std::size_t i) const {
     std::call_once(slot->once, [&] {
         const Shape& s = shapes_[i].shape;
         if (const auto* c = std::get_if<Compound>(&s)) slot->parts = std::make_unique<PartIndex>(*c);
-        else slot->index = index_if_big(s);
+        else slot->keep = keep_of(s);
     });
-    return Prepared{slot->index.get(), slot->parts.get()};
+    return Prepared{slot->keep.index.get(), slot->parts.get(), &slot->keep.pieces};
 }
 
 }  // namespace collide::detail

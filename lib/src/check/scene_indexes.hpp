@@ -1,5 +1,7 @@
-// The edge indexes and part indexes of a scene's big shapes, built on demand and shared by the
-// check's workers (check.cpp, moves_against.cpp).
+// The prepared forms of a scene's shapes (geometry/shape_geo.hpp): what the reduction of a
+// shape computes beyond views of it (a big polygon's or polyline's edge index, a polyline's
+// pieces, a compound's part index), built once per check on demand and shared by the check's
+// workers and all its queries (check.cpp, moves_against.cpp).
 #pragma once
 
 #include "collide/scene.hpp"
@@ -19,27 +21,27 @@ namespace collide::detail {
 /// smaller one's few part bounds are cheaper to compute at each test than to look up.
 constexpr std::size_t kPartIndexFrom = 16;
 
-/// Whether a shape has something for SceneIndexes to build: a big polygon or polyline, or a
-/// compound with many parts or a big part (inline, like may_be_big).
+/// Whether a shape has something for SceneIndexes to build: a polyline or a big polygon
+/// (needs_keep), or a compound with many parts or a part that needs a keep (inline, like
+/// may_be_big).
 inline bool may_need_index(const Shape& s) {
-    if (const auto* c = std::get_if<Compound>(&s))
-        return c->parts.size() >= kPartIndexFrom || std::any_of(c->parts.begin(), c->parts.end(), may_be_big);
-    return may_be_big(s);
+    if (const auto* c = std::get_if<Compound>(&s)) return c->parts.size() >= kPartIndexFrom || PartIndex::keeps_any(*c);
+    return needs_keep(s);
 }
 
-/// The indexes of a scene's big shapes and compounds, each built the first time a pair asks for it: a
-/// shape that collides with nothing costs nothing, and a scene without big shapes is not even
-/// scanned. Worker threads testing pairs of the same shape at once wait for one build
-/// (std::call_once); the scene must outlive this.
+/// The prepared forms of a scene's shapes that need one, each built the first time a query
+/// asks for it: a shape that collides with nothing costs nothing, and a scene of small
+/// shapes is not even scanned. Worker threads testing pairs of the same shape at once wait
+/// for one build (std::call_once); the scene must outlive this.
 class SceneIndexes {
 public:
     explicit SceneIndexes(const std::vector<SceneShape>& shapes);
     ~SceneIndexes();
     SceneIndexes(const SceneIndexes&) = delete;
     SceneIndexes& operator=(const SceneIndexes&) = delete;
-    /// The index of shape i, or null when it needs none.
+    /// The edge index of shape i, or null when it needs none.
     const EdgeIndex* of(std::size_t i) const { return prepared(i).edges; }
-    /// What the pair tests reuse about shape i (collide_into.hpp).
+    /// What every query reuses about shape i (collide_into.hpp).
     Prepared prepared(std::size_t i) const {
         // Small shapes, nearly all, are told apart without a call or a lock; the pair test
         // reads the shape anyway, so it is in cache.

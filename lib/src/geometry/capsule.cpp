@@ -148,7 +148,7 @@ Topo point_capsule(Vec2 p, const CapsuleRef& c, std::vector<Vec2>* pts) {
     return t;
 }
 
-Topo pieces_capsule(const std::vector<Piece>& pieces, const CapsuleRef& c, std::vector<Vec2>* pts) {
+Topo pieces_capsule(PieceRun pieces, const CapsuleRef& c, std::vector<Vec2>* pts) {
     Topo t;
     const Reach reach(c);
     bool all_in = true;  // a capsule is convex: it holds a segment when it holds its ends

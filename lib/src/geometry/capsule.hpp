@@ -41,7 +41,7 @@ int point_piece_vs(const Piece& s, Vec2 x, double r1, double r2);
 // Pair tests: the capsule is always b (it is the last kind in geometry.cpp's table).
 Topo point_capsule(Vec2 p, const CapsuleRef& c, std::vector<Vec2>* pts);
 /// Straight pieces (a segment, ray, line, or a polyline's pieces) against a capsule.
-Topo pieces_capsule(const std::vector<Piece>& pieces, const CapsuleRef& c, std::vector<Vec2>* pts);
+Topo pieces_capsule(PieceRun pieces, const CapsuleRef& c, std::vector<Vec2>* pts);
 Topo disk_capsule(const Circle& d, const CapsuleRef& c, std::vector<Vec2>* pts);
 Topo polygon_capsule(PolygonRef poly, const CapsuleRef& c, std::vector<Vec2>* pts);
 Topo capsule_capsule(const CapsuleRef& a, const CapsuleRef& b, std::vector<Vec2>* pts);

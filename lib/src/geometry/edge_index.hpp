@@ -56,6 +56,19 @@ Bounds box_of(const Circle& c);
 /// The straight pieces of a polyline: a segment between each two distinct consecutive points.
 std::vector<Piece> polyline_pieces(const std::vector<Vec2>& points);
 
+/// Straight pieces, viewed: an edge index's, a kept vector's, or a Geo's one piece (valid
+/// while what it views lives).
+struct PieceRun {
+    const Piece* p = nullptr;
+    std::size_t n = 0;
+    std::size_t size() const { return n; }
+    bool empty() const { return n == 0; }
+    const Piece& operator[](std::size_t i) const { return p[i]; }
+    const Piece* begin() const { return p; }
+    const Piece* end() const { return p + n; }
+};
+inline PieceRun run_of(const std::vector<Piece>& v) { return PieceRun{v.data(), v.size()}; }
+
 /// Polygons with at least this many vertices, and polylines with at least this many points,
 /// are indexed when a check or collide() tests them; below it reading every edge is cheaper
 /// than the index (and the 1M-shape benchmark's small shapes never pay for one).

@@ -1,8 +1,9 @@
 // Folder geometry/: the primitives shapes are made of, and their exact meetings. Straight
 // pieces against pieces, rings and circles (this header), the capsule and its outline points
 // (capsule*), the edge index of a big polygon or polyline (edge_index), and a shape reduced
-// once to its geometric kind, which every query and grid test reads (shape_geo). It includes
-// numeric/ and collide/types.hpp; queries/, grids/, scene/ and check/ use it.
+// to its geometric kind, with what the reduction keeps once per shape, which every query and
+// grid test reads (shape_geo). It includes numeric/ and collide/types.hpp; queries/, grids/,
+// scene/ and check/ use it.
 //
 // Straight pieces against straight pieces, polygons and circles: the few primitive
 // algorithms every shape pair is built from (see queries/pair_test.cpp for the dispatch).

@@ -133,20 +133,20 @@ void each_solid_in_ring(const Lattice& L, const Range& r, std::int64_t k, F&& f)
     each_solid(L, x1, x1, y0 + 1, y1 - 1, f);
 }
 
-// A shape's parts (the shape itself when it is no compound), each reduced once, with an edge
-// index of its own when it is big: for the collision test and the terms alike.
+// A shape's parts (the shape itself when it is no compound), each reduced once with what it
+// keeps (built here when nothing was prepared): for the collision test and the terms alike.
 struct Part {
     const Shape* shape;
     OwnedGeo geo;
 };
-std::vector<Part> parts_of(const Shape& s) {
+std::vector<Part> parts_of(const Shape& s, const Prepared& prep) {
     std::vector<Part> parts;
-    auto add = [&](const Shape& p) { parts.push_back(Part{&p, make_indexed_geo(p, nullptr)}); };
+    auto add = [&](const Shape& p, GeoKeep keep) { parts.push_back(Part{&p, make_owned_geo(p, keep)}); };
     if (const auto* c = std::get_if<Compound>(&s)) {
         parts.reserve(c->parts.size());
-        for (const Shape& p : c->parts) add(p);
+        for (std::size_t i = 0; i < c->parts.size(); ++i) add(c->parts[i], prep.part_keep(i));
     } else {
-        add(s);
+        add(s, prep.keep());
     }
     return parts;
 }
@@ -203,8 +203,8 @@ int part_compare(const Part& part, const Lattice& L, double d, const SolidCells*
 
 }  // namespace
 
-int compare_distance(const Shape& s, const Grid& g, double d, const SolidCells* solid) {
-    const std::vector<Part> parts = parts_of(s);
+int compare_distance(const Shape& s, const Grid& g, double d, const SolidCells* solid, const Prepared& prep) {
+    const std::vector<Part> parts = parts_of(s, prep);
     if (any_hits(parts, g)) return d > 0.0 ? -1 : 0;
     const Lattice L(g);
     int result = 1;
@@ -213,8 +213,8 @@ int compare_distance(const Shape& s, const Grid& g, double d, const SolidCells* 
     return result;
 }
 
-double distance(const Shape& s, const Grid& g, const SolidCells* solid) {
-    const std::vector<Part> parts = parts_of(s);
+double distance(const Shape& s, const Grid& g, const SolidCells* solid, const Prepared& prep) {
+    const std::vector<Part> parts = parts_of(s, prep);
     if (any_hits(parts, g)) return 0.0;
     const Lattice L(g);
     double best = kInf;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "collide/types.hpp"
+#include "queries/collide_into.hpp"
 
 #include <optional>
 
@@ -21,7 +22,8 @@ struct GridHit {
     std::vector<std::uint32_t> parts;  ///< a compound's parts that hit, ascending
 };
 std::optional<GridHit> shape_vs_grid(const Shape& shape, const Grid& grid);
-struct Geo;  // geometry/shape_geo.hpp
+/// The same, reading the shape's prepared form (collide_into.hpp), as check() has it.
+std::optional<GridHit> shape_vs_grid(const Shape& shape, const Prepared& prep, const Grid& grid);
 /// The same for a shape that is no compound, reduced (make_geo).
 std::optional<GridHit> shape_vs_grid(const Geo& shape, const Grid& grid);
 

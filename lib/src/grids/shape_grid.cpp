@@ -157,11 +157,12 @@ void piece_hits(const Piece& s, const Lattice& L, std::vector<Cell>& out) {
 }
 
 // A compound against a grid: the union of its parts' hits, and the parts that hit.
-std::optional<GridHit> compound_vs_grid(const Compound& c, const Grid& grid) {
+std::optional<GridHit> compound_vs_grid(const Compound& c, const Prepared& prep, const Grid& grid) {
     GridHit all;
     bool any = false;
     for (std::size_t i = 0; i < c.parts.size(); ++i) {
-        const std::optional<GridHit> h = shape_vs_grid(c.parts[i], grid);
+        const GeoKeep keep = prep.part_keep(i);
+        const std::optional<GridHit> h = shape_vs_grid(c.parts[i], Prepared{keep.index, nullptr, keep.pieces}, grid);
         if (!h) continue;
         any = true;
         all.parts.push_back(static_cast<std::uint32_t>(i));
@@ -176,9 +177,12 @@ std::optional<GridHit> compound_vs_grid(const Compound& c, const Grid& grid) {
 
 }  // namespace
 
-std::optional<GridHit> shape_vs_grid(const Shape& shape, const Grid& grid) {
-    if (const auto* c = std::get_if<Compound>(&shape)) return compound_vs_grid(*c, grid);
-    return shape_vs_grid(make_geo(shape, nullptr), grid);
+std::optional<GridHit> shape_vs_grid(const Shape& shape, const Grid& grid) { return shape_vs_grid(shape, Prepared{}, grid); }
+
+std::optional<GridHit> shape_vs_grid(const Shape& shape, const Prepared& prep, const Grid& grid) {
+    if (const auto* c = std::get_if<Compound>(&shape)) return compound_vs_grid(*c, prep, grid);
+    if (has_keep(shape, prep.keep())) return shape_vs_grid(make_geo(shape, prep.keep()), grid);  // nearly always
+    return shape_vs_grid(make_owned_geo(shape, prep.keep()).geo, grid);
 }
 
 std::optional<GridHit> shape_vs_grid(const Geo& r, const Grid& grid) {

@@ -10,7 +10,9 @@
 
 #include "collide/geometry.hpp"
 #include "geometry/scratch.hpp"
+#include "geometry/shape_geo.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -18,10 +20,8 @@
 
 namespace collide::detail {
 
-class EdgeIndex;
-
 /// A compound's parts as the pair tests read them: each part's bounds (exact, as bounds_of
-/// gives them) and the edge index of each big part, built once.
+/// gives them) and what each part's reduction keeps (shape_geo.hpp), built once.
 class PartIndex {
 public:
     explicit PartIndex(const Compound& c);
@@ -29,19 +29,33 @@ public:
     PartIndex(const PartIndex&) = delete;
     PartIndex& operator=(const PartIndex&) = delete;
     const Bounds& bounds(std::size_t part) const { return bounds_[part]; }
-    const EdgeIndex* edges(std::size_t part) const { return edges_[part].get(); }
+    /// What part `part` keeps (nothing for most parts).
+    GeoKeep keep(std::size_t part) const {
+        const auto k = std::lower_bound(kept_at_.begin(), kept_at_.end(), part);
+        return k != kept_at_.end() && *k == part ? kept_[static_cast<std::size_t>(k - kept_at_.begin())].view() : GeoKeep{};
+    }
+    /// Whether a compound has parts to keep something for (needs_keep).
+    static bool keeps_any(const Compound& c);
 
 private:
     std::vector<Bounds> bounds_;
-    std::vector<std::unique_ptr<EdgeIndex>> edges_;
+    std::vector<std::size_t> kept_at_;  // the parts that keep something, ascending
+    std::vector<OwnedKeep> kept_;       // what each of them keeps
 };
 
-/// What a pair test may reuse about one side: a big polygon's or polyline's edge index, or a
-/// compound's part index; null members are computed as needed (the same answer, slower).
+/// A shape's prepared form, what every query of a check reuses about it (shape_geo.hpp): a
+/// big polygon's or polyline's edge index, a small polyline's pieces, or a compound's part
+/// index; null members are computed as needed (the same answer, slower).
 struct Prepared {
-    Prepared(const EdgeIndex* e = nullptr, const PartIndex* p = nullptr) : edges(e), parts(p) {}  // NOLINT: implicit
+    Prepared(const EdgeIndex* e = nullptr, const PartIndex* p = nullptr,  // NOLINT: implicit
+             const std::vector<Piece>* k = nullptr)
+        : edges(e), parts(p), pieces(k) {}
     const EdgeIndex* edges;
     const PartIndex* parts;
+    const std::vector<Piece>* pieces;
+    GeoKeep keep() const { return GeoKeep{edges, pieces}; }
+    /// What part i of a compound keeps (nothing without a part index).
+    GeoKeep part_keep(std::size_t i) const { return parts ? parts->keep(i) : GeoKeep{}; }
 };
 
 /// Where a compound side's colliding parts go (appended ascending); null: not wanted.
@@ -60,11 +74,11 @@ struct PartsOut {
 std::optional<Relation> collide_into(const Shape& a, const Shape& b, std::vector<Vec2>* points, Prepared pa,
                                      Prepared pb, Scratch& scratch, PartsOut parts = {});
 
-/// The same for two shapes neither of which is a compound (pair_test.cpp).
-std::optional<Relation> collide_simple(const Shape& a, const Shape& b, std::vector<Vec2>* points,
-                                       const EdgeIndex* index_a, const EdgeIndex* index_b, Scratch& scratch);
+/// The same for two shapes neither of which is a compound (pair_test.cpp), each read with
+/// what it keeps (what is missing is built for the call).
+std::optional<Relation> collide_simple(const Shape& a, const Shape& b, std::vector<Vec2>* points, GeoKeep keep_a,
+                                       GeoKeep keep_b, Scratch& scratch);
 
-struct Geo;  // geometry/shape_geo.hpp
 /// The same for two shapes reduced already (make_geo), read through their Geos' edge indexes.
 std::optional<Relation> collide_geos(const Geo& a, const Geo& b, std::vector<Vec2>* points, Scratch& scratch);
 

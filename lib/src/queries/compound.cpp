@@ -12,12 +12,15 @@ namespace collide::detail {
 
 PartIndex::PartIndex(const Compound& c) {
     bounds_.reserve(c.parts.size());
-    edges_.reserve(c.parts.size());
-    for (const Shape& part : c.parts) {
-        bounds_.push_back(bounds_of(part));
-        edges_.push_back(may_be_big(part) ? index_if_big(part) : nullptr);
+    for (std::size_t i = 0; i < c.parts.size(); ++i) {
+        bounds_.push_back(bounds_of(c.parts[i]));
+        if (!needs_keep(c.parts[i])) continue;
+        kept_at_.push_back(i);
+        kept_.push_back(keep_of(c.parts[i]));
     }
 }
+
+bool PartIndex::keeps_any(const Compound& c) { return std::any_of(c.parts.begin(), c.parts.end(), needs_keep); }
 
 PartIndex::~PartIndex() = default;
 
@@ -35,10 +38,7 @@ struct SideParts {
         if (!compound) return bounds_of(shape);
         return index ? index->bounds(i) : bounds_of(compound->parts[i]);
     }
-    const EdgeIndex* edges(std::size_t i, const Prepared& p) const {
-        if (!compound) return p.edges;
-        return index ? index->edges(i) : nullptr;
-    }
+    GeoKeep keep(std::size_t i, const Prepared& p) const { return compound ? p.part_keep(i) : p.keep(); }
 };
 
 }  // namespace
@@ -47,7 +47,7 @@ std::optional<Relation> collide_into(const Shape& a, const Shape& b, std::vector
                                      Prepared pb, Scratch& scratch, PartsOut parts) {
     const auto* ca = std::get_if<Compound>(&a);
     const auto* cb = std::get_if<Compound>(&b);
-    if (!ca && !cb) return collide_simple(a, b, points, pa.edges, pb.edges, scratch);
+    if (!ca && !cb) return collide_simple(a, b, points, pa.keep(), pb.keep(), scratch);
     const SideParts sa{a, ca, pa.parts};
     const SideParts sb{b, cb, pb.parts};
     // The points of all colliding pairs of parts gather here (the worker's buffer, reused),
@@ -66,7 +66,7 @@ std::optional<Relation> collide_into(const Shape& a, const Shape& b, std::vector
         for (std::size_t j = 0; j < sb.size(); ++j) {
             if (cb && !meets(bi, sb.bounds(j))) continue;
             const std::optional<Relation> r =
-                collide_simple(sa.part(i), sb.part(j), points ? &pts : nullptr, sa.edges(i, pa), sb.edges(j, pb), scratch);
+                collide_simple(sa.part(i), sb.part(j), points ? &pts : nullptr, sa.keep(i, pa), sb.keep(j, pb), scratch);
             if (!r) continue;
             any = true;
             overlap = overlap || *r != Relation::Touch;

@@ -118,7 +118,7 @@ Cores cores_of(const Geo& g) {
             break;
         case GeoKind::Linear:
             c.index = g.index;
-            if (!c.index) c.pieces = g.own_pieces;
+            if (!c.index) c.pieces.assign(g.pieces().begin(), g.pieces().end());
             break;
         case GeoKind::Polygon: {
             c.index = g.index;
@@ -201,14 +201,14 @@ void core_terms(const Cores& a, const Cores& b, Radii r, TermSet& ts, bool dista
     }
 }
 
-// Calls f(part, its edge index or null) for each part of a compound, or f(s, index) for any
+// Calls f(part, what it keeps) for each part of a compound, or f(s, what it keeps) for any
 // other shape, with what is prepared about it.
 template <class F>
 void each_part(const Shape& s, Prepared p, F&& f) {
     if (const auto* c = std::get_if<Compound>(&s)) {
-        for (std::size_t i = 0; i < c->parts.size(); ++i) f(c->parts[i], p.parts ? p.parts->edges(i) : nullptr);
+        for (std::size_t i = 0; i < c->parts.size(); ++i) f(c->parts[i], p.part_keep(i));
     } else {
-        f(s, p.edges);
+        f(s, p.keep());
     }
 }
 
@@ -230,23 +230,23 @@ int pair_compare(const Cores& a, const Cores& b, double d) {
 // The same over every pair of parts (a shape that is no compound is its one part).
 double parts_distance(const Shape& a, const Shape& b, Prepared pa, Prepared pb) {
     double best = kInf;
-    each_part(a, pa, [&](const Shape& part_a, const EdgeIndex* ia) {
-        const OwnedGeo ga = make_indexed_geo(part_a, ia);
+    each_part(a, pa, [&](const Shape& part_a, GeoKeep ia) {
+        const OwnedGeo ga = make_owned_geo(part_a, ia);
         const Cores ca = cores_of(ga.geo);
-        each_part(b, pb, [&](const Shape& part_b, const EdgeIndex* ib) {
-            best = std::min(best, pair_distance(ca, cores_of(make_indexed_geo(part_b, ib).geo)));
+        each_part(b, pb, [&](const Shape& part_b, GeoKeep ib) {
+            best = std::min(best, pair_distance(ca, cores_of(make_owned_geo(part_b, ib).geo)));
         });
     });
     return std::max(best, 0.0);
 }
 int parts_compare(const Shape& a, const Shape& b, double d, Prepared pa, Prepared pb) {
     int result = 1;
-    each_part(a, pa, [&](const Shape& part_a, const EdgeIndex* ia) {
+    each_part(a, pa, [&](const Shape& part_a, GeoKeep ia) {
         if (result < 0) return;
-        const OwnedGeo ga = make_indexed_geo(part_a, ia);
+        const OwnedGeo ga = make_owned_geo(part_a, ia);
         const Cores ca = cores_of(ga.geo);
-        each_part(b, pb, [&](const Shape& part_b, const EdgeIndex* ib) {
-            if (result >= 0) result = std::min(result, pair_compare(ca, cores_of(make_indexed_geo(part_b, ib).geo), d));
+        each_part(b, pb, [&](const Shape& part_b, GeoKeep ib) {
+            if (result >= 0) result = std::min(result, pair_compare(ca, cores_of(make_owned_geo(part_b, ib).geo), d));
         });
     });
     return result;
@@ -271,8 +271,8 @@ double small_distance(const Small& a, const Small& b) {
 double distance(const Shape& a, const Shape& b, Prepared pa, Prepared pb, Scratch& scratch) {
     if (is_compound(a) || is_compound(b))
         return collide_into(a, b, nullptr, pa, pb, scratch) ? 0.0 : parts_distance(a, b, pa, pb);
-    const OwnedGeo ga = make_indexed_geo(a, pa.edges);
-    const OwnedGeo gb = make_indexed_geo(b, pb.edges);
+    const OwnedGeo ga = make_owned_geo(a, pa.keep());
+    const OwnedGeo gb = make_owned_geo(b, pb.keep());
     const std::optional<Small> sa = small_of(ga.geo);
     const std::optional<Small> sb = sa ? small_of(gb.geo) : std::nullopt;
     if (sa && sb) return small_distance(*sa, *sb);
@@ -284,8 +284,8 @@ int compare_distance(const Shape& a, const Shape& b, double d, Prepared pa, Prep
     const int at_zero = d > 0.0 ? -1 : 0;  // the answer for a colliding pair
     if (is_compound(a) || is_compound(b))
         return collide_into(a, b, nullptr, pa, pb, scratch) ? at_zero : parts_compare(a, b, d, pa, pb);
-    const OwnedGeo ga = make_indexed_geo(a, pa.edges);
-    const OwnedGeo gb = make_indexed_geo(b, pb.edges);
+    const OwnedGeo ga = make_owned_geo(a, pa.keep());
+    const OwnedGeo gb = make_owned_geo(b, pb.keep());
     const std::optional<Small> sa = small_of(ga.geo);
     const std::optional<Small> sb = sa ? small_of(gb.geo) : std::nullopt;
     if (sa && sb) {

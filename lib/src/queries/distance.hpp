@@ -24,11 +24,13 @@ class SolidCells;  // solid_cells.hpp
 
 /// The exact sign of (the distance of s to the grid's nearest solid cell or solid outside) - d,
 /// d finite >= 0: -1 below, 0 equal, +1 above (+1 when the grid has nothing solid). With the
-/// grid's SolidCells, only solid cells are visited (the same answer).
-int compare_distance(const Shape& s, const Grid& g, double d, const SolidCells* solid = nullptr);
+/// grid's SolidCells, only solid cells are visited; with the shape's prepared form, nothing
+/// is built for it (the same answers).
+int compare_distance(const Shape& s, const Grid& g, double d, const SolidCells* solid = nullptr,
+                     const Prepared& prep = {});
 
 /// That distance correctly rounded: 0 when the shape collides with the grid (shape_vs_grid)
 /// or touches a solid cell or the solid outside flush; +inf when the grid has nothing solid.
-double distance(const Shape& s, const Grid& g, const SolidCells* solid = nullptr);
+double distance(const Shape& s, const Grid& g, const SolidCells* solid = nullptr, const Prepared& prep = {});
 
 }  // namespace collide::detail

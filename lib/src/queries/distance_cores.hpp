@@ -28,7 +28,7 @@ struct Cores {
 };
 
 /// The cores of a reduced shape (a compound's parts are taken one by one); a big one's are
-/// read through the Geo's edge index when it has one (make_indexed_geo builds it).
+/// read through the Geo's edge index when it has one (make_owned_geo builds it).
 Cores cores_of(const Geo& g);
 
 /// A box grown by e (>= 0, maybe +inf) on every side, rounded outward.

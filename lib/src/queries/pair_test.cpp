@@ -165,8 +165,10 @@ void detail::normalize_points(std::vector<Vec2>& pts) {
 }
 
 std::optional<Relation> detail::collide_simple(const Shape& a, const Shape& b, std::vector<Vec2>* points,
-                                              const EdgeIndex* index_a, const EdgeIndex* index_b, Scratch& scratch) {
-    return collide_geos(make_geo(a, index_a), make_geo(b, index_b), points, scratch);
+                                              GeoKeep keep_a, GeoKeep keep_b, Scratch& scratch) {
+    // Nearly always both sides have what they keep, or need nothing: two views, nothing built.
+    if (has_keep(a, keep_a) && has_keep(b, keep_b)) return collide_geos(make_geo(a, keep_a), make_geo(b, keep_b), points, scratch);
+    return collide_geos(make_owned_geo(a, keep_a).geo, make_owned_geo(b, keep_b).geo, points, scratch);
 }
 
 std::optional<Relation> detail::collide_geos(const Geo& ga, const Geo& gb, std::vector<Vec2>* points, Scratch& scratch) {
@@ -188,17 +190,18 @@ std::optional<Relation> detail::collide_geos(const Geo& ga, const Geo& gb, std::
 
 std::optional<Contact> collide(const Shape& a, const Shape& b, bool want_points) {
     Contact c;
-    // Big polygons and polylines are indexed for this one test: O(V) to build, where reading
-    // every edge against every edge would be O(V^2).
-    const std::unique_ptr<detail::EdgeIndex> ia = detail::may_be_big(a) ? detail::index_if_big(a) : nullptr;
-    const std::unique_ptr<detail::EdgeIndex> ib = detail::may_be_big(b) ? detail::index_if_big(b) : nullptr;
+    // What each side keeps is built for this one test (big polygons and polylines are
+    // indexed: O(V) to build, where reading every edge against every edge would be O(V^2)).
+    const detail::OwnedKeep ka = detail::keep_of(a);
+    const detail::OwnedKeep kb = detail::keep_of(b);
     const auto* ca = std::get_if<Compound>(&a);
     const auto* cb = std::get_if<Compound>(&b);
     const std::unique_ptr<detail::PartIndex> pa = ca ? std::make_unique<detail::PartIndex>(*ca) : nullptr;
     const std::unique_ptr<detail::PartIndex> pb = cb ? std::make_unique<detail::PartIndex>(*cb) : nullptr;
     detail::Scratch scratch;
-    const std::optional<Relation> r = detail::collide_into(a, b, want_points ? &c.points : nullptr, {ia.get(), pa.get()},
-                                                           {ib.get(), pb.get()}, scratch, {&c.parts_a, &c.parts_b});
+    const std::optional<Relation> r = detail::collide_into(a, b, want_points ? &c.points : nullptr,
+                                                           {ka.index.get(), pa.get(), &ka.pieces},
+                                                           {kb.index.get(), pb.get(), &kb.pieces}, scratch, {&c.parts_a, &c.parts_b});
     if (!r) return std::nullopt;
     c.relation = *r;
     return c;

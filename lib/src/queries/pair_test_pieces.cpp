@@ -38,7 +38,7 @@ bool covers(const Piece& s, std::vector<Span>& spans) {
 
 // Whether every piece is covered by its spans, given as (piece, span) pairs: a piece
 // with none is not.
-bool all_covered(const std::vector<Piece>& pieces, std::vector<std::pair<std::size_t, Span>>& spans) {
+bool all_covered(PieceRun pieces, std::vector<std::pair<std::size_t, Span>>& spans) {
     std::sort(spans.begin(), spans.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     std::vector<Span> own;
     std::size_t k = 0;

@@ -74,12 +74,15 @@ std::optional<Core> convex_core(Ring ring) {
     return normalised(std::move(v), 0.0);
 }
 
-// The core of a convex shape; nothing for a shape of another kind (lines, rays and
-// polylines, whatever they degenerate to) or a concave polygon.
+// Whether a shape may be convex: not a line, ray or polyline (whatever it degenerates to), nor
+// a compound.
+bool may_be_convex(const Shape& s) {
+    const ShapeType t = type_of(s);
+    return t != ShapeType::Line && t != ShapeType::Ray && t != ShapeType::Polyline && t != ShapeType::Compound;
+}
+
+// The core of a shape that may be convex; nothing for a concave polygon.
 std::optional<Core> core_of(const Geo& g) {
-    if (g.type == ShapeType::Line || g.type == ShapeType::Ray || g.type == ShapeType::Polyline ||
-        g.type == ShapeType::Compound)
-        return std::nullopt;
     switch (g.kind) {
         case GeoKind::Point: return normalised({g.pt}, 0.0);
         case GeoKind::Disk: return normalised({g.disk.center}, g.disk.radius);
@@ -361,8 +364,10 @@ std::optional<Separation> rect_rect(const Rect& a, const Rect& b) {
 
 std::optional<Separation> separation(const Shape& a, const Shape& b) {
     using namespace detail;
-    const Geo ga = make_geo(a, nullptr);
-    const Geo gb = make_geo(b, nullptr);
+    // Only convex shapes have a core (core_of); the others are not reduced.
+    if (!may_be_convex(a) || !may_be_convex(b)) return std::nullopt;
+    const Geo ga = make_geo(a);
+    const Geo gb = make_geo(b);
     if (ga.type == ShapeType::Rect && gb.type == ShapeType::Rect) return rect_rect(ga.rect, gb.rect);
     const std::optional<Core> ca = core_of(ga);
     if (!ca) return std::nullopt;

@@ -293,16 +293,15 @@ class Sweeper {
 public:
     Sweeper(const Entries& body, const EdgeIndex* index) : e_(body), index_(index) {}
 
-    // A compound part by part (whose polygons are not indexed), any other shape whole.
-    void shape(const Shape& s) {
+    // A compound part by part (whose polygons' edges are all read), any other shape whole,
+    // each with what it keeps.
+    void shape(const Shape& s, const Prepared& prep) {
         if (const auto* c = std::get_if<Compound>(&s)) {
-            for (const Shape& part : c->parts) {
-                if (e_.done()) break;
-                shape(make_geo(part, nullptr));
-            }
+            for (std::size_t i = 0; i < c->parts.size() && !e_.done(); ++i)
+                shape(make_owned_geo(c->parts[i], prep.part_keep(i)).geo);
             return;
         }
-        shape(make_geo(s, index_));
+        shape(make_owned_geo(s, prep.keep()).geo);
     }
 
     const std::optional<SweepTime>& best() const { return e_.best; }
@@ -380,7 +379,7 @@ private:
     // A polyline of more than one point: its pieces (no repeated point), and an open one's
     // two ends, its boundary (Geo::bd).
     void polyline(const Geo& g) {
-        const std::vector<Piece>& p = g.pieces();
+        const PieceRun p = g.pieces();
         const bool closed = g.nbd == 0;
         const Vec2 front = g.bd[0];
         const Vec2 back = g.bd[1];
@@ -486,7 +485,8 @@ private:
 
 }  // namespace
 
-std::optional<SweepTime> first_contact(const Move& m, const Shape& obstacle, const EdgeIndex* edges) {
+std::optional<SweepTime> first_contact(const Move& m, const Shape& obstacle, const Prepared& prep) {
+    const EdgeIndex* edges = prep.edges;
     const bool indexed =
         edges && std::holds_alternative<Polygon>(obstacle) && edges->size() == std::get<Polygon>(obstacle).points.size();
     Entries body;
@@ -500,7 +500,7 @@ std::optional<SweepTime> first_contact(const Move& m, const Shape& obstacle, con
     }
     body.reach = swept_bounds(m);
     Sweeper sw(body, indexed ? edges : nullptr);
-    sw.shape(obstacle);
+    sw.shape(obstacle, prep);
     if (!sw.best()) return std::nullopt;
     if (!m.check_path) return SweepTime::constant(1.0);
     return sw.best();

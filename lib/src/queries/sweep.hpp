@@ -17,14 +17,13 @@
 #pragma once
 
 #include "collide/types.hpp"
+#include "queries/collide_into.hpp"
 
 #include <cstdint>
 #include <optional>
 #include <utility>
 
 namespace collide::detail {
-
-class EdgeIndex;  // edge_index.hpp
 
 /// The recipe of one exact time t = (a + b sqrt(q)) / d (d > 0) from input doubles; see
 /// sweep.cpp (eval) for the formulas. Plain data: a time keeps no reference to its inputs.
@@ -63,9 +62,10 @@ struct SweepTime {
 };
 
 /// Nothing when the body never does (over the whole path, or at `to` for check: destination).
-/// A big polygon's edge index (`edges`, as SceneIndexes prepares it) is read, when given, for
-/// the edges near the path alone (the same answer).
-std::optional<SweepTime> first_contact(const Move& m, const Shape& obstacle, const EdgeIndex* edges = nullptr);
+/// The obstacle's prepared form (as SceneIndexes prepares it) is read when given: a big
+/// polygon's edge index for the edges near the path alone, a polyline's pieces (the same
+/// answer).
+std::optional<SweepTime> first_contact(const Move& m, const Shape& obstacle, const Prepared& prep = {});
 
 /// Against a grid's solid cells (and solid outside), SPEC §2.4: the time and the cell, as
 /// run_move finds them (grid_moves.cpp).

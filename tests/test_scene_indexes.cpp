@@ -1,6 +1,6 @@
 // SceneIndexes (check/scene_indexes.hpp): the prepared form of each of a check's shapes, built
 // once, gives the Geo that make_owned_geo gives the shape alone (kind, bounds, pieces), and
-// shapes that need nothing kept have nothing built.
+// only big shapes have something built.
 #include "check/scene_indexes.hpp"
 
 #include "geometry/shape_geo.hpp"
@@ -50,8 +50,10 @@ bool same_pieces(const Geo& a, const Geo& b) {
 
 // The prepared Geo of a shape (or a part) against the one made for it alone.
 void check_same(const Shape& s, GeoKeep keep) {
-    const Geo prepared = detail::make_geo(s, keep);
+    const detail::OwnedGeo with_keep = detail::make_owned_geo(s, keep);  // builds nothing when keep is complete
+    const Geo& prepared = with_keep.geo;
     const detail::OwnedGeo alone = detail::make_owned_geo(s);
+    if (detail::has_keep(s, keep)) CHECK(with_keep.owned.index == nullptr);
     CHECK(prepared.kind == alone.geo.kind);
     CHECK(prepared.type == alone.geo.type);
     CHECK(prepared.nbd == alone.geo.nbd);
@@ -102,13 +104,15 @@ TEST_CASE("SceneIndexes: each shape type's prepared form is its make_geo") {
             REQUIRE(p.parts != nullptr);
             for (std::size_t k = 0; k < c->parts.size(); ++k) check_same(c->parts[k], p.part_keep(k));
             CHECK(p.part_keep(0).pieces == nullptr);  // a circle keeps nothing
+            CHECK(p.part_keep(1).pieces == nullptr);  // nor a small polyline (its pieces: per query)
+            CHECK(p.part_keep(2).index != nullptr);
             continue;
         }
-        CHECK(detail::needs_keep(s) == (p.edges != nullptr || p.pieces != nullptr));
+        CHECK(detail::may_be_big(s) == (p.edges != nullptr));
         check_same(s, p.keep());
     }
     SUBCASE("built once: asked again, the same form") {
-        CHECK(indexes.prepared(10).pieces == indexes.prepared(10).pieces);
+        CHECK(indexes.prepared(9).edges == indexes.prepared(9).edges);
         CHECK(indexes.prepared(12).edges == indexes.prepared(12).edges);
         CHECK(indexes.prepared(12).edges != nullptr);
     }

@@ -24,7 +24,7 @@ class SceneIndexes;  // check/scene_indexes.hpp
 /// nothing are appended to `empty` (if not there yet); their moves are allowed. With
 /// threads > 1, moves are run on two threads; the results never depend on it. Obstacles are
 /// read through their prepared forms in `edges` (the check's SceneIndexes), when given: a big
-/// polygon's edges near a path alone, a polyline's pieces made once.
+/// polygon's edges near a path alone.
 void run_moves_against(const Scene& scene, std::vector<MoveResult>& results, std::vector<std::string>& empty,
                        unsigned threads, const SceneIndexes* edges = nullptr);
 

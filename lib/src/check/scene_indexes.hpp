@@ -1,7 +1,7 @@
 // The prepared forms of a scene's shapes (geometry/shape_geo.hpp): what the reduction of a
-// shape computes beyond views of it (a big polygon's or polyline's edge index, a polyline's
-// pieces, a compound's part index), built once per check on demand and shared by the check's
-// workers and all its queries (check.cpp, moves_against.cpp).
+// big shape computes beyond views of it (a big polygon's or polyline's edge index, a
+// compound's part index), built once per check on demand and shared by the check's workers
+// and all its queries (check.cpp, moves_against.cpp).
 #pragma once
 
 #include "collide/scene.hpp"
@@ -21,12 +21,13 @@ namespace collide::detail {
 /// smaller one's few part bounds are cheaper to compute at each test than to look up.
 constexpr std::size_t kPartIndexFrom = 16;
 
-/// Whether a shape has something for SceneIndexes to build: a polyline or a big polygon
-/// (needs_keep), or a compound with many parts or a part that needs a keep (inline, like
-/// may_be_big).
+/// Whether a shape has something for SceneIndexes to build: a big polygon or polyline, or a
+/// compound with many parts or a big part (inline, like may_be_big). A small polyline's pieces
+/// are made per query (shape_geo.hpp says why).
 inline bool may_need_index(const Shape& s) {
-    if (const auto* c = std::get_if<Compound>(&s)) return c->parts.size() >= kPartIndexFrom || PartIndex::keeps_any(*c);
-    return needs_keep(s);
+    if (const auto* c = std::get_if<Compound>(&s))
+        return c->parts.size() >= kPartIndexFrom || std::any_of(c->parts.begin(), c->parts.end(), may_be_big);
+    return may_be_big(s);
 }
 
 /// The prepared forms of a scene's shapes that need one, each built the first time a query

@@ -1,8 +1,8 @@
 // Folder geometry/: the primitives shapes are made of, and their exact meetings. Straight
 // pieces against pieces, rings and circles (this header), the capsule and its outline points
 // (capsule*), the edge index of a big polygon or polyline (edge_index), and a shape reduced
-// to its geometric kind, with what the reduction keeps once per shape, which every query and
-// grid test reads (shape_geo). It includes numeric/ and collide/types.hpp; queries/, grids/,
+// to its geometric kind, with a big shape's edge index kept once per check, which every query
+// and grid test reads (shape_geo). It includes numeric/ and collide/types.hpp; queries/, grids/,
 // scene/ and check/ use it.
 //
 // Straight pieces against straight pieces, polygons and circles: the few primitive

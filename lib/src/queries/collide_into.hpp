@@ -21,7 +21,7 @@
 namespace collide::detail {
 
 /// A compound's parts as the pair tests read them: each part's bounds (exact, as bounds_of
-/// gives them) and what each part's reduction keeps (shape_geo.hpp), built once.
+/// gives them) and what each big part's reduction keeps (shape_geo.hpp), built once.
 class PartIndex {
 public:
     explicit PartIndex(const Compound& c);
@@ -29,13 +29,11 @@ public:
     PartIndex(const PartIndex&) = delete;
     PartIndex& operator=(const PartIndex&) = delete;
     const Bounds& bounds(std::size_t part) const { return bounds_[part]; }
-    /// What part `part` keeps (nothing for most parts).
+    /// What part `part` keeps (nothing but for a big part).
     GeoKeep keep(std::size_t part) const {
         const auto k = std::lower_bound(kept_at_.begin(), kept_at_.end(), part);
         return k != kept_at_.end() && *k == part ? kept_[static_cast<std::size_t>(k - kept_at_.begin())].view() : GeoKeep{};
     }
-    /// Whether a compound has parts to keep something for (needs_keep).
-    static bool keeps_any(const Compound& c);
 
 private:
     std::vector<Bounds> bounds_;
@@ -44,8 +42,8 @@ private:
 };
 
 /// A shape's prepared form, what every query of a check reuses about it (shape_geo.hpp): a
-/// big polygon's or polyline's edge index, a small polyline's pieces, or a compound's part
-/// index; null members are computed as needed (the same answer, slower).
+/// big polygon's or polyline's edge index (or a polyline's pieces, for one query), or a
+/// compound's part index; null members are computed as needed (the same answer, slower).
 struct Prepared {
     Prepared(const EdgeIndex* e = nullptr, const PartIndex* p = nullptr,  // NOLINT: implicit
              const std::vector<Piece>* k = nullptr)

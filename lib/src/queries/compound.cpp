@@ -14,13 +14,12 @@ PartIndex::PartIndex(const Compound& c) {
     bounds_.reserve(c.parts.size());
     for (std::size_t i = 0; i < c.parts.size(); ++i) {
         bounds_.push_back(bounds_of(c.parts[i]));
-        if (!needs_keep(c.parts[i])) continue;
+        if (!may_be_big(c.parts[i])) continue;  // a small polyline's pieces are made per query
         kept_at_.push_back(i);
         kept_.push_back(keep_of(c.parts[i]));
     }
 }
 
-bool PartIndex::keeps_any(const Compound& c) { return std::any_of(c.parts.begin(), c.parts.end(), needs_keep); }
 
 PartIndex::~PartIndex() = default;
 

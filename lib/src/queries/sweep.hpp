@@ -63,8 +63,7 @@ struct SweepTime {
 
 /// Nothing when the body never does (over the whole path, or at `to` for check: destination).
 /// The obstacle's prepared form (as SceneIndexes prepares it) is read when given: a big
-/// polygon's edge index for the edges near the path alone, a polyline's pieces (the same
-/// answer).
+/// polygon's edge index for the edges near the path alone (the same answer).
 std::optional<SweepTime> first_contact(const Move& m, const Shape& obstacle, const Prepared& prep = {});
 
 /// Against a grid's solid cells (and solid outside), SPEC §2.4: the time and the cell, as

@@ -302,29 +302,16 @@ private:
         }
     }
 
-    // The rules a `collide_ignore` field of the entity names (a String field: comma-separated
-    // names, or "*"; SPEC §3.1).
+    // The rules a `collide_ignore` String field of the entity names, read as Tiled's
+    // property of that name is (SPEC §3.1).
     static std::vector<std::string> ignored(const Obj& e) {
-        std::vector<std::string> out;
-        const json* fields = e.find("fieldInstances");
-        if (!fields || !fields->is_array()) return out;
-        for (const json& f : *fields) {
-            if (!f.is_object() || f.value("__identifier", std::string()) != "collide_ignore") continue;
-            const auto v = f.find("__value");
-            if (v == f.end() || !v->is_string()) continue;
-            const std::string list = v->get<std::string>();
-            std::size_t from = 0;
-            while (from <= list.size()) {
-                std::size_t to = list.find(',', from);
-                if (to == std::string::npos) to = list.size();
-                std::string name = list.substr(from, to - from);
-                name.erase(0, name.find_first_not_of(" \t"));
-                name.erase(name.find_last_not_of(" \t") + 1);
-                if (!name.empty() && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
-                from = to + 1;
-            }
-        }
-        return out;
+        tiled::Properties props;
+        if (const json* fields = e.find("fieldInstances"); fields && fields->is_array())
+            for (const json& f : *fields)
+                if (f.is_object() && f.value("__identifier", std::string()) == "collide_ignore")
+                    if (const auto v = f.find("__value"); v != f.end() && v->is_string())
+                        props.emplace_back("collide_ignore", v->get<std::string>());
+        return tiled::ignored_rules(props);
     }
 
     // The entity's identifier, then its tags: the instance's own (__tags, LDtk 1.0), else its

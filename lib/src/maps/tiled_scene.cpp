@@ -77,13 +77,13 @@ std::vector<std::string> split_groups(const std::string& list) {
     return out;
 }
 
-void add_ignores(std::vector<std::string>& to, const std::vector<std::string>& rules) {
-    for (const std::string& r : rules)
-        if (std::find(to.begin(), to.end(), r) == to.end()) to.push_back(r);
-}
-
 void add_group(std::vector<std::string>& groups, const std::string& g) {
     if (!g.empty() && std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
+}
+
+// Names added to a list of names once each (groups, ignored rules).
+void add_ignores(std::vector<std::string>& to, const std::vector<std::string>& rules) {
+    for (const std::string& r : rules) add_group(to, r);
 }
 
 void add_listed_groups(std::vector<std::string>& groups, const Properties& props) {

@@ -69,44 +69,12 @@ Where where_of(const XmlFile& f, pugi::xml_node n) {
     const std::ptrdiff_t name = n.offset_debug();  // the element's name, just after its '<'
     if (name <= 0 || static_cast<std::size_t>(name) > f.text.size()) return {f.path, "", 0, 0};
     const auto at = static_cast<std::size_t>(name - 1);
-    // A map may hold 100,000 objects: count the line breaks position_of counts (LF, CRLF, CR)
-    // from the place asked about last, or, for a place behind it, find the line by bisection
-    // in a table of line starts; then count columns on that line only.
+    // A map may hold 100,000 objects: their lines are counted on from the last one's
+    // (LineCounter), and their columns in characters on that line only.
     const std::string_view t = f.text;
-    const auto breaks_at = [&t](std::size_t i) {
-        return t[i] == '\n' || (t[i] == '\r' && (i + 1 == t.size() || t[i + 1] != '\n'));
-    };
-    std::size_t line = 0, start = 0;
-    if (at >= f.cursor) {
-        // Most text holds no CR: then the LFs alone are the breaks, found by memchr (a map's
-        // layer data is megabytes on one line).
-        const char* from = t.data() + f.cursor;
-        const char* to = t.data() + at;
-        if (std::memchr(from, '\r', static_cast<std::size_t>(to - from)) == nullptr) {
-            for (const char* p = from; (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(to - p))));) {
-                ++f.cursor_line;
-                f.cursor_line_start = static_cast<std::size_t>(++p - t.data());
-            }
-        } else {
-            for (std::size_t i = f.cursor; i < at; ++i)
-                if (breaks_at(i)) {
-                    ++f.cursor_line;
-                    f.cursor_line_start = i + 1;
-                }
-        }
-        f.cursor = at;
-        line = f.cursor_line;
-        start = f.cursor_line_start;
-    } else {
-        std::vector<std::size_t>& starts = f.line_starts;
-        if (starts.empty()) {
-            starts.push_back(0);
-            for (std::size_t i = 0; i < t.size(); ++i)
-                if (breaks_at(i)) starts.push_back(i + 1);
-        }
-        line = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), at) - starts.begin());
-        start = starts[line - 1];
-    }
+    const TextPos lc = f.lines.at(at);
+    const auto line = static_cast<std::size_t>(lc.line);
+    const std::size_t start = at - static_cast<std::size_t>(lc.column - 1);
     const TextPos p = position_of(t.substr(start, at - start), at - start);
     return {f.path, "", static_cast<int>(line), p.column, static_cast<int>(at - start + 1)};
 }
@@ -198,7 +166,7 @@ std::shared_ptr<const Tileset> Reader::tileset_ref(const XmlFile& f, pugi::xml_n
 }
 
 Tileset Reader::tileset_file(const std::string& path, std::string_view text) {
-    XmlFile tsx{path, text, {}, {}};
+    XmlFile tsx{path, text};
     parse_xml(tsx);
     const pugi::xml_node root = tsx.doc.document_element();
     if (std::strcmp(root.name(), "tileset") != 0)
@@ -379,7 +347,7 @@ std::vector<Layer> Reader::read_layers(const XmlFile& f, pugi::xml_node parent, 
 }
 
 Map Reader::read_map(const std::string& file, std::string_view text) {
-    XmlFile f{file, text, {}, {}};
+    XmlFile f{file, text};
     parse_xml(f);
     Lane lane;  // after f: done with f's text before f goes
     lane_ = &lane;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "maps/tiled_model.hpp"
+#include "support/json_locate.hpp"
 #include "support/lane.hpp"
 
 #include <pugixml.hpp>
@@ -21,13 +22,11 @@ namespace collide::detail::tiled::tmx {
 
 /// One XML file being read: its name for errors and its text for line:column.
 struct XmlFile {
+    XmlFile(std::string path_, std::string_view text_) : path(std::move(path_)), text(text_), lines(text_) {}
     std::string path;
     std::string_view text;
     pugi::xml_document doc;
-    mutable std::vector<std::size_t> line_starts;  // filled by where_of when first asked about a place behind
-    // where_of's place in the text: elements are mostly asked about in document order, and
-    // their lines are counted from the last one's.
-    mutable std::size_t cursor = 0, cursor_line = 1, cursor_line_start = 0;
+    mutable LineCounter lines;  // where_of's: elements are asked about mostly in document order
 };
 
 /// Tilesets in the order gids are resolved against: by firstgid.

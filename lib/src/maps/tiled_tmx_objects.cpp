@@ -149,7 +149,7 @@ const Object& Reader::template_object(const XmlFile& f, pugi::xml_node n, const 
 }
 
 Object Reader::template_file(const std::string& resolved, std::string_view text, const std::string& source) {
-    XmlFile tx{resolved, text, {}, {}};
+    XmlFile tx{resolved, text};
     parse_xml(tx);
     const pugi::xml_node root = tx.doc.document_element();
     if (std::strcmp(root.name(), "template") != 0)

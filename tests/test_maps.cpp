@@ -435,6 +435,63 @@ TEST_CASE("layer gids are packed by the distinct tiles a layer uses, and read ba
     CHECK(gids != written);
 }
 
+TEST_CASE("layer bytes appended in bulk pack as the same gids pushed one by one") {
+    // append_le32 takes runs of one tile and cells of 8 bits by fast paths; whatever path a
+    // cell takes, it reads back as pushed. The gids go 0 -> 1 -> 8 -> 16 bits, with runs, more
+    // than 64 tiles (past the recent-gid table) and flipped gids.
+    std::vector<std::uint32_t> written;
+    std::uint32_t seed = 12345;
+    const auto next = [&seed] { return seed = seed * 1664525u + 1013904223u; };
+    for (int k = 0; k < 3000; ++k) written.push_back(0);
+    for (int k = 0; k < 3000; ++k) written.push_back(k % 7 == 0 ? 5 : 0);
+    for (int k = 0; k < 20000; ++k) {
+        const std::uint32_t r = next() >> 8;
+        const std::uint32_t gid = (r % 4 == 0 ? 0x40000000u : 0u) | (r % 200);
+        for (std::uint32_t run = (r >> 10) % 5; run > 0; --run) written.push_back(gid);
+    }
+    for (int k = 0; k < 5000; ++k) written.push_back(next() % 1000);
+    std::string bytes;
+    for (const std::uint32_t gid : written)
+        for (int b = 0; b < 4; ++b) bytes += static_cast<char>(gid >> (8 * b) & 0xFF);
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+    collide::detail::Gids one_by_one, in_bulk, in_pieces;
+    one_by_one.assign(written.begin(), written.end());
+    in_bulk.append_le32(p, written.size());
+    for (std::size_t at = 0; at < written.size(); at += 777)
+        in_pieces.append_le32(p + 4 * at, std::min<std::size_t>(777, written.size() - at));
+    CHECK(one_by_one == written);
+    CHECK(in_bulk == written);
+    CHECK(in_pieces == written);
+    CHECK(in_bulk.bits_per_cell() == 16);
+    CHECK(in_bulk.palette() == one_by_one.palette());
+}
+
+TEST_CASE("base64 decodes in groups and across line breaks alike") {
+    using collide::detail::decode_base64;
+    std::string bytes;
+    for (int k = 0; k < 1000; ++k) bytes += static_cast<char>((k * 37 + 11) & 0xFF);
+    const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (std::size_t length : {0, 1, 2, 3, 4, 5, 999, 1000}) {
+        // RFC 4648 §4, encoded here.
+        std::string text;
+        for (std::size_t i = 0; i < length; i += 3) {
+            std::uint32_t group = 0;
+            for (std::size_t b = 0; b < 3; ++b)
+                group = group << 8 | (i + b < length ? static_cast<unsigned char>(bytes[i + b]) : 0u);
+            const std::size_t chars = std::min<std::size_t>(4, (length - i) * 4 / 3 + 1);
+            for (std::size_t c = 0; c < 4; ++c) text += c < chars ? alphabet[group >> (18 - 6 * c) & 63] : '=';
+        }
+        std::string wrapped;  // as Tiled writes it, and broken every 7 characters
+        for (std::size_t i = 0; i < text.size(); ++i) wrapped += (i % 7 == 0 ? "\n   " : "") + std::string(1, text[i]);
+        CAPTURE(length);
+        CHECK(decode_base64(text) == bytes.substr(0, length));
+        CHECK(decode_base64(wrapped + "\n") == bytes.substr(0, length));
+    }
+    CHECK_THROWS_WITH_AS(decode_base64("AQAAAQAA\n AQ*A"), "base64 data holds '*' at byte 12", collide::detail::DataError);
+    CHECK_THROWS_WITH_AS(decode_base64("AQ==AQAA"), "base64 data holds '=' at byte 4", collide::detail::DataError);
+    CHECK_THROWS_WITH_AS(decode_base64("AQAAA"), "base64 data is cut short", collide::detail::DataError);
+}
+
 TEST_CASE("a gigabyte of empty zstd layer decodes into packed gids, and a longer one fails at its cells") {
     // A zstd frame of RLE blocks (RFC 8878 §3.1.1.2), made here: n zero bytes in 128 KiB blocks.
     const auto zstd_zeros = [](std::uint64_t n) {

@@ -105,6 +105,9 @@ std::vector<std::string> ignored_rules(const Properties& props) {
 
 namespace {
 
+// Objects whose ids are made unique together: enough to overlap their cache misses.
+constexpr std::size_t kIdBatch = 256;
+
 class Names {
 public:
     void count(const std::vector<Layer>& layers) {
@@ -122,6 +125,13 @@ public:
         }
     }
     bool taken(const std::string& id) const { return ids_.contains(id); }
+    /// unique() of each of `ids` in turn, in place: the same names, found faster in bulk.
+    void make_unique(std::vector<std::string>& ids) {
+        std::vector<std::size_t> hashes(ids.size());
+        for (std::size_t k = 0; k < ids.size(); ++k) ids_.prefetch(hashes[k] = StringSet::hash(ids[k]));
+        for (std::size_t k = 0; k < ids.size(); ++k)
+            if (!ids_.insert(ids[k], hashes[k])) ids[k] = unique(std::move(ids[k]));
+    }
 
     std::string object_id(const Object& o) const {
         const auto it = object_names_.find(o.name);
@@ -383,8 +393,17 @@ private:
         std::vector<std::string> layer_groups;
         add_group(layer_groups, path);
         const std::vector<std::string> layer_ignore = ignored_rules(l.properties);
-        for (const Object& o : l.objects) {
-            const std::string id = names_.unique(names_.object_id(o));
+        std::vector<std::string> ids;
+        for (std::size_t k = 0; k < l.objects.size(); ++k) {
+            if (k % kIdBatch == 0) {
+                // The ids of the next objects made unique together (see Names::make_unique).
+                ids.clear();
+                for (std::size_t j = k; j < std::min(k + kIdBatch, l.objects.size()); ++j)
+                    ids.push_back(names_.object_id(l.objects[j]));
+                names_.make_unique(ids);
+            }
+            const Object& o = l.objects[k];
+            const std::string& id = ids[k % kIdBatch];
             const std::string what = "object '" + (o.name.empty() ? "" : o.name) + "#" + std::to_string(o.id) +
                                      "' in layer '" + path + "'";
             if (o.kind == ObjectKind::Text) {

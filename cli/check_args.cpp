@@ -34,39 +34,51 @@ const std::map<std::string, collide::Broadphase> kPhases{{"auto", collide::Broad
 }  // namespace
 
 void add_check_args(CLI::App& sub, CheckArgs& opt, bool with_format, const char* files_help) {
-    CLI::Option* files = sub.add_option("files", opt.files, files_help);
+    CLI::Option* files = sub.add_option("files", opt.files, files_help)->type_name("FILE");
     if (!with_format) files->required();  // check alone may take its inputs from collide.json
     if (with_format) {
         opt.format_option = sub.add_option("-f,--format", opt.format,
                        "Report format: json, jsonl, csv or text; or a CI format listing the findings only: gcc, github, "
                        "sarif or junit")
+            ->type_name("FORMAT")
             ->default_str("json");
         sub.add_flag("--locations", opt.locations,
                      "Add where each object was written (file, line, column; layer, object id) to JSON, JSON Lines and CSV records");
-        sub.add_option("--config", opt.config, "The project file (default: collide.json here or in the nearest parent folder)");
+        sub.add_option("--config", opt.config, "The project file (default: collide.json here or in the nearest parent folder)")
+            ->type_name("FILE");
         sub.add_flag("--no-config", opt.no_config, "Use no project file");
         opt.baseline_option = sub.add_option("--baseline", opt.baseline,
-                       "Findings this file knows (from --write-baseline) are reported as known and fail nothing");
+                       "Findings this file knows (from --write-baseline) are reported as known and fail nothing")
+            ->type_name("FILE");
         sub.add_option("--write-baseline", opt.write_baseline,
-                       "Write this run's findings to FILE as a baseline (rule, file, ids; no coordinates)");
+                       "Write this run's findings to FILE as a baseline (rule, file, ids; no coordinates)")
+            ->type_name("FILE");
         sub.add_flag("--strict", opt.strict,
                      "Warnings are findings (exit 1): a selector that selects nothing, an object a map skipped, a gid naming no tile");
     }
     opt.output_option = sub.add_option("-o,--output", opt.output,
                                        with_format ? "Write the report to this file (whole or not at all)"
-                                                   : "Write the picture to this file (whole or not at all)");
+                                                   : "Write the picture to this file (whole or not at all)")
+                             ->type_name("PATH");
     // One spec each time (SPEC §3): `--pairs a:b level.tmx` checks level.tmx.
     sub.add_option("--pairs", opt.pairs, "Pair spec A:B (repeatable, one each time); replaces the scenes' own pairs")
-        ->allow_extra_args(false);
-    opt.rules_option = sub.add_option("--rules", opt.rules, "A rules file (pairs and rules) applied to every input, after its own");
-    sub.add_option("--broadphase", opt.broadphase, "auto, grid, sweep or brute (same results)")->default_str("auto");
+        ->allow_extra_args(false)
+        ->type_name("A:B");
+    opt.rules_option = sub.add_option("--rules", opt.rules, "A rules file (pairs and rules) applied to every input, after its own")
+                             ->type_name("FILE");
+    sub.add_option("--broadphase", opt.broadphase, "auto, grid, sweep or brute (same results)")
+        ->type_name("KIND")
+        ->default_str("auto");
     sub.add_flag("--no-touch", opt.no_touch, "Ignore pairs that only touch");
     sub.add_flag("--no-points", opt.no_points, "Leave out intersection points");
     sub.add_flag("--fail-on-collision", opt.fail_on_collision, "Exit 1 when any collision is reported");
     opt.threads_option = sub.add_option("--threads", opt.threads,
-                   "Worker threads (1 to 256) for reading files and testing pairs; default: the machine's, up to 8 (results never depend on it)");
-    opt.max_collisions_option = sub.add_option("--max-collisions", opt.max_collisions, "Stop after N collisions (exit 1); 0 means no limit");
-    opt.near_option = sub.add_option("--near", opt.near, "Also report pairs that do not collide but lie within distance D");
+                   "Worker threads (1 to 256) for reading files and testing pairs; default: the machine's, up to 8 (results never depend on it)")
+                               ->type_name("N");
+    opt.max_collisions_option = sub.add_option("--max-collisions", opt.max_collisions, "Stop after N collisions (exit 1); 0 means no limit")
+                                       ->type_name("N");
+    opt.near_option = sub.add_option("--near", opt.near, "Also report pairs that do not collide but lie within distance D")
+                             ->type_name("D");
     sub.add_flag("--separation", opt.separation, "Give colliding convex pairs the shortest push that separates them");
     sub.add_flag("-q,--quiet", opt.quiet, "No warnings or progress line on stderr (failed rules and moves are still said)");
     sub.add_flag("-v,--verbose", opt.verbose, "Phase timings, and what each box and ellipse is read as, on stderr");

@@ -44,7 +44,7 @@ ExitCode run_help(const CLI::App* root, const std::string& name) {
 
 Runner setup_help(CLI::App& sub) {
     auto topic = std::make_shared<std::string>();
-    sub.add_option("subcommand", *topic, "The subcommand to describe (none: the program)");
+    sub.add_option("subcommand", *topic, "The subcommand to describe (none: the program)")->type_name("SUBCOMMAND");
     const CLI::App* root = sub.get_parent();
     return [root, topic] { return run_help(root, *topic); };
 }

@@ -68,8 +68,10 @@ ExitCode run_import(const ImportArgs& opt) {
 
 Runner setup_import(CLI::App& sub) {
     return runner_for(run_import, [&](ImportArgs& opt) {
-        sub.add_option("map", opt.map, "A Tiled map (.tmx, .tmj, .json) or an LDtk level (FILE.ldtk#LEVEL)")->required();
-        sub.add_option("-o,--output", opt.output, "Write the scene to this file (whole or not at all)");
+        sub.add_option("map", opt.map, "A Tiled map (.tmx, .tmj, .json) or an LDtk level (FILE.ldtk#LEVEL)")
+            ->type_name("MAP")
+            ->required();
+        sub.add_option("-o,--output", opt.output, "Write the scene to this file (whole or not at all)")->type_name("PATH");
         sub.add_flag("-q,--quiet", opt.quiet, "No warnings on stderr");
     });
 }

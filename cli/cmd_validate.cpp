@@ -69,7 +69,9 @@ ExitCode run_validate(const ValidateArgs& opt) {
 
 Runner setup_validate(CLI::App& sub) {
     return runner_for(run_validate, [&](ValidateArgs& opt) {
-        sub.add_option("files", opt.files, "Scene files and maps ('-' reads standard input)")->required();
+        sub.add_option("files", opt.files, "Scene files and maps ('-' reads standard input)")
+            ->type_name("FILE")
+            ->required();
         sub.add_flag("-q,--quiet", opt.quiet, "Print nothing on success, and no warnings");
         sub.add_flag("-v,--verbose", opt.verbose, "Say on stderr what each box and ellipse is read as");
     });

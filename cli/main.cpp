@@ -1,5 +1,6 @@
 // collide: batch collision checker for 2D game data. See README.md and SPEC.md.
 #include "commands.hpp"
+#include "help_text.hpp"
 #include "log.hpp"
 #include "output.hpp"
 
@@ -63,7 +64,9 @@ int main(int argc, char** argv) {
     for (const Command& c : kCommands) {
         CLI::App* sub = app.add_subcommand(c.name, c.help);
         subs.emplace_back(sub, c.setup(*sub));
+        add_help_footer(*sub);
     }
+    add_help_footer(app);
     if (argc > 1 && argv[1][0] != '-' && !find_subcommand(app, argv[1])) {
         log_error(unknown_subcommand(app, argv[1]));
         return static_cast<int>(ExitCode::BadInput);
@@ -73,6 +76,20 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         // --help, --help-all, --version and a subcommand's --help arrive here with exit code 0.
         if (e.get_exit_code() == 0) return print_help(app, e);
+        if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+            // The first argument no option took, said as every other message is, with the
+            // option it was likely meant to be.
+            const CLI::App* where = &app;
+            for (const auto& [sub, run] : subs)
+                if (sub->parsed() && !sub->remaining().empty()) where = sub;
+            const std::vector<std::string> extra = where->remaining();
+            if (!extra.empty()) {
+                const std::string message = unknown_argument_message(*where, extra.front());
+                const std::string usage = "run 'collide " + (where == &app ? std::string() : where->get_name() + " ") + "--help'";
+                log_error(message.back() == ')' ? message : message + " (" + usage + " for usage)");
+                return static_cast<int>(ExitCode::BadInput);
+            }
+        }
         log_error(std::string(e.what()) + " (run 'collide --help' for usage)");
         return static_cast<int>(ExitCode::BadInput);
     }

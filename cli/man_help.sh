@@ -7,7 +7,9 @@
 set -e
 bin=$1
 [ "$2" = --version ] && exec "$bin" --version
-top=$("$bin" --help)
+# The exit statuses and examples that end each --help are the man page's own sections
+# (collide.h2m), so each help is cut at "Exit status:".
+top=$("$bin" --help | sed '/^Exit status:$/,$d')
 printf '%s\n' "$top" | sed '/^Subcommands:$/,$d'
 printf '*Subcommands*\n'
 printf '%s\n' "$top" | sed '1,/^Subcommands:$/d'
@@ -16,5 +18,5 @@ for sub in $(printf '%s\n' "$top" | sed '1,/^Subcommands:$/d' | awk 'NF { print 
     # the arguments and options a paragraph each, without the "Positionals:" and "Options:"
     # lines (help2man would start an OPTIONS section).
     printf '\ncollide %s:\n' "$sub"
-    "$bin" "$sub" --help | sed -e '1s/^/ /' -e '/^[A-Z][a-z]*:$/d' -e '/^$/d' -e 's/$/\n/'
+    "$bin" "$sub" --help | sed '/^Exit status:$/,$d' | sed -e '1s/^/ /' -e '/^[A-Z][a-z]*:$/d' -e '/^$/d' -e 's/$/\n/'
 done

@@ -492,8 +492,7 @@ def many_files_read_in_parallel_report_the_first_bad_one_in_argument_order():
 def exit_2_for_an_unknown_option():
     r = collide("check", "--bogus", "samples/spec-example.json")
     bad_input(r)
-    eq(r.err, "collide: error: The following argument was not expected: --bogus "
-              "(run 'collide --help' for usage)\n", "stderr")
+    eq(r.err, "collide: error: unknown option '--bogus' (run 'collide check --help' for usage)\n", "stderr")
 
 
 @test

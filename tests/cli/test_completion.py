@@ -47,7 +47,7 @@ def help_options(*args):
 
 def subcommands():
     """The subcommands `collide --help` lists."""
-    section = collide("--help").text.split("\nSubcommands:\n", 1)[1]
+    section = collide("--help").text.split("\nSubcommands:\n", 1)[1].split("\n\n", 1)[0]
     return [line.split()[0] for line in section.splitlines() if line.strip()]
 
 

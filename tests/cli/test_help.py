@@ -30,7 +30,8 @@ def project_version():
 def subcommands():
     """The subcommands `collide --help` lists, in its order."""
     text = collide("--help").text
-    return [line.split()[0] for line in text.split("\nSubcommands:\n", 1)[1].splitlines() if line.strip()]
+    section = text.split("\nSubcommands:\n", 1)[1].split("\n\n", 1)[0]
+    return [line.split()[0] for line in section.splitlines() if line.strip()]
 
 
 @test
@@ -50,8 +51,8 @@ def version_belongs_before_the_subcommand():
     eq(r.text, f"collide {project_version()}\n", "collide --version check FILE")
     r = collide("check", "samples/spec-example.json", "--version")
     bad_input(r)
-    eq(r.err, "collide: error: The following argument was not expected: --version "
-              "(run 'collide --help' for usage)\n", "stderr")
+    eq(r.err, "collide: error: unknown option '--version' (an option of 'collide' itself: put it before the "
+              "subcommand)\n", "stderr")
 
 
 @test
@@ -88,8 +89,8 @@ def help_of_an_unknown_subcommand_is_a_usage_error_naming_the_known_ones():
         eq(r.err, f"collide: error: unknown subcommand 'nosuch' (expected {known})\n", " ".join(args))
     r = collide("help", "check", "validate")
     bad_input(r)
-    eq(r.err, "collide: error: The following argument was not expected: validate "
-              "(run 'collide --help' for usage)\n", "help with two subcommands")
+    eq(r.err, "collide: error: unexpected argument 'validate' (run 'collide help --help' for usage)\n",
+       "help with two subcommands")
 
 
 @test
@@ -97,6 +98,68 @@ def help_and_version_on_a_full_standard_output_are_exit_2():
     with open("/dev/full", "wb") as full:
         for args in [["help"], ["help", "check"], ["--version"]]:
             eq(run_with_stdout(args, full), (2, FULL), " ".join(args))
+
+
+def long_options(sub):
+    """The long options `collide SUB --help` lists in its Options: section."""
+    section = collide(sub, "--help").text.split("\nOptions:\n", 1)[1].split("\n\n", 1)[0]
+    return [name for line in section.splitlines() for name in line.split()[0].split(",") if name.startswith("--")]
+
+
+@test
+def each_option_typo_suggests_the_option_meant():
+    # A letter dropped from the middle, two swapped, one doubled: each is one or two edits
+    # from the option and further from every other, so the hint names it.
+    for sub in subcommands():
+        for option in long_options(sub):
+            name = option[2:]
+            mid = len(name) // 2
+            typos = {"--" + name[:mid] + name[mid + 1:], "--" + name[:mid - 1] + name[mid] + name[mid - 1] + name[mid + 1:],
+                     "--" + name[:mid] + name[mid] + name[mid:]} - {option}
+            for typo in sorted(typos):
+                r = collide(sub, typo, "samples/spec-example.json")
+                bad_input(r)
+                eq(r.err, f"collide: error: unknown option '{typo}' (did you mean '{option}'?)\n", f"{sub} {typo}")
+                eq(r.out, b"", f"{sub} {typo}: stdout")
+    r = collide("check", "--fail-on-colision", "samples/spec-example.json")
+    eq(r.err, "collide: error: unknown option '--fail-on-colision' (did you mean '--fail-on-collision'?)\n", "the issue's typo")
+    r = collide("check", "--format=jsn", "samples/spec-example.json")  # a known option, a bad value: its own message
+    eq(r.err, "collide: error: --format: 'jsn' is not one of csv, gcc, github, json, jsonl, junit, sarif, text\n", "--format=jsn")
+    r = collide("check", "--fromat=json", "samples/spec-example.json")
+    eq(r.err, "collide: error: unknown option '--fromat' (did you mean '--format'?)\n", "--fromat=json")
+
+
+@test
+def options_given_to_the_wrong_command_say_where_they_belong():
+    r = collide("--no-touch", "check", "samples/spec-example.json")
+    bad_input(r)
+    eq(r.err, "collide: error: unknown option '--no-touch' (an option of 'collide check': put it after the subcommand)\n",
+       "before the subcommand")
+    r = collide("validate", "--no-touch", "samples/spec-example.json")
+    eq(r.err, "collide: error: unknown option '--no-touch' (an option of 'collide check')\n", "another subcommand's")
+    r = collide("check", "--zzzzzz", "samples/spec-example.json")
+    eq(r.err, "collide: error: unknown option '--zzzzzz' (run 'collide check --help' for usage)\n", "nothing near")
+
+
+@test
+def each_help_ends_with_exit_statuses_and_three_examples():
+    for sub in [None] + subcommands():
+        args = [sub] if sub else []
+        text = collide(*args, "--help").text
+        what = f"collide {sub or ''} --help"
+        check("\nExit status:\n" in text and "\nExamples:\n" in text, f"{what}: no exit statuses or examples")
+        statuses = text.split("\nExit status:\n", 1)[1].split("\n\n", 1)[0]
+        codes = [line.split()[0] for line in statuses.splitlines() if re.match(r"  [0-9] ", line)]
+        check(codes[0] == "0" and codes[-1] == "2" and codes == sorted(codes), f"{what}: exit statuses {codes}")
+        examples = text.split("\nExamples:\n", 1)[1].splitlines()
+        eq(len(examples), 3, f"{what}: examples")
+        for line in examples:
+            check(line.startswith("  collide ") or "| collide " in line or "<(collide " in line, f"{what}: example {line!r}")
+    # Value names say what a value is, not its C++ type.
+    text = collide("check", "--help").text
+    for shown in ["--threads N", "--near D", "--rules FILE", "-o,--output PATH", "--pairs A:B", "-f,--format FORMAT=json"]:
+        check(shown in text, f"check --help does not show {shown!r}")
+    check(" TEXT" not in text, "check --help still shows a TEXT value")
 
 
 def main():

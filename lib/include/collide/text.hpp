@@ -1,6 +1,7 @@
 // collide/text.hpp — numbers and names as collide writes them, in reports and messages alike.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -18,5 +19,9 @@ std::string format_number(double v);
 /// everything else (backslashes too) as it is. The `text` report and
 /// the command line's diagnostics use it, so that no id or file name can start a new line.
 std::string printable(std::string_view s);
+
+/// The edits (insertions, deletions, substitutions of a byte) that make `a` into `b`
+/// (Levenshtein distance): what "did you mean" hints measure a mistyped key or option by.
+std::size_t edit_distance(std::string_view a, std::string_view b);
 
 }  // namespace collide

@@ -80,6 +80,7 @@ void add_check_args(CLI::App& sub, CheckArgs& opt, bool with_format, const char*
     opt.near_option = sub.add_option("--near", opt.near, "Also report pairs that do not collide but lie within distance D")
                              ->type_name("D");
     sub.add_flag("--separation", opt.separation, "Give colliding convex pairs the shortest push that separates them");
+    add_color_option(sub, opt.color);
     sub.add_flag("-q,--quiet", opt.quiet, "No warnings or progress line on stderr (failed rules and moves are still said)");
     sub.add_flag("-v,--verbose", opt.verbose, "Phase timings, and what each box and ellipse is read as, on stderr");
 }

@@ -32,6 +32,7 @@ struct CheckArgs {
     bool separation = false;
     bool quiet = false;
     bool verbose = false;
+    std::string color = "auto";  // --color
     bool locations = false;  // check only
     bool strict = false;     // check only
     std::string baseline;        // check only: --baseline FILE

@@ -113,6 +113,7 @@ collide::ReportOptions report_options(const CheckArgs& opt, const collide::Check
     ropt.fail_on_collision = opt.fail_on_collision;
     ropt.strict = opt.strict;
     ropt.baseline = baseline ? &*baseline : nullptr;
+    ropt.color = colors_for(opt.color, opt.output.empty() ? STDOUT_FILENO : -1);
     return ropt;
 }
 
@@ -152,6 +153,7 @@ bool with_project(CheckArgs& opt) {
 }
 
 ExitCode run_check(const CheckArgs& args) {
+    if (!apply_color(args.color)) return ExitCode::BadInput;
     set_log_quiet(args.quiet);
     set_log_verbose(args.verbose);
     // collide.json: the inputs of a bare `collide check`, and options the command line left.

@@ -14,9 +14,11 @@ struct ImportArgs {
     std::string map;
     std::string output;
     bool quiet = false;
+    std::string color = "auto";  // --color
 };
 
 ExitCode run_import(const ImportArgs& opt) {
+    if (!apply_color(opt.color)) return ExitCode::BadInput;
     set_log_quiet(opt.quiet);
     try {
         MapArgument map = map_argument(opt.map);
@@ -72,6 +74,7 @@ Runner setup_import(CLI::App& sub) {
             ->type_name("MAP")
             ->required();
         sub.add_option("-o,--output", opt.output, "Write the scene to this file (whole or not at all)")->type_name("PATH");
+        add_color_option(sub, opt.color);
         sub.add_flag("-q,--quiet", opt.quiet, "No warnings on stderr");
     });
 }

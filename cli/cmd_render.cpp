@@ -15,6 +15,7 @@
 namespace {
 
 ExitCode run_render(const CheckArgs& opt) {
+    if (!apply_color(opt.color)) return ExitCode::BadInput;
     set_log_quiet(opt.quiet);
     set_log_verbose(opt.verbose);
     collide::CheckOptions copt;

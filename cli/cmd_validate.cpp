@@ -14,6 +14,7 @@ namespace {
 struct ValidateArgs {
     std::vector<std::string> files;
     bool quiet = false;
+    std::string color = "auto";  // --color
     bool verbose = false;
 };
 
@@ -24,6 +25,7 @@ std::string count(std::size_t n, const char* what) {
 // Every file is checked, so that one run lists every broken level.
 ExitCode run_validate(const ValidateArgs& opt) {
     set_log_verbose(opt.verbose);
+    if (!apply_color(opt.color)) return ExitCode::BadInput;
     set_log_quiet(opt.quiet);
     bool all_ok = true;
     // A big file's shapes are read and built on two threads when the machine has them (the
@@ -72,6 +74,7 @@ Runner setup_validate(CLI::App& sub) {
         sub.add_option("files", opt.files, "Scene files and maps ('-' reads standard input)")
             ->type_name("FILE")
             ->required();
+        add_color_option(sub, opt.color);
         sub.add_flag("-q,--quiet", opt.quiet, "Print nothing on success, and no warnings");
         sub.add_flag("-v,--verbose", opt.verbose, "Say on stderr what each box and ellipse is read as");
     });

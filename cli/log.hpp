@@ -6,9 +6,23 @@
 #include <mutex>
 #include <string>
 
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
 void init_log();
 void set_log_quiet(bool quiet);
 void set_log_verbose(bool verbose);
+/// `--color WHEN` on `sub`, filling `when` (default "auto").
+CLI::Option* add_color_option(CLI::App& sub, std::string& when);
+/// Whether output on descriptor `fd` is coloured under `--color when`: "always", "never", or
+/// "auto": `fd` is a terminal, NO_COLOR is unset or empty (no-color.org) and TERM is not
+/// "dumb". A negative `fd` (a file) is never a terminal.
+bool colors_for(const std::string& when, int fd);
+/// Checks `--color when` and colours the diagnostics by it (until then, as "auto" would);
+/// false after logging a usage error.
+bool apply_color(const std::string& when);
 /// "collide: error: ..." — always shown.
 void log_error(const std::string& msg);
 /// "collide: warning: ..." — hidden by -q.

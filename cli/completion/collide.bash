@@ -1,5 +1,5 @@
 # Bash completion for collide: subcommands, each subcommand's options, the values of
-# --format and --broadphase, and file names. Plain bash is enough (no bash-completion
+# --format, --broadphase and --color, and file names. Plain bash is enough (no bash-completion
 # helpers), so `source collide.bash` works anywhere. tests/cli/test_completion.py holds
 # these lists to what `collide SUBCOMMAND --help` prints: change both together.
 
@@ -8,8 +8,8 @@ _collide() {
     local subcommands="check validate import schema render help"
     local common="-h --help --help-all"
     local shared_options="-o --output --pairs --rules --broadphase --no-touch --no-points
-        --fail-on-collision --threads --max-collisions --near --separation -q --quiet -v --verbose"
-    local check_only="-f --format --locations --strict --baseline --write-baseline --config --no-config"
+        --fail-on-collision --threads --max-collisions --near --separation --color -q --quiet -v --verbose"
+    local check_only="-f --format --locations --strict --baseline --write-baseline --config --no-config --exclude"
     COMPREPLY=()
 
     # `--format=js`: bash splits the word at '=' (COMP_WORDBREAKS), into `--format` `=` `js`.
@@ -32,8 +32,8 @@ _collide() {
     case ${COMP_WORDS[1]} in
         check) options="$common $check_only $shared_options" ;;
         render) options="$common $shared_options" ;;  # render writes SVG only
-        validate) options="$common -q --quiet -v --verbose" ;;
-        import) options="$common -o --output -q --quiet" ;;
+        validate) options="$common --exclude --color -q --quiet -v --verbose" ;;
+        import) options="$common -o --output --color -q --quiet" ;;
         schema) options=$common files= ;;
         help)
             if ((COMP_CWORD == 2)); then
@@ -49,8 +49,9 @@ _collide() {
         case $prev in
             -f|--format) COMPREPLY=($(compgen -W "json jsonl csv text gcc github sarif junit" -- "$cur")); return 0 ;;
             --broadphase) COMPREPLY=($(compgen -W "auto grid sweep brute" -- "$cur")); return 0 ;;
+            --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return 0 ;;
             -o|--output|--rules|--baseline|--write-baseline|--config) _collide_files; return 0 ;;
-            --pairs|--threads|--max-collisions|--near) return 0 ;;  # free text: nothing to offer
+            --pairs|--threads|--max-collisions|--near|--exclude) return 0 ;;  # free text: nothing to offer
         esac
     fi
 

@@ -38,6 +38,10 @@ struct ReportOptions {
     /// of gcc, github and JUnit failures, SARIF level note; summaries gain `known` and `fixed`.
     /// Must outlive the writer.
     const Baseline* baseline = nullptr;
+    /// Format::Text: ANSI colours for a terminal (the CLI's `--color`): each scene's file in
+    /// bold, overlaps and containments red, touches yellow, a failed rule or expectation bold
+    /// red, a passed one green. The text is otherwise the same, columns aligned alike.
+    bool color = false;
 };
 
 /// Writes one report for any number of scenes.

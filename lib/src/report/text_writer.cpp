@@ -18,6 +18,14 @@ void pad(std::string& out, std::string_view s, std::size_t w) {
     out.append(w > width(s) ? w - width(s) : 0, ' ');
 }
 
+// ANSI SGR sequences (ECMA-48 §8.3.117) of ReportOptions::color.
+constexpr const char* kBold = "\x1b[1m";
+constexpr const char* kRed = "\x1b[31m";
+constexpr const char* kBoldRed = "\x1b[1;31m";
+constexpr const char* kYellow = "\x1b[33m";
+constexpr const char* kGreen = "\x1b[32m";
+constexpr const char* kReset = "\x1b[0m";
+
 // Columns of the text report are as wide as their longest id up to this; a longer id is
 // written whole and breaks the alignment of its line only (a 1 MB id must not pad every
 // line to 1 MB).
@@ -27,7 +35,7 @@ constexpr std::size_t kMaxColumn = 40;
 // its rules, one a line.
 class TextWriter final : public FormatWriter {
 public:
-    using FormatWriter::FormatWriter;
+    TextWriter(std::ostream& out, const ReportOptions& options) : FormatWriter(out, options), color_(options.color) {}
 
     // Held until the scene ends: the columns are as wide as the longest id among them.
     void collision(const Scene&, const Collision& c) override { held_.push_back(c); }
@@ -44,7 +52,8 @@ public:
 private:
     void heading(const Scene& scene, const SceneResult& r) {
         const Summary& s = r.summary;
-        buf_ += printable(scene.file) + ": " + std::to_string(s.collisions) + (s.collisions == 1 ? " collision" : " collisions");
+        paint(printable(scene.file), kBold);
+        buf_ += ": " + std::to_string(s.collisions) + (s.collisions == 1 ? " collision" : " collisions");
         if (s.near) buf_ += ", " + std::to_string(*s.near) + (*s.near == 1 ? " near pair" : " near pairs");
         if (s.moves) buf_ += ", " + std::to_string(s.blocked) + " of " + std::to_string(s.moves) + " moves blocked";
         if (!r.rules.empty() || s.rules_failed)
@@ -63,7 +72,9 @@ private:
             const std::string a = printable(object_id(scene, c.a)), b = printable(object_id(scene, c.b));
             pad(buf_, a, std::max(wa, width(a)) + 2);
             pad(buf_, b, std::max(wb, width(b)) + 2);
-            pad(buf_, relation_name(c.relation), 10);
+            const std::string_view relation = relation_name(c.relation);
+            paint(relation, c.relation == Relation::Touch ? kYellow : kRed);
+            buf_.append(10 - relation.size(), ' ');
             buf_ += detail(scene, c);
             while (!buf_.empty() && buf_.back() == ' ') buf_.pop_back();
             buf_ += '\n';
@@ -116,7 +127,11 @@ private:
                 if (m.hit) buf_ += " by " + printable(object_id(scene, *m.hit));
                 if (has_cell(scene, m)) buf_ += " cell [" + std::to_string(m.cell.col) + ", " + std::to_string(m.cell.row) + "]";
             }
-            if (m.passed) buf_ += *m.passed ? " (as expected)" : " (EXPECTATION FAILED)";
+            if (m.passed) {
+                buf_ += " (";
+                paint(*m.passed ? "as expected" : "EXPECTATION FAILED", *m.passed ? kGreen : kBoldRed);
+                buf_ += ')';
+            }
             buf_ += '\n';
         }
     }
@@ -124,7 +139,8 @@ private:
     void rules(const Scene& scene, const std::vector<RuleResult>& rs) {
         for (std::size_t k = 0; k < rs.size(); ++k) {
             const RuleResult& rr = rs[k];
-            buf_ += "  rule '" + printable(scene.rules[k].name) + "': " + (rr.passed ? "passed" : "FAILED");
+            buf_ += "  rule '" + printable(scene.rules[k].name) + "': ";
+            paint(rr.passed ? "passed" : "FAILED", rr.passed ? kGreen : kBoldRed);
             for (std::size_t v = 0; v < rr.violations.size(); ++v) {
                 buf_ += v ? ", " : ": ";
                 buf_ += printable(object_id(scene, rr.violations[v].first));
@@ -137,6 +153,14 @@ private:
         }
     }
 
+    // `text` in the colour `sgr` when colours are on.
+    void paint(std::string_view text, const char* sgr) {
+        if (color_) buf_ += sgr;
+        buf_ += text;
+        if (color_) buf_ += kReset;
+    }
+
+    const bool color_;
     std::vector<Collision> held_;
 };
 

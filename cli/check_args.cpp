@@ -1,5 +1,6 @@
 #include "check_args.hpp"
 
+#include "inputs.hpp"
 #include "io.hpp"
 #include "log.hpp"
 
@@ -53,6 +54,7 @@ void add_check_args(CLI::App& sub, CheckArgs& opt, bool with_format, const char*
         sub.add_option("--write-baseline", opt.write_baseline,
                        "Write this run's findings to FILE as a baseline (rule, file, ids; no coordinates)")
             ->type_name("FILE");
+        add_exclude_option(sub, opt.exclude);
         sub.add_flag("--strict", opt.strict,
                      "Warnings are findings (exit 1): a selector that selects nothing, an object a map skipped, a gid naming no tile");
     }

@@ -18,6 +18,7 @@ struct ReadProgress;  // io.hpp
 /// The shared options as the command line gave them; add_check_args fills it in.
 struct CheckArgs {
     std::vector<std::string> files;
+    std::vector<std::string> exclude;  // check only: --exclude GLOB, for folders
     std::string format = "json";  // check only
     std::string output;
     std::vector<std::string> pairs;

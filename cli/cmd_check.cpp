@@ -1,5 +1,6 @@
 #include "check_args.hpp"
 #include "commands.hpp"
+#include "inputs.hpp"
 #include "io.hpp"
 #include "log.hpp"
 #include "output.hpp"
@@ -159,6 +160,13 @@ ExitCode run_check(const CheckArgs& args) {
     // collide.json: the inputs of a bare `collide check`, and options the command line left.
     CheckArgs opt = args;
     if (!with_project(opt)) return ExitCode::BadInput;
+    try {
+        // Folders: the maps and scenes under them, not the files this run reads for itself.
+        opt.files = expand_inputs(opt.files, opt.exclude, {opt.rules, opt.baseline, opt.write_baseline, opt.config});
+    } catch (const collide::Error& e) {
+        log_error(e.what());
+        return ExitCode::BadInput;
+    }
     const collide::Format* format = choice(kFormats, "--format", opt.format);
     collide::CheckOptions copt;
     if (!format || !to_check_options(opt, copt)) return ExitCode::BadInput;

@@ -1,4 +1,5 @@
 #include "commands.hpp"
+#include "inputs.hpp"
 #include "io.hpp"
 #include "log.hpp"
 #include "output.hpp"
@@ -13,6 +14,7 @@
 namespace {
 struct ValidateArgs {
     std::vector<std::string> files;
+    std::vector<std::string> exclude;  // --exclude GLOB, for folders
     bool quiet = false;
     std::string color = "auto";  // --color
     bool verbose = false;
@@ -31,8 +33,15 @@ ExitCode run_validate(const ValidateArgs& opt) {
     // A big file's shapes are read and built on two threads when the machine has them (the
     // scene and its errors never depend on it); files one after the other, in order.
     const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 2u);
+    std::vector<std::string> files;
+    try {
+        files = expand_inputs(opt.files, opt.exclude);
+    } catch (const collide::Error& e) {
+        log_error(e.what());
+        return ExitCode::BadInput;
+    }
     StdOut out;
-    for (const std::string& f : opt.files) {
+    for (const std::string& f : files) {
         try {
             std::vector<std::string> warnings;
             const std::vector<collide::Scene> scenes = read_input_scenes(f, threads, warnings);
@@ -74,6 +83,7 @@ Runner setup_validate(CLI::App& sub) {
         sub.add_option("files", opt.files, "Scene files and maps ('-' reads standard input)")
             ->type_name("FILE")
             ->required();
+        add_exclude_option(sub, opt.exclude);
         add_color_option(sub, opt.color);
         sub.add_flag("-q,--quiet", opt.quiet, "Print nothing on success, and no warnings");
         sub.add_flag("-v,--verbose", opt.verbose, "Say on stderr what each box and ellipse is read as");

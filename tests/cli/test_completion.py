@@ -78,9 +78,9 @@ def each_subcommand_offers_exactly_the_options_its_help_lists():
 
 @test
 def render_offers_the_options_of_check_but_format():
-    # The report's own options are check's alone: render writes one SVG picture.
+    # The report's own options are check's alone: render writes one SVG picture of one file.
     check_only = {"-f", "--format", "--locations", "--strict", "--baseline", "--write-baseline", "--config",
-                  "--no-config"}
+                  "--no-config", "--exclude"}
     offered = set(complete("collide", "render", "-"))
     eq(offered, set(complete("collide", "check", "-")) - check_only, "collide render -")
     eq(complete("collide", "render", "--"), [w for w in complete("collide", "check", "--") if w not in check_only],
@@ -90,6 +90,7 @@ def render_offers_the_options_of_check_but_format():
 @test
 def options_and_their_values_complete():
     eq(complete("collide", "check", "--for"), ["--format"], "collide check --for")
+    eq(complete("collide", "check", "--color", ""), ["auto", "always", "never"], "collide check --color")
     eq(complete("collide", "check", "--no-"), ["--no-config", "--no-touch", "--no-points"], "collide check --no-")
     formats = accepted_values("--format")
     eq(sorted(complete("collide", "check", "--format", "")), formats, "collide check --format")

@@ -44,6 +44,16 @@ enum class MapFormat : std::uint8_t { None, TiledXml, TiledJson, Ldtk };
 /// size is told from its first key.
 std::optional<MapFormat> detect_format(std::string_view file, std::string_view text, bool complete = true);
 
+/// What a `.json` file is, from its top level (read only as far as it must): a scene (an
+/// object with a key only scenes have, or none but `version`), a Tiled map (`"type": "map"`),
+/// a Tiled tileset or template (`"type": "tileset"` or `"template"`: parts of maps, which
+/// `collide check FOLDER` leaves out), or other JSON (neither: a folder's `.json` that
+/// `collide check FOLDER` refuses unless excluded). `text` may be the start of the file only;
+/// when it ends before the top level has said, the file counts as a scene (whose reader
+/// then says what is wrong).
+enum class JsonKind : std::uint8_t { Scene, TiledMap, TiledPart, Other };
+JsonKind json_kind(std::string_view text);
+
 /// The map format of a file from its name: `.tmx`, `.tmj`, `.ldtk` (case-insensitive). A
 /// `.json` file is a Tiled map when is_tiled_json says so, which only the text tells: pass
 /// it, or leave it empty to get `None` for every `.json` file.

@@ -66,6 +66,36 @@ public:
         }
     }
 
+    // The same walk for JsonKind: every key looked at until one decides.
+    JsonKind json_kind() {
+        if (t_.substr(0, 3) == "\xEF\xBB\xBF") i_ = 3;
+        if (!next('{')) return i_ >= t_.size() ? JsonKind::Scene : JsonKind::Other;
+        if (next('}')) return JsonKind::Scene;  // {}: a scene of nothing
+        bool other = false;  // a key neither scenes nor Tiled files have
+        while (true) {
+            std::string_view key;
+            if (!string(key) || !next(':')) return i_ >= t_.size() ? JsonKind::Scene : JsonKind::Other;
+            ws();
+            if (i_ >= t_.size()) return JsonKind::Scene;
+            if (scene_key(key)) return JsonKind::Scene;
+            if (key == "type" && t_[i_] == '"') {
+                std::string_view value;
+                if (!string(value)) return JsonKind::Scene;
+                if (value == "map") return JsonKind::TiledMap;
+                if (value == "tileset" || value == "template") return JsonKind::TiledPart;
+                other = true;
+            } else {
+                other = other || key != "version";
+                if (!skip_value()) return i_ >= t_.size() ? JsonKind::Scene : JsonKind::Other;
+            }
+            ws();
+            if (i_ >= t_.size()) return JsonKind::Scene;
+            if (t_[i_] == '}') return other ? JsonKind::Other : JsonKind::Scene;
+            if (t_[i_] != ',') return JsonKind::Other;
+            ++i_;
+        }
+    }
+
 private:
     static bool scene_key(std::string_view k) {
         for (std::string_view s : {"format", "settings", "shapes", "grids", "moves", "pairs", "rules"})
@@ -129,6 +159,12 @@ private:
     bool complete_;
     std::size_t i_ = 0;
 };
+
+}  // namespace
+
+JsonKind json_kind(std::string_view text) { return TopLevel(text, false).json_kind(); }
+
+namespace {
 
 // The map format a file's name says, when it says one.
 std::optional<MapFormat> by_extension(std::string_view file) {

@@ -210,8 +210,9 @@ def diagnostics_erase_the_line_first():
         r = run("check", write(tmp, "rules.json", scene), env=HOOK)
         eq(r.code, 1, "exit status")
         # The pty turns "\n" into "\r\n". The failure line follows an erase, never a frame.
-        line = ("collide: rule 'nothing cuts a square' failed: square1 × cut, square2 × cut, square3 × cut, "
-                f"square4 × cut, square5 × cut ({Path(tmp) / 'rules.json'})\r\n")
+        # On a terminal the failure is red (--color auto): "\x1b[31m" ... "\x1b[0m".
+        line = ("collide: \x1b[31mrule 'nothing cuts a square' failed: square1 × cut, square2 × cut, square3 × cut, "
+                f"square4 × cut, square5 × cut ({Path(tmp) / 'rules.json'})\x1b[0m\r\n")
         check(ERASE + line in r.tty, f"the diagnostic is not on a line of its own: {r.tty!r}")
         check(r.tty.endswith(ERASE), f"the line is not erased at the end: {r.tty[-120:]!r}")
 

@@ -5,6 +5,7 @@
 #include <collide/text.hpp>
 
 #include <algorithm>
+#include <regex>
 #include <vector>
 
 namespace {
@@ -145,4 +146,28 @@ std::string unknown_argument_message(const CLI::App& app, const std::string& arg
     if (&app != root && std::find(own.begin(), own.end(), name) != own.end())
         return "unknown option '" + name + "' (an option of 'collide' itself: put it before the subcommand)";
     return "unknown option '" + name + "'";
+}
+
+std::string usage_error_message(const CLI::ParseError& e, const CLI::App& root, const CLI::App& where) {
+    const CLI::App* about = &where;
+    std::string message;
+    if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+        // The first argument no option took: the subcommand's, else the program's own.
+        if (where.remaining().empty()) about = &root;
+        const std::vector<std::string> extra = about->remaining();
+        if (!extra.empty()) message = unknown_argument_message(*about, extra.front());
+    }
+    // CLI11's wording of the other two mistakes people make ("--threads: 1 required N
+    // missing", "files is required"), in ours.
+    const std::string what = e.what();
+    std::smatch m;
+    if (message.empty() && std::regex_match(what, m, std::regex(R"((\S+): 1 required (\S+) missing)")))
+        message = "option '" + m[1].str() + "' needs a value (" + m[2].str() + ")";
+    if (message.empty() && std::regex_match(what, m, std::regex(R"((\S+) is required)"))) {
+        const CLI::Option* o = where.get_option_no_throw(m[1].str());
+        message = "no " + (o ? o->get_type_name() : m[1].str()) + " given";
+    }
+    if (message.empty()) message = what;
+    if (message.back() == ')') return message;  // it says what was meant
+    return message + " (run 'collide " + (about == &root ? std::string() : about->get_name() + " ") + "--help' for usage)";
 }

@@ -76,21 +76,11 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         // --help, --help-all, --version and a subcommand's --help arrive here with exit code 0.
         if (e.get_exit_code() == 0) return print_help(app, e);
-        if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
-            // The first argument no option took, said as every other message is, with the
-            // option it was likely meant to be.
-            const CLI::App* where = &app;
-            for (const auto& [sub, run] : subs)
-                if (sub->parsed() && !sub->remaining().empty()) where = sub;
-            const std::vector<std::string> extra = where->remaining();
-            if (!extra.empty()) {
-                const std::string message = unknown_argument_message(*where, extra.front());
-                const std::string usage = "run 'collide " + (where == &app ? std::string() : where->get_name() + " ") + "--help'";
-                log_error(message.back() == ')' ? message : message + " (" + usage + " for usage)");
-                return static_cast<int>(ExitCode::BadInput);
-            }
-        }
-        log_error(std::string(e.what()) + " (run 'collide --help' for usage)");
+        // Said as every other message is: the subcommand the error is about names its usage.
+        const CLI::App* where = &app;
+        for (const auto& [sub, run] : subs)
+            if (sub->parsed()) where = sub;
+        log_error(usage_error_message(e, app, *where));
         return static_cast<int>(ExitCode::BadInput);
     }
     for (const auto& [sub, run] : subs)

@@ -142,6 +142,18 @@ def options_given_to_the_wrong_command_say_where_they_belong():
 
 
 @test
+def a_missing_value_or_file_is_said_in_the_house_style():
+    for args, message in [(["check", "--threads"], "option '--threads' needs a value (N)"),
+                          (["check", "samples/spec-example.json", "--near"], "option '--near' needs a value (D)"),
+                          (["validate"], "no FILE given (run 'collide validate --help' for usage)"),
+                          (["import"], "no MAP given (run 'collide import --help' for usage)"),
+                          (["render", "-o"], "option '--output' needs a value (PATH)")]:
+        r = collide(*args)
+        bad_input(r)
+        eq(r.err, f"collide: error: {message}\n", " ".join(args))
+
+
+@test
 def each_help_ends_with_exit_statuses_and_three_examples():
     for sub in [None] + subcommands():
         args = [sub] if sub else []

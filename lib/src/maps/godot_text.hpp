@@ -1,0 +1,75 @@
+// Godot's text resource format (godot_text.cpp): the `.tscn` scenes and `.tres` resources
+// Godot 4 writes, read into sections of properties whose values keep their form (SPEC §1.6).
+// Written here from the format as Godot's files show it; no Godot code is used.
+//
+//   [gd_scene format=3 uid="uid://..."]          a header: a tag and attributes
+//   [ext_resource type="Texture2D" path="res://a.png" id="1_ab"]
+//   [node name="Wall" type="StaticBody2D" parent="." groups=["solid"]]
+//   position = Vector2(16, 8)                    a property: key = value, to the next header
+//   0:0/0/physics_layer_0/polygon_0/points = PackedVector2Array(-8, -8, 8, -8, 8, 8)
+//
+// Values: null, true, false, integers, reals (also inf, -inf, inf_neg, nan), strings with
+// escapes (and line breaks), &"StringName", ^"NodePath", arrays [...], dictionaries {k: v},
+// constructors Name(args) (Vector2(1, 2), Transform2D(...), PackedByteArray("base64"),
+// SubResource("id"), Object(Class, "key": value), Array[int]([1, 2]), ...), bare words.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace collide::detail::godot {
+
+/// One value as written.
+struct Value {
+    enum class Kind : std::uint8_t { Nil, Bool, Int, Real, String, StringName, NodePath, Array, Dict, Call, Word };
+    Kind kind = Kind::Nil;
+    bool boolean = false;
+    std::int64_t integer = 0;
+    double real = 0;
+    /// String, StringName and NodePath: the text, escapes decoded; Call: the constructor's name
+    /// (`Vector2`, `Array[int]`); Word: the word.
+    std::string text;
+    /// Array: its elements; Call: its arguments (a `"key": value` argument of Object(...) as
+    /// a Dict of one entry); Dict: keys and values, alternating.
+    std::vector<Value> items;
+    std::uint32_t line = 0, column = 0;  ///< where the value starts, from 1 (column in bytes)
+
+    bool is_number() const { return kind == Kind::Int || kind == Kind::Real; }
+    /// An Int or Real as a double.
+    double number() const { return kind == Kind::Int ? static_cast<double>(integer) : real; }
+    bool is_call(std::string_view name) const { return kind == Kind::Call && text == name; }
+};
+
+/// A `[tag ...]` header and the properties after it, in file order.
+struct Section {
+    std::string tag;
+    std::vector<std::pair<std::string, Value>> attributes;
+    std::vector<std::pair<std::string, Value>> properties;
+    std::uint32_t line = 0, column = 0;
+
+    /// The attribute or property of that name, or null (the last one when written twice).
+    const Value* attribute(std::string_view name) const;
+    const Value* property(std::string_view name) const;
+};
+
+/// A parsed file: its sections in order (properties before the first header, as
+/// project.godot starts, in a first section whose tag is empty).
+struct Document {
+    std::vector<Section> sections;
+};
+
+/// Parses `text`. Throws collide::Error naming `file`, the line and column and what was
+/// expected there; nesting deeper than 256 is refused.
+Document parse_text_resource(const std::string& file, std::string_view text);
+
+/// A value's kind in words, for messages ("a string", "a Vector2(...)").
+std::string describe(const Value& v);
+
+/// The bytes of `PackedByteArray("base64")` or `PackedByteArray(1, 2, ...)`; throws
+/// collide::Error naming `file` at the value for anything else.
+std::string packed_bytes(const std::string& file, const Value& v);
+
+}  // namespace collide::detail::godot

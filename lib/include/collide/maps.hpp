@@ -34,7 +34,7 @@ struct BuiltScene;
 }
 
 /// The kinds of file read as maps; `None` is a collide scene.
-enum class MapFormat : std::uint8_t { None, TiledXml, TiledJson, Ldtk };
+enum class MapFormat : std::uint8_t { None, TiledXml, TiledJson, Ldtk, Godot };
 
 /// What a file holds, from its name and its text: `.tmx`, `.tmj` and `.ldtk` files
 /// (case-insensitive) are maps whatever they hold; other files are scenes (`None`), except

@@ -3,6 +3,7 @@
 #include "collide/maps.hpp"
 
 #include "maps/built_scene.hpp"
+#include "maps/godot_scene.hpp"
 #include "maps/ldtk.hpp"
 #include "maps/map_sources.hpp"
 #include "maps/tiled_model.hpp"
@@ -171,6 +172,8 @@ std::optional<MapFormat> by_extension(std::string_view file) {
     if (ends_with_ci(file, ".tmx")) return MapFormat::TiledXml;
     if (ends_with_ci(file, ".tmj")) return MapFormat::TiledJson;
     if (ends_with_ci(file, ".ldtk")) return MapFormat::Ldtk;
+    // Godot: text scenes, and what is refused with a reason (a binary scene, a resource).
+    if (ends_with_ci(file, ".tscn") || ends_with_ci(file, ".scn") || ends_with_ci(file, ".tres")) return MapFormat::Godot;
     return std::nullopt;
 }
 
@@ -259,6 +262,10 @@ std::vector<MapImport> import_map(const std::string& file, std::string_view text
         }
         case MapFormat::Ldtk:
             return detail::import_ldtk(file, text, load, level, build);
+        case MapFormat::Godot:
+            if (!level.empty())
+                throw Error(file, "", "'#" + std::string(level) + "' names a level, but a Godot scene has none");
+            return detail::godot::import_godot(file, text, load, build);
         case MapFormat::None:
             break;
     }

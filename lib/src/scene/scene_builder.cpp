@@ -81,6 +81,19 @@ void SceneBuilder::begin_array(const std::string& key) {
     if (key == "pairs") scene_.pairs_given = true;
 }
 
+void SceneBuilder::set_pairs(const std::vector<std::string>& specs) {
+    scene_.pairs_given = true;
+    const Path root;
+    const Path list(root, "pairs");
+    for (std::size_t k = 0; k < specs.size(); ++k) {
+        try {
+            scene_.pairs.push_back(parse_pair_spec(specs[k]));
+        } catch (const Error& e) {
+            throw Fail{Path(list, k), e.message()};
+        }
+    }
+}
+
 void SceneBuilder::element(const std::string& key, std::size_t index, const json& v) {
     const Path root;
     const Path list(root, key);

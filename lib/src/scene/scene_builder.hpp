@@ -72,6 +72,9 @@ public:
     void element(const std::string& key, std::size_t index, const JsonValue& v);
     /// Cross-checks (ids, references, y-axis dependent forms) and the scene.
     Scene finish();
+    /// The scene's "pairs" (a map's own: a Godot scene's layers and masks); throws Fail at
+    /// /pairs/K for a spec that does not parse.
+    void set_pairs(const std::vector<std::string>& specs);
 
     /// Keys whose array values are streamed element by element.
     static bool streamed_key(const std::string& key);

@@ -226,9 +226,21 @@ Grid SceneText::grid_head(std::string_view id, const std::vector<std::string>& g
     return g;
 }
 
+void SceneText::set_pairs(const std::vector<std::string>& specs) {
+    if (build_) build_->set_pairs(specs);
+    if (!text_) return;
+    pairs_ = " \"pairs\": [";
+    for (std::size_t k = 0; k < specs.size(); ++k) {
+        pairs_ += k ? ", " : "";
+        json_string(pairs_, specs[k]);
+    }
+    pairs_ += "],\n";
+}
+
 std::string SceneText::text() {
     // The text so far is moved, not copied: a big map's scene is tens of MB.
     std::string out = std::move(shapes_);
+    if (!pairs_.empty()) out.insert(std::string_view(kHead).find(" \"shapes\""), pairs_);
     out += "\n ],\n \"grids\": [\n ]}\n";
     shapes_ = kHead;
     shape_count_ = 0;

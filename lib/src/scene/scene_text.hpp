@@ -60,6 +60,8 @@ public:
     /// `, "ignore": [...], "groups": [...]}` (no key for an empty list)
     void end_shape(const std::vector<std::string>& groups, const std::vector<std::string>& ignore = {});
 
+    /// The scene's "pairs" (written before its shapes; set once, before text()).
+    void set_pairs(const std::vector<std::string>& specs);
     /// A grid of `cols` x `rows` cells, solid where `solid(col, row)`, with `outside` "empty"
     /// or "solid". Grids are built as they are, never as text (a 16384 x 16384 layer is 32 MiB
     /// of bits, not 256 MiB of '#' and '.' parsed again): grids() hands them over, and
@@ -90,6 +92,7 @@ private:
 
     static constexpr const char* kHead = "{\"format\": \"collide-scene\", \"version\": 1,\n \"shapes\": [";
     std::string shapes_ = kHead;  ///< the scene's text up to the last shape written
+    std::string pairs_;           ///< ` "pairs": [...],\n` when set
     std::vector<Grid> grids_;
     std::string* out_ = &shapes_;  ///< where fields go: the shape in progress
     std::size_t shape_count_ = 0;

@@ -1,0 +1,338 @@
+// Godot scenes' files and nodes (godot_scene.hpp): loading with res:// paths, the node tree
+// with instanced scenes expanded, and the global transforms.
+#include "collide/error.hpp"
+#include "maps/godot_scene.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace collide::detail::godot {
+
+namespace {
+
+constexpr std::size_t kMaxInstanceDepth = 64;
+
+std::string folder_of(const std::string& path) {
+    const std::size_t slash = path.rfind('/');
+    return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+}
+
+const std::string* string_attr(const Section& s, std::string_view name) {
+    const Value* v = s.attribute(name);
+    return v && v->kind == Value::Kind::String ? &v->text : nullptr;
+}
+
+// Node2D and the classes derived from it that levels hold: their position, rotation, scale and
+// skew place their children. Every other class (Node, CanvasLayer, Control, ...) stops the
+// chain: a node under it is placed by its own transform alone.
+bool is_node2d(const std::string& type) {
+    if (type.size() > 2 && type.compare(type.size() - 2, 2, "2D") == 0) return true;
+    return type == "TileMapLayer" || type == "TileMap" || type == "ParallaxLayer";
+}
+
+bool is_3d(const std::string& type) { return type.size() > 2 && type.compare(type.size() - 2, 2, "3D") == 0; }
+
+}  // namespace
+
+Affine Affine::compose(Vec2 position, double rotation, Vec2 scale, double skew) {
+    Affine a;
+    a.x = Vec2{std::cos(rotation) * scale.x, std::sin(rotation) * scale.x};
+    a.y = Vec2{-std::sin(rotation + skew) * scale.y, std::cos(rotation + skew) * scale.y};
+    a.origin = position;
+    return a;
+}
+
+void fail(const std::string& file, std::uint32_t line, std::uint32_t column, const std::string& message) {
+    throw Error(file, "", message, static_cast<int>(line), static_cast<int>(column));
+}
+
+const Prop* Node::prop(std::string_view key) const {
+    for (auto it = props.rbegin(); it != props.rend(); ++it)
+        if (it->key == key) return &*it;
+    return nullptr;
+}
+
+Files::Files(const std::string& scene, const FileLoader& load) : scene_(scene), loader_(load) {}
+
+const Loaded& Files::parse(const std::string& path, std::string text) {
+    auto loaded = std::make_unique<Loaded>();
+    loaded->path = path;
+    loaded->doc = parse_text_resource(path, text);
+    for (const Section& s : loaded->doc.sections) {
+        const std::string* id = string_attr(s, "id");
+        if (!id) continue;
+        if (s.tag == "ext_resource") loaded->ext[*id] = &s;
+        if (s.tag == "sub_resource") loaded->sub[*id] = &s;
+    }
+    return *(files_[path] = std::move(loaded));
+}
+
+const Loaded& Files::scene(std::string_view text) { return parse(scene_, std::string(text)); }
+
+const Loaded& Files::load(const std::string& path, const Loaded* from) {
+    std::string full;
+    if (path.rfind("res://", 0) == 0) {
+        if (!root_) {
+            // The nearest folder above the scene that holds project.godot; the scene's own
+            // folder when none does.
+            std::string dir = folder_of(scene_);
+            root_ = dir;
+            for (int up = 0; up < 64; ++up) {
+                try {
+                    loader_(dir + "project.godot");
+                    root_ = dir;
+                    break;
+                } catch (const Error&) {
+                }
+                if (dir.empty()) dir = "../";
+                else if (dir == "/") break;
+                else if (dir.size() >= 3 && dir.compare(dir.size() - 3, 3, "../") == 0 && dir.find_first_not_of("./") == std::string::npos) dir += "../";
+                else dir = folder_of(dir.substr(0, dir.size() - 1));
+            }
+        }
+        full = *root_ + path.substr(6);
+    } else {
+        full = (path.rfind('/', 0) == 0 ? std::string() : folder_of(from ? from->path : scene_)) + path;
+    }
+    const auto it = files_.find(full);
+    if (it != files_.end()) return *it->second;
+    return parse(full, loader_(full));
+}
+
+Resource resource(Files& files, const Loaded& in, const Value& v) {
+    if (!v.is_call("SubResource") && !v.is_call("ExtResource")) return {};
+    if (v.items.size() != 1 || v.items[0].kind != Value::Kind::String)
+        fail(in.path, v.line, v.column, v.text + "(...) takes one id string");
+    const std::string& id = v.items[0].text;
+    if (v.text == "SubResource") {
+        const auto it = in.sub.find(id);
+        if (it == in.sub.end()) fail(in.path, v.line, v.column, "SubResource(\"" + id + "\") names no [sub_resource]");
+        const std::string* type = string_attr(*it->second, "type");
+        return Resource{it->second, type ? *type : std::string(), &in};
+    }
+    const auto it = in.ext.find(id);
+    if (it == in.ext.end()) fail(in.path, v.line, v.column, "ExtResource(\"" + id + "\") names no [ext_resource]");
+    const std::string* path = string_attr(*it->second, "path");
+    if (!path) fail(in.path, it->second->line, it->second->column, "[ext_resource] id \"" + id + "\" has no path");
+    const Loaded& res = files.load(*path, &in);
+    // A .tres: [gd_resource type=...] says the class, its [resource] section holds the properties.
+    const Section* head = res.doc.sections.empty() ? nullptr : &res.doc.sections[0];
+    const std::string* type = head && head->tag == "gd_resource" ? string_attr(*head, "type") : nullptr;
+    for (const Section& s : res.doc.sections)
+        if (s.tag == "resource") return Resource{&s, type ? *type : std::string(), &res};
+    fail(res.path, 1, 1, "no [resource] section");
+}
+
+namespace {
+
+// Builds the tree of one file's nodes into `tree` under `at` (-1: as the root).
+class TreeBuilder {
+public:
+    TreeBuilder(Files& files, Tree& tree) : files_(files), tree_(tree) {}
+
+    void scene(const Loaded& file, int at, std::uint32_t line, std::uint32_t column, std::size_t depth) {
+        if (depth > kMaxInstanceDepth) fail(file.path, line, column, "scenes instanced more than 64 deep");
+        if (std::find(stack_.begin(), stack_.end(), file.path) != stack_.end())
+            fail(files_.scene_path(), line, column, "an instancing cycle: '" + file.path + "' instances itself");
+        stack_.push_back(file.path);
+        const bool outer = depth == 0;
+        std::vector<int> local;  // this file's nodes, [0] its root
+        for (const Section& s : file.doc.sections) {
+            if (s.tag != "node") continue;
+            node(file, s, at, local, outer ? s.line : line, outer ? s.column : column, depth);
+        }
+        stack_.pop_back();
+    }
+
+private:
+    int add_node(int parent, const std::string& name) {
+        Node n;
+        n.name = name;
+        n.parent = parent;
+        n.path = parent < 0 ? name : tree_.nodes[static_cast<std::size_t>(parent)].path + "/" + name;
+        if (parent >= 0) {
+            n.skipped = tree_.nodes[static_cast<std::size_t>(parent)].skipped;
+            tree_.nodes[static_cast<std::size_t>(parent)].children.push_back(static_cast<int>(tree_.nodes.size()));
+        }
+        tree_.nodes.push_back(std::move(n));
+        return static_cast<int>(tree_.nodes.size()) - 1;
+    }
+
+    // The node a `parent="A/B"` attribute names among this file's nodes.
+    int parent_of(const Loaded& file, const Section& s, const std::vector<int>& local) {
+        const std::string* parent = string_attr(s, "parent");
+        if (!parent) return -1;
+        if (local.empty()) fail(file.path, s.line, s.column, "a node with a parent before the scene's root");
+        int at = local[0];
+        if (*parent == ".") return at;
+        std::size_t from = 0;
+        while (from <= parent->size()) {
+            std::size_t to = parent->find('/', from);
+            if (to == std::string::npos) to = parent->size();
+            const std::string part = parent->substr(from, to - from);
+            int next = -1;
+            for (int c : tree_.nodes[static_cast<std::size_t>(at)].children)
+                if (tree_.nodes[static_cast<std::size_t>(c)].name == part) next = c;
+            if (next < 0) fail(file.path, s.line, s.column, "parent \"" + *parent + "\" names no node");
+            at = next;
+            from = to + 1;
+        }
+        return at;
+    }
+
+    void node(const Loaded& file, const Section& s, int at, std::vector<int>& local, std::uint32_t line,
+              std::uint32_t column, std::size_t depth) {
+        const std::string* name = string_attr(s, "name");
+        if (!name) fail(file.path, s.line, s.column, "a [node] without a name");
+        const bool root = s.attribute("parent") == nullptr;
+        if (root && !local.empty()) fail(file.path, s.line, s.column, "a second root node '" + *name + "'");
+        int index;
+        if (root && at >= 0) {
+            index = at;  // an instanced scene's root is the instancing node
+        } else {
+            const int parent = root ? -1 : parent_of(file, s, local);
+            index = -1;
+            // A node written again under an instance overrides it (editable children).
+            if (parent >= 0)
+                for (int c : tree_.nodes[static_cast<std::size_t>(parent)].children)
+                    if (tree_.nodes[static_cast<std::size_t>(c)].name == *name) index = c;
+            if (index < 0) index = add_node(parent, *name);
+        }
+        if (root) local.push_back(index);
+        Node* n = &tree_.nodes[static_cast<std::size_t>(index)];
+        if (n->line == 0 || depth == 0) {
+            n->line = line;
+            n->column = column;
+            n->file = &file;
+        }
+        if (const std::string* type = string_attr(s, "type")) n->type = *type;
+        if (s.attribute("instance_placeholder")) {
+            warn(*n, "an instance placeholder, skipped");
+            n->skipped = true;
+        }
+        if (const Value* inst = s.attribute("instance")) {
+            if (!inst->is_call("ExtResource") || inst->items.size() != 1)
+                fail(file.path, inst->line, inst->column, "instance= takes an ExtResource(\"id\")");
+            const auto it = file.ext.find(inst->items[0].text);
+            if (it == file.ext.end()) fail(file.path, inst->line, inst->column, "instance names no [ext_resource]");
+            const std::string* path = string_attr(*it->second, "path");
+            if (!path) fail(file.path, it->second->line, it->second->column, "[ext_resource] has no path");
+            const Loaded& inner = files_.load(*path, &file);
+            scene(inner, index, line, column, depth + 1);
+            n = &tree_.nodes[static_cast<std::size_t>(index)];
+        }
+        if (const Value* groups = s.attribute("groups"))
+            for (const Value& g : groups->items)
+                if (g.kind == Value::Kind::String || g.kind == Value::Kind::StringName) n->groups.push_back(g.text);
+        for (const auto& [key, value] : s.properties) n->props.push_back(Prop{key, &value, &file});
+        if (!n->skipped && (is_3d(n->type) || n->type == "SubViewport")) {
+            warn(*n, n->type == "SubViewport" ? "a SubViewport (another physics world), skipped with what it holds"
+                                               : "a 3D node, skipped with what it holds");
+            n->skipped = true;
+        }
+    }
+
+    void warn(const Node& n, const std::string& message) {
+        tree_.warnings.push_back(files_.scene_path() + ": " + who(n) + ": " + message);
+        tree_.warning_places.emplace_back(n.line, n.column);
+    }
+
+    Files& files_;
+    Tree& tree_;
+    std::vector<std::string> stack_;  // the files being expanded
+};
+
+// A node's own transform: its position, rotation, scale and skew in the order written (a
+// `transform` sets all four).
+Affine local_of(const Node& n) {
+    Vec2 position{0, 0}, scale{1, 1};
+    double rotation = 0, skew = 0;
+    for (const Prop& p : n.props) {
+        if (p.key == "position") position = vector_prop(n, &p, position);
+        else if (p.key == "rotation") rotation = number_prop(n, &p, rotation);
+        else if (p.key == "scale") scale = vector_prop(n, &p, scale);
+        else if (p.key == "skew") skew = number_prop(n, &p, skew);
+        else if (p.key == "transform" && p.value->is_call("Transform2D") && p.value->items.size() == 6) {
+            // Node2D::set_transform: the parts read back from the matrix.
+            const auto& it = p.value->items;
+            const Vec2 x{it[0].number(), it[1].number()}, y{it[2].number(), it[3].number()};
+            position = Vec2{it[4].number(), it[5].number()};
+            rotation = std::atan2(x.y, x.x);
+            const double det = x.x * y.y - x.y * y.x;
+            scale = Vec2{std::hypot(x.x, x.y), (det < 0 ? -1 : 1) * std::hypot(y.x, y.y)};
+            // y = (-sin(rotation + skew), cos(rotation + skew)) * scale.y
+            const double sign = det < 0 ? -1 : 1;
+            skew = std::atan2(-sign * y.x, sign * y.y) - rotation;
+        }
+    }
+    return Affine::compose(position, rotation, scale, skew);
+}
+
+}  // namespace
+
+Tree read_tree(Files& files, const Loaded& scene) {
+    Tree tree;
+    const Section* head = scene.doc.sections.empty() ? nullptr : &scene.doc.sections[0];
+    if (!head || head->tag != "gd_scene") fail(scene.path, 1, 1, "not a Godot scene: it does not start with [gd_scene ...]");
+    if (const Value* format = head->attribute("format"); format && format->kind == Value::Kind::Int && format->integer < 3)
+        fail(scene.path, head->line, head->column,
+             "a Godot 3 scene (format=" + std::to_string(format->integer) + "): collide reads Godot 4 scenes (format=3 or 4)");
+    TreeBuilder(files, tree).scene(scene, -1, 1, 1, 0);
+    if (tree.nodes.empty()) fail(scene.path, head->line, head->column, "a scene without nodes");
+    tree.globals.resize(tree.nodes.size());
+    for (std::size_t i = 1; i < tree.nodes.size(); ++i) {  // the root's own transform is not applied
+        const Node& n = tree.nodes[i];
+        const Node& parent = tree.nodes[static_cast<std::size_t>(n.parent)];
+        const bool chained = n.parent > 0 && is_node2d(parent.type) && !bool_prop(n, n.prop("top_level"), false);
+        const Affine local = is_node2d(n.type) ? local_of(n) : Affine{};
+        tree.globals[i] = chained ? tree.globals[static_cast<std::size_t>(n.parent)] * local : local;
+    }
+    return tree;
+}
+
+double number_prop(const Node& n, const Prop* p, double fallback) {
+    if (!p) return fallback;
+    if (!p->value->is_number())
+        fail(p->from->path, p->value->line, p->value->column, who(n) + ": " + p->key + " must be a number, not " + describe(*p->value));
+    return p->value->number();
+}
+
+Vec2 vector_prop(const Node& n, const Prop* p, Vec2 fallback) {
+    if (!p) return fallback;
+    const Value& v = *p->value;
+    if ((!v.is_call("Vector2") && !v.is_call("Vector2i")) || v.items.size() != 2 || !v.items[0].is_number() ||
+        !v.items[1].is_number())
+        fail(p->from->path, v.line, v.column, who(n) + ": " + p->key + " must be a Vector2(x, y), not " + describe(v));
+    return Vec2{v.items[0].number(), v.items[1].number()};
+}
+
+bool bool_prop(const Node& n, const Prop* p, bool fallback) {
+    if (!p) return fallback;
+    if (p->value->kind != Value::Kind::Bool)
+        fail(p->from->path, p->value->line, p->value->column, who(n) + ": " + p->key + " must be true or false, not " + describe(*p->value));
+    return p->value->boolean;
+}
+
+std::vector<Vec2> points_of(const std::string& file, const Value& v, const std::string& what) {
+    std::vector<Vec2> out;
+    if (v.is_call("PackedVector2Array")) {
+        if (v.items.size() % 2 != 0) fail(file, v.line, v.column, what + ": a PackedVector2Array of an odd count of numbers");
+        for (std::size_t k = 0; k < v.items.size(); k += 2) {
+            if (!v.items[k].is_number() || !v.items[k + 1].is_number())
+                fail(file, v.items[k].line, v.items[k].column, what + ": expected numbers in the PackedVector2Array");
+            out.push_back(Vec2{v.items[k].number(), v.items[k + 1].number()});
+        }
+        return out;
+    }
+    if (v.kind == Value::Kind::Array) {
+        for (const Value& p : v.items) {
+            if (!p.is_call("Vector2") || p.items.size() != 2 || !p.items[0].is_number() || !p.items[1].is_number())
+                fail(file, p.line, p.column, what + ": expected Vector2(x, y), found " + describe(p));
+            out.push_back(Vec2{p.items[0].number(), p.items[1].number()});
+        }
+        return out;
+    }
+    fail(file, v.line, v.column, what + ": expected a PackedVector2Array(...), found " + describe(v));
+}
+
+}  // namespace collide::detail::godot

@@ -1,0 +1,154 @@
+// A Godot scene as a collide scene (godot_scene.hpp, SPEC §1.6): each collision object one
+// shape (its one-way shapes another), groups from the node, and the pairs Godot's layers and
+// masks let meet.
+#include "maps/godot_scene.hpp"
+
+#include "collide/error.hpp"
+#include "maps/built_scene.hpp"
+#include "maps/godot_shapes.hpp"
+#include "maps/godot_tiles.hpp"
+#include "maps/tiled_model.hpp"
+
+#include <algorithm>
+#include <bitset>
+#include <cmath>
+#include <set>
+
+namespace collide::detail::godot {
+
+namespace {
+
+bool is_body(const std::string& type) {
+    return type == "StaticBody2D" || type == "AnimatableBody2D" || type == "CharacterBody2D" || type == "RigidBody2D" ||
+           type == "PhysicalBone2D" || type == "Area2D";
+}
+bool is_shape_node(const std::string& type) { return type == "CollisionShape2D" || type == "CollisionPolygon2D"; }
+
+// A collision_layer or collision_mask: its bits 1 to 32.
+std::bitset<32> bits(const Node& n, const char* key) {
+    const Prop* p = n.prop(key);
+    const double v = number_prop(n, p, 1);
+    if (!(v >= 0 && v <= 4294967295.0) || v != std::floor(v))
+        fail(p->from->path, p->value->line, p->value->column, who(n) + ": " + key + " must be a whole number from 0 to 2^32 - 1");
+    return std::bitset<32>(static_cast<unsigned long long>(v));
+}
+
+class Converter {
+public:
+    Converter(Files& files, const Tree& tree, MapImport& out, MapBuild build)
+        : files_(files), tree_(tree), out_(out), scene_(out.name, build) {}
+
+    void run() {
+        for (std::size_t i = 0; i < tree_.warnings.size(); ++i)
+            warn_at(tree_.warnings[i], tree_.warning_places[i].first, tree_.warning_places[i].second);
+        for (std::size_t i = 0; i < tree_.nodes.size(); ++i) {
+            const Node& n = tree_.nodes[i];
+            if (n.skipped) continue;
+            if (is_body(n.type)) body(i);
+            else if (is_shape_node(n.type) && (n.parent < 0 || !is_body(tree_.nodes[static_cast<std::size_t>(n.parent)].type)))
+                warn(n, "a " + n.type + " whose parent is not a collision object, skipped (Godot ignores it)");
+            else if (n.type == "TileMapLayer" || n.type == "TileMap")
+                tile_layers(files_, tree_, i, scene_.operator*(), out_, layers_, masks_);
+        }
+        std::vector<std::string> pairs;
+        for (std::size_t b = 0; b < 32; ++b)
+            if (layers_[b] && masks_[b]) pairs.push_back("mask-" + std::to_string(b + 1) + ":layer-" + std::to_string(b + 1));
+        scene_->set_pairs(pairs);
+        scene_.finish(out_);
+    }
+
+private:
+    void warn(const Node& n, const std::string& message) { warn_at(out_.name + ": " + who(n) + ": " + message, n.line, n.column); }
+    void warn_at(const std::string& message, std::uint32_t line, std::uint32_t column) {
+        out_.warnings.push_back(message);
+        out_.warning_sources.push_back(MapSource{message, "", static_cast<int>(line), static_cast<int>(column), MapSource::kNoTile, {}});
+        out_.sources.add(out_.sources.warnings, line, column, "");
+    }
+
+    void body(std::size_t i) {
+        const Node& n = tree_.nodes[i];
+        BodyParts parts;
+        for (int c : n.children) {
+            const Node& child = tree_.nodes[static_cast<std::size_t>(c)];
+            if (child.skipped || !is_shape_node(child.type) || bool_prop(child, child.prop("disabled"), false)) continue;
+            shape_parts(files_, child, tree_.globals[static_cast<std::size_t>(c)], parts);
+        }
+        const std::bitset<32> layer = bits(n, "collision_layer"), mask = bits(n, "collision_mask");
+        layers_ |= layer;
+        masks_ |= mask;
+        std::vector<std::string> groups = n.groups;
+        const auto add = [&groups](const std::string& g) {
+            if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
+        };
+        add(n.type);
+        add(n.name);
+        for (std::size_t b = 0; b < 32; ++b)
+            if (layer[b]) add("layer-" + std::to_string(b + 1));
+        for (std::size_t b = 0; b < 32; ++b)
+            if (mask[b]) add("mask-" + std::to_string(b + 1));
+        if (parts.world_boundary) add("world-boundary");
+        const std::vector<std::string> ignore = ignored(n);
+        if (!parts.parts.empty()) shape(n, n.path, parts.parts, groups, ignore);
+        if (!parts.one_way.empty()) {
+            add("one-way");
+            shape(n, n.path + "#one-way", parts.one_way, groups, ignore);
+        }
+    }
+
+    // SPEC §3.1 for Godot: the node's metadata/collide_ignore (rule names, comma-separated, or *).
+    static std::vector<std::string> ignored(const Node& n) {
+        const Prop* p = n.prop("metadata/collide_ignore");
+        if (!p) return {};
+        if (p->value->kind != Value::Kind::String && p->value->kind != Value::Kind::StringName)
+            fail(p->from->path, p->value->line, p->value->column, who(n) + ": metadata/collide_ignore must be a string");
+        return tiled::ignored_rules({{"collide_ignore", p->value->text}});
+    }
+
+    void shape(const Node& n, const std::string& id, const std::vector<Part>& parts, const std::vector<std::string>& groups,
+               const std::vector<std::string>& ignore) {
+        SceneText& out = *scene_;
+        if (parts.size() == 1) {
+            out.begin_shape(id, parts[0].type);
+            write_part_fields(out, parts[0]);
+        } else {
+            out.begin_shape(id, "compound");
+            out.begin_parts();
+            for (const Part& p : parts) {
+                out.begin_part(p.type);
+                write_part_fields(out, p);
+                out.end_part();
+            }
+            out.end_parts();
+        }
+        out.end_shape(groups, ignore);
+        out_.shape_sources.push_back(MapSource{who(n), "", static_cast<int>(n.line), static_cast<int>(n.column), MapSource::kNoTile, {}});
+        out_.sources.add(out_.sources.shapes, n.line, n.column, n.parent < 0 ? "" : tree_.nodes[static_cast<std::size_t>(n.parent)].path);
+    }
+
+    Files& files_;
+    const Tree& tree_;
+    MapImport& out_;
+    SceneOut scene_;
+    std::bitset<32> layers_, masks_;  // set in some body's (or tile layer's) layer, mask
+};
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+std::vector<MapImport> import_godot(const std::string& file, std::string_view text, const FileLoader& load, MapBuild build) {
+    if (ends_with(file, ".scn") || ends_with(file, ".SCN"))
+        throw Error(file, "", "a binary Godot scene: collide reads text scenes; save it as .tscn in Godot");
+    Files files(file, load);
+    const Loaded& scene = files.scene(text);
+    const Tree tree = read_tree(files, scene);
+    std::vector<MapImport> out(1);
+    out[0].name = file;
+    out[0].sources.file = file;
+    Converter(files, tree, out[0], build).run();
+    return out;
+}
+
+}  // namespace collide::detail::godot

@@ -1,0 +1,127 @@
+// Godot 4 scenes (SPEC §1.6): a `.tscn` and the files it names become one collide scene.
+//
+//   godot_text    the text resource grammar (sections, properties, values)
+//   godot_nodes   files loaded (res:// from project.godot), the node tree with instanced
+//                 scenes expanded, each node's global transform
+//   godot_shapes  a body's collision shapes as collide shapes under a transform
+//   godot_scene   bodies, groups and the scene's pairs, written out (import_godot)
+#pragma once
+
+#include "collide/maps.hpp"
+#include "maps/godot_text.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace collide::detail::godot {
+
+/// A 2D affine transform as Godot's Transform2D holds it: columns x and y, then the origin.
+struct Affine {
+    Vec2 x{1, 0}, y{0, 1}, origin{0, 0};
+
+    /// Applied to a point: (x.x * p.x + y.x * p.y) + origin.x, each product rounded, the sums
+    /// left to right, as Godot's xform.
+    Vec2 point(Vec2 p) const { return {x.x * p.x + y.x * p.y + origin.x, x.y * p.x + y.y * p.y + origin.y}; }
+    Vec2 vector(Vec2 v) const { return {x.x * v.x + y.x * v.y, x.y * v.x + y.y * v.y}; }
+    /// this × b, as Godot's Transform2D::operator*.
+    Affine operator*(const Affine& b) const { return {vector(b.x), vector(b.y), point(b.origin)}; }
+    /// Node2D's transform from its parts (Transform2D::set_rotation_scale_and_skew, then the
+    /// origin).
+    static Affine compose(Vec2 position, double rotation, Vec2 scale, double skew);
+};
+
+/// A file read and parsed, with its resources by id.
+struct Loaded {
+    std::string path;  ///< as opened
+    Document doc;
+    std::map<std::string, const Section*> ext;  ///< [ext_resource] by id
+    std::map<std::string, const Section*> sub;  ///< [sub_resource] by id
+};
+
+/// A property and the file whose resources it names.
+struct Prop {
+    std::string key;
+    const Value* value = nullptr;
+    const Loaded* from = nullptr;
+};
+
+struct Node {
+    std::string name, type;
+    std::string path;  ///< from the root, the root's name first ("Level/Walls/Shape")
+    int parent = -1;
+    std::vector<int> children;
+    std::vector<std::string> groups;
+    std::vector<Prop> props;  ///< in the order they apply (an instance's own, then its overrides)
+    const Loaded* file = nullptr;  ///< where the node (or its instancing node) is written
+    std::uint32_t line = 0, column = 0;  ///< in the scene given: the node, or the instance that made it
+    bool skipped = false;  ///< under a 3D node, a SubViewport, or a placeholder
+
+    const Prop* prop(std::string_view key) const;
+};
+
+/// The node tree of a scene, instanced scenes expanded; nodes in an order where a parent comes
+/// before its children; node 0 the root.
+struct Tree {
+    std::vector<Node> nodes;
+    std::vector<std::string> warnings;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> warning_places;
+    std::vector<Affine> globals;  ///< each node's transform in the root's coordinates
+};
+
+/// Reads files for a scene: the scene itself, and what its resources name (`res://` from the
+/// nearest folder above the scene holding project.godot; relative paths from the naming
+/// file's folder). Each file is read once.
+class Files {
+public:
+    Files(const std::string& scene, const FileLoader& load);
+    /// The file at `path` as a Godot file names it from `from`; throws collide::Error.
+    const Loaded& load(const std::string& path, const Loaded* from);
+    const Loaded& scene(std::string_view text);
+    const std::string& scene_path() const { return scene_; }
+
+private:
+    const Loaded& parse(const std::string& path, std::string text);
+
+    std::string scene_;
+    const FileLoader& loader_;
+    std::optional<std::string> root_;  ///< the folder of project.godot, once looked for
+    std::map<std::string, std::unique_ptr<Loaded>> files_;
+};
+
+/// A resource: its properties, its class, and the file its own references are in.
+struct Resource {
+    const Section* section = nullptr;
+    std::string type;
+    const Loaded* file = nullptr;
+    const Value* property(std::string_view key) const { return section->property(key); }
+};
+
+/// The resource a value names (SubResource("id") or ExtResource("id") of a `.tres`); a null
+/// section for another value; throws collide::Error when it names nothing.
+Resource resource(Files& files, const Loaded& in, const Value& v);
+
+/// The scene's node tree with its global transforms. Throws collide::Error.
+Tree read_tree(Files& files, const Loaded& scene);
+
+/// A throw naming the scene file, the place and the node.
+[[noreturn]] void fail(const std::string& file, std::uint32_t line, std::uint32_t column, const std::string& message);
+
+/// `Level/Walls`-style id and what a message says of it: "node 'Level/Walls'".
+inline std::string who(const Node& n) { return "node '" + n.path + "'"; }
+
+/// A number, a Vector2, a bool: the property's value read as that, Godot's default when the
+/// property is absent; an error naming the node for another kind.
+double number_prop(const Node& n, const Prop* p, double fallback);
+Vec2 vector_prop(const Node& n, const Prop* p, Vec2 fallback);
+bool bool_prop(const Node& n, const Prop* p, bool fallback);
+/// PackedVector2Array(...) or an array of Vector2 as points.
+std::vector<Vec2> points_of(const std::string& file, const Value& v, const std::string& what);
+
+/// The scene a `.tscn` becomes (one MapImport); throws collide::Error.
+std::vector<MapImport> import_godot(const std::string& file, std::string_view text, const FileLoader& load, MapBuild build);
+
+}  // namespace collide::detail::godot

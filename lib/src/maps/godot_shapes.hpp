@@ -1,0 +1,36 @@
+// A Godot collision object's shapes as collide shapes (godot_shapes.cpp, SPEC §1.6 "Bodies").
+#pragma once
+
+#include "maps/godot_scene.hpp"
+#include "scene/scene_text.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace collide::detail::godot {
+
+/// One collide shape (a body's, or a part of its compound) as the scene text writes it.
+struct Part {
+    const char* type = "";
+    std::vector<std::pair<const char*, Vec2>> pairs;      ///< "center", "a", "min", ...
+    std::vector<std::pair<const char*, double>> numbers;  ///< "radius", "angle"
+    std::vector<Vec2> points;                             ///< "points" when not empty
+};
+
+/// What a body's shape nodes give: its parts, its one-way parts, and whether one is a world
+/// boundary (its shape joins group `world-boundary`).
+struct BodyParts {
+    std::vector<Part> parts, one_way;
+    bool world_boundary = false;
+};
+
+/// Adds the parts of the CollisionShape2D or CollisionPolygon2D `node` under `m` (the body's
+/// global transform times the node's own) to `out`; false when it has no shape. Throws
+/// collide::Error naming the node.
+bool shape_parts(Files& files, const Node& node, const Affine& m, BodyParts& out);
+
+/// The fields of `p` after its type (SceneText::begin_shape or begin_part).
+void write_part_fields(SceneText& out, const Part& p);
+
+}  // namespace collide::detail::godot

@@ -1,0 +1,375 @@
+// Godot tile maps as grids and compounds (godot_tiles.hpp, SPEC §1.6 "Tile maps").
+#include "maps/godot_tiles.hpp"
+
+#include "collide/error.hpp"
+#include "collide/text.hpp"
+#include "maps/godot_shapes.hpp"
+#include "maps/tiled_model.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <tuple>
+
+namespace collide::detail::godot {
+
+namespace {
+
+// The cells of one grid at most: 2^28 (32 MiB of bits).
+constexpr std::uint64_t kMaxGridCells = std::uint64_t{1} << 28;
+// A cell's alternative id carries the transform flags Godot 4.2 added: these bits.
+constexpr unsigned kFlipH = 1u << 12, kFlipV = 1u << 13, kTranspose = 1u << 14;
+
+struct Polygon {
+    std::vector<Vec2> points;
+    bool one_way = false;
+};
+
+// One tile of an atlas source (an alternative): its flags and its polygons per physics layer.
+struct TileInfo {
+    bool flip_h = false, flip_v = false, transpose = false;
+    std::map<int, std::vector<Polygon>> layers;  // physics layer -> polygons, in polygon order
+};
+
+using TileKey = std::tuple<int, int, int, int>;  // source, atlas x, atlas y, alternative
+
+struct Cell {
+    int x, y;
+    TileKey tile;
+    unsigned flags;  // kFlipH | kFlipV | kTranspose from the alternative id
+};
+
+struct TileSet {
+    Vec2 tile_size{16, 16};
+    int physics_layers = 0;
+    std::map<int, std::pair<std::bitset<32>, std::bitset<32>>> bits;  // physics layer -> collision layer, mask
+    std::map<TileKey, TileInfo> tiles;
+};
+
+// "12:3" "/" "0" "/" rest: an atlas tile's property key split; false for other keys.
+bool tile_key(const std::string& key, int& x, int& y, int& alt, std::string& rest) {
+    const char* p = key.data();
+    const char* end = key.data() + key.size();
+    auto r = std::from_chars(p, end, x);
+    if (r.ec != std::errc() || r.ptr == end || *r.ptr != ':') return false;
+    r = std::from_chars(r.ptr + 1, end, y);
+    if (r.ec != std::errc() || r.ptr == end || *r.ptr != '/') return false;
+    r = std::from_chars(r.ptr + 1, end, alt);
+    if (r.ec != std::errc()) return false;
+    rest = r.ptr == end ? std::string() : std::string(r.ptr + (*r.ptr == '/' ? 1 : 0), end);
+    return r.ptr == end || *r.ptr == '/';
+}
+
+// "physics_layer_K/..." -> K and the rest.
+bool layer_key(const std::string& key, const char* prefix, int& k, std::string& rest) {
+    const std::size_t n = std::char_traits<char>::length(prefix);
+    if (key.compare(0, n, prefix) != 0) return false;
+    const auto r = std::from_chars(key.data() + n, key.data() + key.size(), k);
+    if (r.ec != std::errc() || k < 0 || k > 1023) return false;
+    rest = r.ptr == key.data() + key.size() ? std::string() : std::string(r.ptr + 1, key.data() + key.size());
+    return true;
+}
+
+void atlas(const Resource& source, int id, TileSet& set, const Node& node) {
+    for (const auto& [key, v] : source.section->properties) {
+        int x = 0, y = 0, alt = 0, k = 0;
+        std::string rest, what;
+        if (!tile_key(key, x, y, alt, rest)) continue;
+        TileInfo& tile = set.tiles[TileKey{id, x, y, alt}];
+        const auto flag = [&](bool& to) {
+            if (v.kind != Value::Kind::Bool) fail(source.file->path, v.line, v.column, who(node) + ": tile " + key + " must be true or false");
+            to = v.boolean;
+        };
+        if (rest == "flip_h") flag(tile.flip_h);
+        else if (rest == "flip_v") flag(tile.flip_v);
+        else if (rest == "transpose") flag(tile.transpose);
+        else if (layer_key(rest, "physics_layer_", k, what)) {
+            int m = 0;
+            std::string field;
+            if (!layer_key(what, "polygon_", m, field)) continue;
+            std::vector<Polygon>& polygons = tile.layers[k];
+            if (polygons.size() <= static_cast<std::size_t>(m)) polygons.resize(static_cast<std::size_t>(m) + 1);
+            if (field == "points") polygons[static_cast<std::size_t>(m)].points = points_of(source.file->path, v, who(node) + ": tile " + key);
+            else if (field == "one_way") flag(polygons[static_cast<std::size_t>(m)].one_way);
+        }
+    }
+}
+
+TileSet read_tile_set(Files& files, const Node& node, const Resource& res) {
+    TileSet set;
+    const auto integer = [&](const char* key, double fallback) {
+        const Value* v = res.property(key);
+        if (!v) return fallback;
+        if (!v->is_number()) fail(res.file->path, v->line, v->column, who(node) + ": TileSet." + key + " must be a number");
+        return v->number();
+    };
+    const double shape = integer("tile_shape", 0);
+    if (shape != 0) {
+        const char* names[] = {"square", "isometric", "half-offset square", "hexagonal"};
+        const std::string name = shape >= 0 && shape <= 3 ? names[static_cast<int>(shape)] : "unknown";
+        fail(node.file->path, node.line, node.column,
+             who(node) + ": its TileSet's tiles are " + name + " (tile_shape " + format_number(shape) +
+                 "): collide reads square tiles only");
+    }
+    if (const Value* size = res.property("tile_size")) {
+        if (!(size->is_call("Vector2i") || size->is_call("Vector2")) || size->items.size() != 2 || !size->items[0].is_number() ||
+            !size->items[1].is_number() || !(size->items[0].number() > 0) || !(size->items[1].number() > 0))
+            fail(res.file->path, size->line, size->column, who(node) + ": TileSet.tile_size must be a Vector2i of sizes > 0");
+        set.tile_size = Vec2{size->items[0].number(), size->items[1].number()};
+    }
+    for (const auto& [key, v] : res.section->properties) {
+        int k = 0;
+        std::string rest;
+        if (layer_key(key, "physics_layer_", k, rest)) {
+            set.physics_layers = std::max(set.physics_layers, k + 1);
+            auto& b = set.bits.try_emplace(k, std::bitset<32>(1), std::bitset<32>(1)).first->second;
+            if ((rest == "collision_layer" || rest == "collision_mask") && v.kind == Value::Kind::Int && v.integer >= 0 &&
+                v.integer <= 0xFFFFFFFFLL)
+                (rest == "collision_layer" ? b.first : b.second) = std::bitset<32>(static_cast<unsigned long long>(v.integer));
+        }
+        if (key.rfind("sources/", 0) == 0) {
+            int id = 0;
+            const auto r = std::from_chars(key.data() + 8, key.data() + key.size(), id);
+            if (r.ec != std::errc()) continue;
+            const Resource source = resource(files, *res.file, v);
+            if (source.section && source.type == "TileSetAtlasSource") atlas(source, id, set, node);
+        }
+    }
+    return set;
+}
+
+// The cells of 12-byte records after `skip` bytes: int16 x, int16 y, u16 source, u16 atlas x,
+// u16 atlas y, u16 alternative, little-endian.
+std::vector<Cell> cells_of(const std::string& bytes, std::size_t skip, const std::string& file, const Value& at, const Node& node) {
+    if (bytes.size() < skip || (bytes.size() - skip) % 12 != 0)
+        fail(file, at.line, at.column, who(node) + ": tile data of " + std::to_string(bytes.size()) + " bytes is not whole 12-byte cells");
+    const auto u16 = [&](std::size_t i) {
+        return static_cast<unsigned>(static_cast<unsigned char>(bytes[i])) | static_cast<unsigned>(static_cast<unsigned char>(bytes[i + 1])) << 8;
+    };
+    const auto s16 = [&](std::size_t i) { return static_cast<int>(static_cast<std::int16_t>(static_cast<std::uint16_t>(u16(i)))); };
+    std::vector<Cell> cells;
+    cells.reserve((bytes.size() - skip) / 12);
+    for (std::size_t i = skip; i < bytes.size(); i += 12) {
+        const unsigned alt = u16(i + 10);
+        const int source = static_cast<int>(u16(i + 4));
+        if (source == 0xFFFF) continue;  // an erased cell
+        cells.push_back(Cell{s16(i), s16(i + 2), TileKey{source, static_cast<int>(u16(i + 6)), static_cast<int>(u16(i + 8)),
+                                                          static_cast<int>(alt & ~(kFlipH | kFlipV | kTranspose))},
+                             alt & (kFlipH | kFlipV | kTranspose)});
+    }
+    return cells;
+}
+
+// Whether a polygon is exactly the tile's square, centred on the cell.
+bool fills(const std::vector<Vec2>& pts, Vec2 size) {
+    const double hx = size.x / 2, hy = size.y / 2;
+    std::vector<Vec2> distinct;
+    for (const Vec2& p : pts)
+        if (distinct.empty() || !(p.x == distinct.back().x && p.y == distinct.back().y)) distinct.push_back(p);
+    if (distinct.size() > 1 && distinct.front().x == distinct.back().x && distinct.front().y == distinct.back().y) distinct.pop_back();
+    if (distinct.size() != 4) return false;
+    int corners = 0;
+    for (const Vec2& c : {Vec2{-hx, -hy}, Vec2{hx, -hy}, Vec2{hx, hy}, Vec2{-hx, hy}})
+        corners += std::any_of(distinct.begin(), distinct.end(), [&](const Vec2& p) { return p.x == c.x && p.y == c.y; });
+    return corners == 4;
+}
+
+// One layer of tiles (a TileMapLayer, or one layer of a TileMap) written out.
+class LayerWriter {
+public:
+    LayerWriter(const Node& node, const Affine& g, const TileSet& set, SceneText& out, MapImport& imp)
+        : node_(node), g_(g), set_(set), out_(out), imp_(imp) {}
+
+    void write(const std::string& path, std::vector<Cell> cells, std::bitset<32>& layers, std::bitset<32>& masks) {
+        std::sort(cells.begin(), cells.end(), [](const Cell& a, const Cell& b) { return std::tie(a.y, a.x) < std::tie(b.y, b.x); });
+        for (int k = 0; k < set_.physics_layers; ++k) {
+            const auto it = set_.bits.find(k);
+            const std::bitset<32> layer = it == set_.bits.end() ? std::bitset<32>(1) : it->second.first;
+            const std::bitset<32> mask = it == set_.bits.end() ? std::bitset<32>(1) : it->second.second;
+            layers |= layer;
+            masks |= mask;
+            const std::string id = set_.physics_layers > 1 ? path + "#p" + std::to_string(k) : path;
+            physics_layer(id, k, cells, groups(layer, mask));
+        }
+    }
+
+private:
+    std::vector<std::string> groups(const std::bitset<32>& layer, const std::bitset<32>& mask) const {
+        std::vector<std::string> g = node_.groups;
+        const auto add = [&g](const std::string& s) {
+            if (std::find(g.begin(), g.end(), s) == g.end()) g.push_back(s);
+        };
+        add(node_.type);
+        add(node_.name);
+        for (std::size_t b = 0; b < 32; ++b)
+            if (layer[b]) add("layer-" + std::to_string(b + 1));
+        for (std::size_t b = 0; b < 32; ++b)
+            if (mask[b]) add("mask-" + std::to_string(b + 1));
+        return g;
+    }
+
+    void physics_layer(const std::string& id, int k, const std::vector<Cell>& cells, const std::vector<std::string>& groups) {
+        const bool grid_ok = g_.x.y == 0 && g_.y.x == 0 && g_.x.x > 0 && g_.y.y > 0;
+        std::vector<const Cell*> solid;
+        std::vector<std::pair<const Cell*, const std::vector<Polygon>*>> shaped;
+        for (const Cell& c : cells) {
+            const auto t = set_.tiles.find(c.tile);
+            if (t == set_.tiles.end()) continue;
+            const auto l = t->second.layers.find(k);
+            if (l == t->second.layers.end() || l->second.empty()) continue;
+            const bool full = std::any_of(l->second.begin(), l->second.end(),
+                                          [&](const Polygon& p) { return !p.one_way && fills(p.points, set_.tile_size); });
+            if (full && grid_ok) solid.push_back(&c);
+            shaped.emplace_back(&c, &l->second);
+        }
+        if (!solid.empty()) grid(id, solid, groups);
+        std::vector<std::string> tile_groups = groups;
+        tile_groups.push_back("tile-collision");
+        for (const auto& [cell, polygons] : shaped) compound(id, *cell, *polygons, grid_ok, tile_groups);
+    }
+
+    void grid(const std::string& id, const std::vector<const Cell*>& solid, const std::vector<std::string>& groups) {
+        int x0 = solid[0]->x, x1 = x0, y0 = solid[0]->y, y1 = y0;
+        for (const Cell* c : solid) {
+            x0 = std::min(x0, c->x), x1 = std::max(x1, c->x), y0 = std::min(y0, c->y), y1 = std::max(y1, c->y);
+        }
+        const std::size_t cols = static_cast<std::size_t>(x1 - x0) + 1, rows = static_cast<std::size_t>(y1 - y0) + 1;
+        if (std::uint64_t{cols} * rows > kMaxGridCells)
+            fail(node_.file->path, node_.line, node_.column, who(node_) + ": its solid cells span " + std::to_string(cols) + " x " +
+                                                                 std::to_string(rows) + " cells, more than one grid holds (2^28)");
+        const Vec2 ts = set_.tile_size;
+        Grid g = SceneText::grid_head(id, groups, g_.point(Vec2{x0 * ts.x, y0 * ts.y}), Vec2{ts.x * g_.x.x, ts.y * g_.y.y}, cols, rows, false);
+        for (const Cell* c : solid) {
+            const std::size_t i = static_cast<std::size_t>(c->y - y0) * cols + static_cast<std::size_t>(c->x - x0);
+            g.bits[i / 64] |= std::uint64_t{1} << (i % 64);
+        }
+        out_.add(std::move(g));
+        imp_.grid_sources.push_back(MapSource{who(node_), "", static_cast<int>(node_.line), static_cast<int>(node_.column), MapSource::kNoTile, {}});
+        imp_.sources.add(imp_.sources.grids, node_.line, node_.column, node_.path);
+        if (!ignore_.empty()) imp_.grid_ignores.push_back(Ignore{imp_.grid_sources.size() - 1, ignore_});
+    }
+
+    void compound(const std::string& id, const Cell& c, const std::vector<Polygon>& polygons, bool grid_ok,
+                  const std::vector<std::string>& groups) {
+        const auto t = set_.tiles.find(c.tile);
+        const TileInfo& tile = t->second;
+        const bool fh = tile.flip_h != ((c.flags & kFlipH) != 0), fv = tile.flip_v != ((c.flags & kFlipV) != 0),
+                   tr = tile.transpose != ((c.flags & kTranspose) != 0);
+        const Vec2 ts = set_.tile_size;
+        const Vec2 centre{(c.x + 0.5) * ts.x, (c.y + 0.5) * ts.y};
+        std::vector<Part> parts, one_way;
+        bool full = false;
+        for (const Polygon& p : polygons) {
+            if (p.points.size() < 3) continue;
+            full = full || (!p.one_way && fills(p.points, ts));
+            Part part;
+            part.type = "polygon";
+            for (const Vec2& v : p.points) {
+                const Vec2 f = flipped(v, fh, fv, tr);
+                part.points.push_back(g_.point(Vec2{centre.x + f.x, centre.y + f.y}));
+            }
+            (p.one_way ? one_way : parts).push_back(std::move(part));
+        }
+        const std::string at = id + "@" + std::to_string(c.x) + "," + std::to_string(c.y);
+        if (!(full && grid_ok) && !parts.empty()) shape(at, parts, groups, c);
+        if (!one_way.empty()) {
+            std::vector<std::string> g = groups;
+            g.push_back("one-way");
+            shape(at + "#one-way", one_way, g, c);
+        }
+    }
+
+    void shape(const std::string& id, const std::vector<Part>& parts, const std::vector<std::string>& groups, const Cell& c) {
+        out_.begin_shape(id, "compound");
+        out_.begin_parts();
+        for (const Part& p : parts) {
+            out_.begin_part(p.type);
+            write_part_fields(out_, p);
+            out_.end_part();
+        }
+        out_.end_parts();
+        out_.end_shape(groups, ignore_);
+        imp_.shape_sources.push_back(MapSource{who(node_), "", static_cast<int>(node_.line), static_cast<int>(node_.column), MapSource::kNoTile, {}});
+        imp_.sources.add_tile(node_.line, node_.column, node_.path, c.x, c.y);
+    }
+
+public:
+    std::vector<std::string> ignore_;  // the layer node's metadata/collide_ignore
+
+private:
+    const Node& node_;
+    const Affine& g_;
+    const TileSet& set_;
+    SceneText& out_;
+    MapImport& imp_;
+};
+
+// A TileMap's layer_N/tile_data: 3 ints a cell, the same 12 bytes little-endian.
+std::string int_cells(const std::string& file, const Value& v, const Node& node) {
+    if (!v.is_call("PackedInt32Array")) fail(file, v.line, v.column, who(node) + ": tile_data must be a PackedInt32Array");
+    std::string bytes;
+    bytes.reserve(v.items.size() * 4);
+    for (const Value& i : v.items) {
+        if (i.kind != Value::Kind::Int) fail(file, i.line, i.column, who(node) + ": tile_data holds " + describe(i));
+        const auto u = static_cast<std::uint32_t>(i.integer);
+        for (int b = 0; b < 4; ++b) bytes += static_cast<char>(u >> (8 * b) & 0xFF);
+    }
+    return bytes;
+}
+
+}  // namespace
+
+Vec2 flipped(Vec2 p, bool flip_h, bool flip_v, bool transpose) {
+    if (transpose) std::swap(p.x, p.y);
+    if (flip_h) p.x = -p.x;
+    if (flip_v) p.y = -p.y;
+    return p;
+}
+
+void tile_layers(Files& files, const Tree& tree, std::size_t index, SceneText& out, MapImport& imp, std::bitset<32>& layers,
+                 std::bitset<32>& masks) {
+    const Node& node = tree.nodes[index];
+    const Prop* set_prop = node.prop("tile_set");
+    if (!set_prop || set_prop->value->kind == Value::Kind::Nil) return;  // no TileSet: nothing collides
+    const Resource res = resource(files, *set_prop->from, *set_prop->value);
+    if (!res.section) fail(set_prop->from->path, set_prop->value->line, set_prop->value->column, who(node) + ": tile_set must be a TileSet resource");
+    const TileSet set = read_tile_set(files, node, res);
+    LayerWriter writer(node, tree.globals[index], set, out, imp);
+    if (const Prop* ignore = node.prop("metadata/collide_ignore"); ignore && ignore->value->kind == Value::Kind::String)
+        writer.ignore_ = tiled::ignored_rules({{"collide_ignore", ignore->value->text}});
+    if (node.type == "TileMapLayer") {
+        if (!bool_prop(node, node.prop("enabled"), true)) {
+            imp.warnings.push_back(imp.name + ": " + who(node) + ": a disabled layer, skipped");
+            imp.warning_sources.push_back(MapSource{imp.warnings.back(), "", static_cast<int>(node.line), static_cast<int>(node.column), MapSource::kNoTile, {}});
+            imp.sources.add(imp.sources.warnings, node.line, node.column, node.path);
+            return;
+        }
+        const Prop* data = node.prop("tile_map_data");
+        if (!data) return;
+        const std::string bytes = packed_bytes(data->from->path, *data->value);
+        if (bytes.size() >= 2 && (bytes[0] != 0 || bytes[1] != 0))
+            fail(data->from->path, data->value->line, data->value->column, who(node) + ": tile_map_data of an unknown format " +
+                                                                                std::to_string(static_cast<unsigned char>(bytes[0]) | static_cast<unsigned char>(bytes[1]) << 8));
+        writer.write(node.path, cells_of(bytes, bytes.empty() ? 0 : 2, data->from->path, *data->value, node), layers, masks);
+        return;
+    }
+    // An older TileMap: layer_N/tile_data for each N, named layer_N/name.
+    int count = 0;
+    for (const Prop& p : node.props) {
+        int k = 0;
+        std::string rest;
+        if (layer_key(p.key, "layer_", k, rest)) count = std::max(count, k + 1);
+    }
+    for (int k = 0; k < count; ++k) {
+        const std::string prefix = "layer_" + std::to_string(k) + "/";
+        const Prop* data = node.prop(prefix + "tile_data");
+        if (!data) continue;
+        if (!bool_prop(node, node.prop(prefix + "enabled"), true)) continue;
+        const Prop* name = node.prop(prefix + "name");
+        const std::string label = name && name->value->kind == Value::Kind::String ? name->value->text : std::string();
+        const std::string path = count == 1 ? node.path : node.path + "/" + (label.empty() ? "#" + std::to_string(k) : label);
+        writer.write(path, cells_of(int_cells(data->from->path, *data->value, node), 0, data->from->path, *data->value, node), layers, masks);
+    }
+}
+
+}  // namespace collide::detail::godot

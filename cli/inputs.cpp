@@ -21,7 +21,7 @@ constexpr std::size_t kHead = 64 * 1024;
 bool input_extension(const std::string& name) {
     std::string lower = name;
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    for (const char* ext : {".tmx", ".tmj", ".ldtk", ".json"}) {
+    for (const char* ext : {".tmx", ".tmj", ".ldtk", ".tscn", ".json"}) {
         const std::size_t n = std::char_traits<char>::length(ext);
         if (lower.size() > n && lower.compare(lower.size() - n, n, ext) == 0) return true;
     }
@@ -99,7 +99,7 @@ std::vector<std::string> walk(const std::string& dir, const std::vector<std::str
         }
         out.push_back(listed);
     }
-    if (out.empty()) throw collide::Error(dir, "", "no map or scene file in this folder (.tmx, .tmj, .ldtk, .json)");
+    if (out.empty()) throw collide::Error(dir, "", "no map or scene file in this folder (.tmx, .tmj, .ldtk, .tscn, .json)");
     return out;
 }
 

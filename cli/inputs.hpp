@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-/// `args` with each folder replaced by the maps and scenes under it: `.tmx`, `.tmj`, `.ldtk`
+/// `args` with each folder replaced by the maps and scenes under it: `.tmx`, `.tmj`, `.ldtk`, `.tscn`
 /// and `.json` files (by extension, any case), in byte order of their paths, hidden files and
 /// folders skipped, symbolic links to folders not followed. A `.json` file that is neither a
 /// scene nor a Tiled map is an error naming it; Tiled tilesets and templates and `collide.json`

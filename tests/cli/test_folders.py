@@ -130,7 +130,7 @@ def a_folder_without_levels_is_an_error():
         for sub in ["check", "validate"]:
             r = collide(sub, str(Path(tmp) / "empty"))
             bad_input(r)
-            eq(r.err, f"collide: error: {tmp}/empty: no map or scene file in this folder (.tmx, .tmj, .ldtk, .json)\n", sub)
+            eq(r.err, f"collide: error: {tmp}/empty: no map or scene file in this folder (.tmx, .tmj, .ldtk, .tscn, .json)\n", sub)
 
 
 def main():

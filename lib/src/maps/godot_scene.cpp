@@ -106,6 +106,7 @@ private:
 
     void shape(const Node& n, const std::string& id, const std::vector<Part>& parts, const std::vector<std::string>& groups,
                const std::vector<std::string>& ignore) {
+        require_finite(n, parts);
         SceneText& out = *scene_;
         if (parts.size() == 1) {
             out.begin_shape(id, parts[0].type);

@@ -4,6 +4,7 @@
 
 #include "collide/error.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace collide::detail::godot {
@@ -168,6 +169,16 @@ bool shape_parts(Files& files, const Node& node, const Affine& m, BodyParts& out
         fail(shape->from->path, shape->value->line, shape->value->column, who(node) + ": an unknown shape class '" + res.type + "'");
     }
     return true;
+}
+
+void require_finite(const Node& n, const std::vector<Part>& parts) {
+    const auto finite = [](Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); };
+    for (const Part& p : parts) {
+        bool ok = std::all_of(p.points.begin(), p.points.end(), finite);
+        for (const auto& [key, v] : p.pairs) ok = ok && finite(v);
+        for (const auto& [key, v] : p.numbers) ok = ok && std::isfinite(v);
+        if (!ok) fail(n.file->path, n.line, n.column, who(n) + ": a " + p.type + " with a coordinate beyond the double range");
+    }
 }
 
 void write_part_fields(SceneText& out, const Part& p) {

@@ -30,6 +30,10 @@ struct BodyParts {
 /// collide::Error naming the node.
 bool shape_parts(Files& files, const Node& node, const Affine& m, BodyParts& out);
 
+/// Throws collide::Error naming `n` when a coordinate or size of `parts` is not finite (a
+/// transform that overflows the double range).
+void require_finite(const Node& n, const std::vector<Part>& parts);
+
 /// The fields of `p` after its type (SceneText::begin_shape or begin_part).
 void write_part_fields(SceneText& out, const Part& p);
 

@@ -280,6 +280,7 @@ private:
     }
 
     void shape(const std::string& id, const std::vector<Part>& parts, const std::vector<std::string>& groups, const Cell& c) {
+        require_finite(node_, parts);
         out_.begin_shape(id, "compound");
         out_.begin_parts();
         for (const Part& p : parts) {
@@ -317,6 +318,13 @@ std::string int_cells(const std::string& file, const Value& v, const Node& node)
     return bytes;
 }
 
+// A disabled layer: skipped with a warning (SPEC §1.6).
+void disabled(MapImport& imp, const Node& node, const std::string& which) {
+    imp.warnings.push_back(imp.name + ": " + who(node) + ": " + which + " is disabled, skipped");
+    imp.warning_sources.push_back(MapSource{imp.warnings.back(), "", static_cast<int>(node.line), static_cast<int>(node.column), MapSource::kNoTile, {}});
+    imp.sources.add(imp.sources.warnings, node.line, node.column, node.path);
+}
+
 }  // namespace
 
 Vec2 flipped(Vec2 p, bool flip_h, bool flip_v, bool transpose) {
@@ -339,9 +347,7 @@ void tile_layers(Files& files, const Tree& tree, std::size_t index, SceneText& o
         writer.ignore_ = tiled::ignored_rules({{"collide_ignore", ignore->value->text}});
     if (node.type == "TileMapLayer") {
         if (!bool_prop(node, node.prop("enabled"), true)) {
-            imp.warnings.push_back(imp.name + ": " + who(node) + ": a disabled layer, skipped");
-            imp.warning_sources.push_back(MapSource{imp.warnings.back(), "", static_cast<int>(node.line), static_cast<int>(node.column), MapSource::kNoTile, {}});
-            imp.sources.add(imp.sources.warnings, node.line, node.column, node.path);
+            disabled(imp, node, "the layer");
             return;
         }
         const Prop* data = node.prop("tile_map_data");
@@ -364,7 +370,10 @@ void tile_layers(Files& files, const Tree& tree, std::size_t index, SceneText& o
         const std::string prefix = "layer_" + std::to_string(k) + "/";
         const Prop* data = node.prop(prefix + "tile_data");
         if (!data) continue;
-        if (!bool_prop(node, node.prop(prefix + "enabled"), true)) continue;
+        if (!bool_prop(node, node.prop(prefix + "enabled"), true)) {
+            disabled(imp, node, "layer " + std::to_string(k));
+            continue;
+        }
         const Prop* name = node.prop(prefix + "name");
         const std::string label = name && name->value->kind == Value::Kind::String ? name->value->text : std::string();
         const std::string path = count == 1 ? node.path : node.path + "/" + (label.empty() ? "#" + std::to_string(k) : label);

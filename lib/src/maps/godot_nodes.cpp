@@ -290,6 +290,14 @@ Tree read_tree(Files& files, const Loaded& scene) {
     return tree;
 }
 
+Vec2 vector_value(const std::string& file, const Value& v, const std::string& what) {
+    if ((!v.is_call("Vector2") && !v.is_call("Vector2i")) || v.items.size() != 2)
+        fail(file, v.line, v.column, what + " must be a Vector2(x, y), not " + describe(v));
+    for (const Value& c : v.items)
+        if (!c.is_number()) fail(file, c.line, c.column, what + ": " + describe(c) + " where a number belongs");
+    return Vec2{v.items[0].number(), v.items[1].number()};
+}
+
 double number_prop(const Node& n, const Prop* p, double fallback) {
     if (!p) return fallback;
     if (!p->value->is_number())
@@ -299,11 +307,7 @@ double number_prop(const Node& n, const Prop* p, double fallback) {
 
 Vec2 vector_prop(const Node& n, const Prop* p, Vec2 fallback) {
     if (!p) return fallback;
-    const Value& v = *p->value;
-    if ((!v.is_call("Vector2") && !v.is_call("Vector2i")) || v.items.size() != 2 || !v.items[0].is_number() ||
-        !v.items[1].is_number())
-        fail(p->from->path, v.line, v.column, who(n) + ": " + p->key + " must be a Vector2(x, y), not " + describe(v));
-    return Vec2{v.items[0].number(), v.items[1].number()};
+    return vector_value(p->from->path, *p->value, who(n) + ": " + p->key);
 }
 
 bool bool_prop(const Node& n, const Prop* p, bool fallback) {

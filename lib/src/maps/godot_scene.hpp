@@ -118,6 +118,8 @@ inline std::string who(const Node& n) { return "node '" + n.path + "'"; }
 double number_prop(const Node& n, const Prop* p, double fallback);
 Vec2 vector_prop(const Node& n, const Prop* p, Vec2 fallback);
 bool bool_prop(const Node& n, const Prop* p, bool fallback);
+/// A Vector2(x, y) (or Vector2i) as a point; `what` starts the message of an error.
+Vec2 vector_value(const std::string& file, const Value& v, const std::string& what);
 /// PackedVector2Array(...) or an array of Vector2 as points.
 std::vector<Vec2> points_of(const std::string& file, const Value& v, const std::string& what);
 

@@ -52,9 +52,7 @@ struct ShapeProps {
     Vec2 vector(std::string_view key, Vec2 fallback) const {
         const Value* v = res.property(key);
         if (!v) return fallback;
-        if (!v->is_call("Vector2") || v->items.size() != 2 || !v->items[0].is_number() || !v->items[1].is_number())
-            fail(res.file->path, v->line, v->column, what(key) + " must be a Vector2(x, y), not " + describe(*v));
-        return Vec2{v->items[0].number(), v->items[1].number()};
+        return vector_value(res.file->path, *v, what(key));
     }
     std::vector<Vec2> points(std::string_view key) const {
         const Value* v = res.property(key);

@@ -20,7 +20,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${FUZZ_BUILD_DIR:-$here/build}
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-fuzz_scene fuzz_pairs fuzz_grid fuzz_polygon fuzz_map fuzz_sweep}
+targets=${FUZZ_TARGETS:-fuzz_scene fuzz_pairs fuzz_grid fuzz_polygon fuzz_map fuzz_godot fuzz_sweep}
 conformance=${COLLIDE_CONFORMANCE:-$root/../shared/conformance/cases}
 # The second corpus (capsules, boxes, ellipses, compounds), beside the first.
 conformance_v2=${COLLIDE_CONFORMANCE_V2:-$conformance-v2}
@@ -36,6 +36,7 @@ fixed_runs() {
         fuzz_grid) echo 52000 ;;
         fuzz_polygon) echo 36000 ;;
         fuzz_map) echo 12000 ;;    # 20000 took 18.3 s of CPU here (load 6 on 2 cores)
+        fuzz_godot) echo 12000 ;;  # 12000 in about 15 s here (11-29, two cores shared)
         fuzz_sweep) echo 11000 ;;  # from an empty corpus here (11-26): 22000 in 10 s at load 2, 25000 took 17 s at load 4
     esac
 }
@@ -47,6 +48,7 @@ max_len() {
         fuzz_grid) echo 512 ;;     # a 12 x 12 grid and six queries
         fuzz_polygon) echo 2048 ;; # a ring of up to 80 free points or a comb of 100 teeth
         fuzz_map) echo 8192 ;;     # the seeds are up to 6.5 kB (an LDtk level, minified)
+        fuzz_godot) echo 8192 ;;   # the sample level with its TileSet and scenes is about 3.5 kB
         fuzz_sweep) echo 256 ;;    # a body, a path and one shape (a compound of up to 3 parts)
     esac
 }
@@ -58,7 +60,7 @@ cmake -S "$here" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="${CXX:-clang++}" >"$
 cmake --build "$build" >"$build/build.log" 2>&1 || { cat "$build/build.log" >&2; echo "fuzz: build failed" >&2; exit 2; }
 
 # Seed corpora (git-ignored; libFuzzer adds what it finds to the same folders).
-mkdir -p "$here/corpus/fuzz_scene" "$here/corpus/fuzz_pairs" "$here/corpus/fuzz_grid" "$here/corpus/fuzz_polygon" "$here/corpus/fuzz_map" "$here/corpus/fuzz_sweep"
+mkdir -p "$here/corpus/fuzz_scene" "$here/corpus/fuzz_pairs" "$here/corpus/fuzz_grid" "$here/corpus/fuzz_polygon" "$here/corpus/fuzz_map" "$here/corpus/fuzz_godot" "$here/corpus/fuzz_sweep"
 cp -n "$root"/samples/*.json "$here/corpus/fuzz_scene/" 2>/dev/null
 if [ -d "$conformance" ]; then
     for f in "$conformance"/*.scene.json "$conformance"/*.invalid.json; do
@@ -76,6 +78,9 @@ fi
 # fuzz_map: the Tiled and LDtk samples and small hand-made maps, in its input format.
 python3 "$here/seed_fuzz_map.py" "$here/corpus/fuzz_map" \
     || echo "fuzz: could not seed fuzz_map (needs python3)" >&2
+# fuzz_godot: the sample project and small hand-made scenes.
+python3 "$here/seed_fuzz_godot.py" "$here/corpus/fuzz_godot" \
+    || echo "fuzz: could not seed fuzz_godot (needs python3)" >&2
 
 # A target's dictionary (tests/fuzz/TARGET.dict), when it has one.
 dict_of() {

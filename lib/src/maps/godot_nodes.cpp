@@ -160,8 +160,11 @@ private:
 
     // The node a `parent="A/B"` attribute names among this file's nodes.
     int parent_of(const Loaded& file, const Section& s, const std::vector<int>& local) {
-        const std::string* parent = string_attr(s, "parent");
-        if (!parent) return -1;
+        const Value* attr = s.attribute("parent");
+        if (!attr) return -1;
+        if (attr->kind != Value::Kind::String && attr->kind != Value::Kind::NodePath)
+            fail(file.path, attr->line, attr->column, "parent= must be a string, not " + describe(*attr));
+        const std::string* parent = &attr->text;
         if (local.empty()) fail(file.path, s.line, s.column, "a node with a parent before the scene's root");
         int at = local[0];
         if (*parent == ".") return at;

@@ -48,7 +48,7 @@ public:
             else if (is_shape_node(n.type) && (n.parent < 0 || !is_body(tree_.nodes[static_cast<std::size_t>(n.parent)].type)))
                 warn(n, "a " + n.type + " whose parent is not a collision object, skipped (Godot ignores it)");
             else if (n.type == "TileMapLayer" || n.type == "TileMap")
-                tile_layers(files_, tree_, i, scene_.operator*(), out_, layers_, masks_);
+                tile_layers(files_, tree_, i, *scene_, out_, ids_, layers_, masks_);
         }
         std::vector<std::string> pairs;
         for (std::size_t b = 0; b < 32; ++b)
@@ -108,11 +108,12 @@ private:
                const std::vector<std::string>& ignore) {
         require_finite(n, parts);
         SceneText& out = *scene_;
+        const std::string unique = ids_.unique(id);
         if (parts.size() == 1) {
-            out.begin_shape(id, parts[0].type);
+            out.begin_shape(unique, parts[0].type);
             write_part_fields(out, parts[0]);
         } else {
-            out.begin_shape(id, "compound");
+            out.begin_shape(unique, "compound");
             out.begin_parts();
             for (const Part& p : parts) {
                 out.begin_part(p.type);
@@ -130,6 +131,7 @@ private:
     const Tree& tree_;
     MapImport& out_;
     SceneOut scene_;
+    Ids ids_;
     std::bitset<32> layers_, masks_;  // set in some body's (or tile layer's) layer, mask
 };
 

@@ -9,6 +9,7 @@
 
 #include "collide/maps.hpp"
 #include "maps/godot_text.hpp"
+#include "support/string_set.hpp"
 
 #include <cstdint>
 #include <map>
@@ -122,6 +123,23 @@ bool bool_prop(const Node& n, const Prop* p, bool fallback);
 Vec2 vector_value(const std::string& file, const Value& v, const std::string& what);
 /// PackedVector2Array(...) or an array of Vector2 as points.
 std::vector<Vec2> points_of(const std::string& file, const Value& v, const std::string& what);
+
+/// The scene's ids: a node path, or a tile's `PATH@X,Y`, as it is; should one be taken already
+/// (a node named `Wall#one-way` beside the one-way shape of `Wall`), the later one gets `~2`,
+/// `~3`, ...: scene ids are unique.
+class Ids {
+public:
+    std::string unique(std::string id) {
+        if (set_.insert(id)) return id;
+        for (std::size_t n = 2;; ++n) {
+            std::string next = id + "~" + std::to_string(n);
+            if (set_.insert(next)) return next;
+        }
+    }
+
+private:
+    StringSet set_;
+};
 
 /// The scene a `.tscn` becomes (one MapImport); throws collide::Error.
 std::vector<MapImport> import_godot(const std::string& file, std::string_view text, const FileLoader& load, MapBuild build);

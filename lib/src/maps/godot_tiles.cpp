@@ -71,7 +71,9 @@ bool layer_key(const std::string& key, const char* prefix, int& k, std::string& 
 }
 
 void atlas(const Resource& source, int id, TileSet& set, const Node& node) {
-    for (const auto& [key, v] : source.section->properties) {
+    for (const auto& property : source.section->properties) {
+        const std::string& key = property.first;  // named, not bound: lambdas below use them
+        const Value& v = property.second;
         int x = 0, y = 0, alt = 0, k = 0;
         std::string rest, what;
         if (!tile_key(key, x, y, alt, rest)) continue;
@@ -177,11 +179,18 @@ bool fills(const std::vector<Vec2>& pts, Vec2 size) {
 // One layer of tiles (a TileMapLayer, or one layer of a TileMap) written out.
 class LayerWriter {
 public:
-    LayerWriter(const Node& node, const Affine& g, const TileSet& set, SceneText& out, MapImport& imp)
-        : node_(node), g_(g), set_(set), out_(out), imp_(imp) {}
+    LayerWriter(const Node& node, const Affine& g, const TileSet& set, SceneText& out, MapImport& imp, Ids& ids)
+        : node_(node), g_(g), set_(set), out_(out), imp_(imp), ids_(ids) {}
 
     void write(const std::string& path, std::vector<Cell> cells, std::bitset<32>& layers, std::bitset<32>& masks) {
-        std::sort(cells.begin(), cells.end(), [](const Cell& a, const Cell& b) { return std::tie(a.y, a.x) < std::tie(b.y, b.x); });
+        // Row by row; a cell written twice holds its last tile, as Godot reads it.
+        std::stable_sort(cells.begin(), cells.end(), [](const Cell& a, const Cell& b) { return std::tie(a.y, a.x) < std::tie(b.y, b.x); });
+        std::vector<Cell> last;
+        for (const Cell& c : cells) {
+            if (!last.empty() && last.back().x == c.x && last.back().y == c.y) last.back() = c;
+            else last.push_back(c);
+        }
+        cells = std::move(last);
         for (int k = 0; k < set_.physics_layers; ++k) {
             const auto it = set_.bits.find(k);
             const std::bitset<32> layer = it == set_.bits.end() ? std::bitset<32>(1) : it->second.first;
@@ -238,7 +247,7 @@ private:
             fail(node_.file->path, node_.line, node_.column, who(node_) + ": its solid cells span " + std::to_string(cols) + " x " +
                                                                  std::to_string(rows) + " cells, more than one grid holds (2^28)");
         const Vec2 ts = set_.tile_size;
-        Grid g = SceneText::grid_head(id, groups, g_.point(Vec2{x0 * ts.x, y0 * ts.y}), Vec2{ts.x * g_.x.x, ts.y * g_.y.y}, cols, rows, false);
+        Grid g = SceneText::grid_head(ids_.unique(id), groups, g_.point(Vec2{x0 * ts.x, y0 * ts.y}), Vec2{ts.x * g_.x.x, ts.y * g_.y.y}, cols, rows, false);
         for (const Cell* c : solid) {
             const std::size_t i = static_cast<std::size_t>(c->y - y0) * cols + static_cast<std::size_t>(c->x - x0);
             g.bits[i / 64] |= std::uint64_t{1} << (i % 64);
@@ -281,7 +290,7 @@ private:
 
     void shape(const std::string& id, const std::vector<Part>& parts, const std::vector<std::string>& groups, const Cell& c) {
         require_finite(node_, parts);
-        out_.begin_shape(id, "compound");
+        out_.begin_shape(ids_.unique(id), "compound");
         out_.begin_parts();
         for (const Part& p : parts) {
             out_.begin_part(p.type);
@@ -303,6 +312,7 @@ private:
     const TileSet& set_;
     SceneText& out_;
     MapImport& imp_;
+    Ids& ids_;
 };
 
 // A TileMap's layer_N/tile_data: 3 ints a cell, the same 12 bytes little-endian.
@@ -334,15 +344,15 @@ Vec2 flipped(Vec2 p, bool flip_h, bool flip_v, bool transpose) {
     return p;
 }
 
-void tile_layers(Files& files, const Tree& tree, std::size_t index, SceneText& out, MapImport& imp, std::bitset<32>& layers,
-                 std::bitset<32>& masks) {
+void tile_layers(Files& files, const Tree& tree, std::size_t index, SceneText& out, MapImport& imp, Ids& ids,
+                 std::bitset<32>& layers, std::bitset<32>& masks) {
     const Node& node = tree.nodes[index];
     const Prop* set_prop = node.prop("tile_set");
     if (!set_prop || set_prop->value->kind == Value::Kind::Nil) return;  // no TileSet: nothing collides
     const Resource res = resource(files, *set_prop->from, *set_prop->value);
     if (!res.section) fail(set_prop->from->path, set_prop->value->line, set_prop->value->column, who(node) + ": tile_set must be a TileSet resource");
     const TileSet set = read_tile_set(files, node, res);
-    LayerWriter writer(node, tree.globals[index], set, out, imp);
+    LayerWriter writer(node, tree.globals[index], set, out, imp, ids);
     if (const Prop* ignore = node.prop("metadata/collide_ignore"); ignore && ignore->value->kind == Value::Kind::String)
         writer.ignore_ = tiled::ignored_rules({{"collide_ignore", ignore->value->text}});
     if (node.type == "TileMapLayer") {

@@ -11,9 +11,10 @@
 namespace collide::detail::godot {
 
 /// The layers of the TileMapLayer or TileMap node `index` written to `out` (grids, then their
-/// compounds), their places and ignores to `imp`; the physics layers' bits added to `layers`
+/// compounds, ids made unique by `ids`), their places and ignores to `imp`; the physics
+/// layers' bits added to `layers`
 /// and `masks`. Throws collide::Error naming the node.
-void tile_layers(Files& files, const Tree& tree, std::size_t index, SceneText& out, MapImport& imp,
+void tile_layers(Files& files, const Tree& tree, std::size_t index, SceneText& out, MapImport& imp, Ids& ids,
                  std::bitset<32>& layers, std::bitset<32>& masks);
 
 /// A tile polygon point under an alternative's flags, as Godot applies them: transpose (swap x

@@ -277,6 +277,23 @@ TEST_CASE("godot: a TileMapLayer's cells, hand-encoded: full tiles a grid, other
     CHECK(scene["pairs"] == json::array());  // layer 2 meets no mask
 }
 
+TEST_CASE("godot: a cell written twice holds its last tile, and ids stay unique") {
+    const std::string data = std::string(2, '\0') + cell(0, 0, 1, 0, 0) + cell(0, 0, 0, 0, 0) + cell(1, 0, 1, 0, 0);
+    const std::string text = kHead + tile_set() + "[sub_resource type=\"CircleShape2D\" id=\"c\"]\n" +
+                             "[node name=\"Level\" type=\"Node2D\"]\n" +
+                             "[node name=\"W\" type=\"TileMapLayer\" parent=\".\"]\ntile_set = SubResource(\"t\")\n" +
+                             "tile_map_data = PackedByteArray(\"" + map_data::base64(data) + "\")\n" +
+                             "[node name=\"W@1,0\" type=\"Area2D\" parent=\".\"]\n" +
+                             "[node name=\"S\" type=\"CollisionShape2D\" parent=\"W@1,0\"]\nshape = SubResource(\"c\")\n";
+    const json scene = import(text);
+    CHECK(scene["grids"][0]["rows"] == json::array({"#"}));  // (0, 0): the full tile written last
+    REQUIRE(scene["shapes"].size() == 2);
+    CHECK(scene["shapes"][0]["id"] == "Level/W@1,0");
+    CHECK(scene["shapes"][1]["id"] == "Level/W@1,0~2");  // the Area2D named like the tile's compound
+    CHECK(import_error(kHead + "[node name=\"L\" type=\"Node2D\"]\n[node name=\"B\" type=\"Node2D\" parent=inf]\n") ==
+          "game/levels/level.tscn:4:37: parent= must be a string, not a number");
+}
+
 TEST_CASE("godot: an older TileMap's layer_N/tile_data, three ints a cell, and its layer names") {
     // The same 12 bytes as three little-endian ints: (y << 16 | x), (atlas x << 16 | source), (alt << 16 | atlas y).
     const auto ints = [](int x, int y, int ax, int ay) {

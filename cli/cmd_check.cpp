@@ -243,6 +243,6 @@ ExitCode run_check(const CheckArgs& args) {
 Runner setup_check(CLI::App& sub) {
     return runner_for(run_check, [&](CheckArgs& opt) {
         add_check_args(sub, opt, true,
-                       "Scene files and maps: Tiled .tmx/.tmj/.json, LDtk .ldtk or FILE.ldtk#LEVEL ('-' reads standard input)");
+                       "Scene files, folders and maps: Tiled .tmx/.tmj/.json, LDtk .ldtk or FILE.ldtk#LEVEL, Godot .tscn ('-' reads standard input)");
     });
 }

@@ -1,4 +1,4 @@
-// collide import MAP: the scene a Tiled map or an LDtk level becomes (SPEC §1.5, §3).
+// collide import MAP: the scene a Tiled map, an LDtk level or a Godot scene becomes (SPEC §1.5, §1.6, §3).
 #include "commands.hpp"
 #include "io.hpp"
 #include "log.hpp"
@@ -28,7 +28,7 @@ ExitCode run_import(const ImportArgs& opt) {
             scenes = import_if_tiled_json(opt.map, text, collide::MapBuild::TextAndScene);
             if (scenes.empty())
                 throw collide::Error(opt.map, "", "not a map: collide imports Tiled maps (.tmx, .tmj, or .json with "
-                                                  "\"type\": \"map\") and LDtk projects (.ldtk)");
+                                                  "\"type\": \"map\"), LDtk projects (.ldtk) and Godot scenes (.tscn)");
         } else {
             scenes = import_map_argument(map, collide::MapBuild::TextAndScene);
         }
@@ -70,7 +70,7 @@ ExitCode run_import(const ImportArgs& opt) {
 
 Runner setup_import(CLI::App& sub) {
     return runner_for(run_import, [&](ImportArgs& opt) {
-        sub.add_option("map", opt.map, "A Tiled map (.tmx, .tmj, .json) or an LDtk level (FILE.ldtk#LEVEL)")
+        sub.add_option("map", opt.map, "A Tiled map (.tmx, .tmj, .json), an LDtk level (FILE.ldtk#LEVEL) or a Godot scene (.tscn)")
             ->type_name("MAP")
             ->required();
         sub.add_option("-o,--output", opt.output, "Write the scene to this file (whole or not at all)")->type_name("PATH");

@@ -62,6 +62,6 @@ ExitCode run_render(const CheckArgs& opt) {
 Runner setup_render(CLI::App& sub) {
     return runner_for(run_render, [&](CheckArgs& opt) {
         add_check_args(sub, opt, false,
-                       "One scene file or map: Tiled .tmx/.tmj/.json, LDtk FILE.ldtk#LEVEL ('-' reads standard input)");
+                       "One scene file or map: Tiled .tmx/.tmj/.json, LDtk FILE.ldtk#LEVEL, Godot .tscn ('-' reads standard input)");
     });
 }

@@ -15,7 +15,7 @@ namespace {
 const Command kCommands[] = {
     {"check", "Test the shapes of scene files and write a report", setup_check},
     {"validate", "Parse and validate scene files only", setup_validate},
-    {"import", "Print the scene a Tiled map or an LDtk level becomes", setup_import},
+    {"import", "Print the scene a Tiled map, an LDtk level or a Godot scene becomes", setup_import},
     {"schema", "Print the JSON Schema of the scene format", setup_schema},
     {"render", "Draw one scene and its results as an SVG picture", setup_render},
     {"help", "Print this help, or the help of one subcommand", setup_help},

@@ -13,7 +13,8 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-double length(Vec2 v) { return std::hypot(v.x, v.y); }
+// As Godot's Vector2::length: the square root of the sum of the squares, each rounded.
+double length(Vec2 v) { return std::sqrt(v.x * v.x + v.y * v.y); }
 
 // Whether M scales every direction alike (a rotation, a mirror, a uniform scale): a circle
 // stays a circle. The columns are compared to a few ulps: a rotation's sine and cosine are

@@ -137,6 +137,9 @@ TileSet read_tile_set(Files& files, const Node& node, const Resource& res) {
             if (source.section && source.type == "TileSetAtlasSource") atlas(source, id, set, node);
         }
     }
+    // A physics layer the atlas tiles use counts even where the TileSet writes nothing of it.
+    for (const auto& tile : set.tiles)
+        if (!tile.second.layers.empty()) set.physics_layers = std::max(set.physics_layers, tile.second.layers.rbegin()->first + 1);
     return set;
 }
 

@@ -44,7 +44,6 @@ namespace {
 
 constexpr std::size_t kMaxFiles = 3;
 constexpr double kMaxCells = double(1 << 20);
-constexpr std::string_view kFileLine = "\n%%file ";
 
 Input split(const std::uint8_t* data, std::size_t size) {
     Input in;
@@ -55,16 +54,7 @@ Input split(const std::uint8_t* data, std::size_t size) {
     in.file = kNames[pick];
     std::string_view rest(reinterpret_cast<const char*>(data), size);
     if (!rest.empty()) rest.remove_prefix(1);
-    std::size_t cut = rest.find(kFileLine);
-    in.map = rest.substr(0, cut);
-    while (cut != std::string_view::npos && in.files.size() < kMaxFiles) {
-        rest.remove_prefix(cut + kFileLine.size());
-        const std::size_t eol = rest.find('\n');
-        const std::string name(rest.substr(0, eol));
-        rest = eol == std::string_view::npos ? std::string_view() : rest.substr(eol + 1);
-        cut = in.files.size() + 1 < kMaxFiles ? rest.find(kFileLine) : std::string_view::npos;
-        in.files.emplace(name, std::string(rest.substr(0, cut)));  // a repeated name: the first wins
-    }
+    split_files(rest, kMaxFiles, in);
     return in;
 }
 

@@ -34,6 +34,7 @@ using namespace collide;
 namespace {
 
 constexpr std::size_t kMaxShapes = 2000;  // scenes of more shapes are imported and read, not checked
+constexpr std::string_view kFileLine = "\n%%file ";
 
 struct Input {
     MapFormat format = MapFormat::TiledXml;
@@ -42,6 +43,20 @@ struct Input {
     std::map<std::string, std::string> files;
 };
 
+
+// `rest` as the map's text, then up to `max_files` files each after a line "%%file NAME".
+void split_files(std::string_view rest, std::size_t max_files, Input& in) {
+    std::size_t cut = rest.find(kFileLine);
+    in.map = rest.substr(0, cut);
+    while (cut != std::string_view::npos && in.files.size() < max_files) {
+        rest.remove_prefix(cut + kFileLine.size());
+        const std::size_t eol = rest.find('\n');
+        const std::string name(rest.substr(0, eol));
+        rest = eol == std::string_view::npos ? std::string_view() : rest.substr(eol + 1);
+        cut = in.files.size() + 1 < max_files ? rest.find(kFileLine) : std::string_view::npos;
+        in.files.emplace(name, std::string(rest.substr(0, cut)));  // a repeated name: the first wins
+    }
+}
 
 std::string describe(const Input& in) {
     std::string t = "map " + in.file + " (" + std::to_string(in.map.size()) + " bytes)";

@@ -4,6 +4,7 @@
 
 #include "collide/error.hpp"
 #include "maps/layer_data.hpp"
+#include "support/text_encoding.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -335,7 +336,12 @@ private:
                 case 'a': out += '\a'; break;
                 case 'v': out += '\v'; break;
                 case '"': case '\\': case '\'': case '/': out += e; break;
-                case 'u': case 'U': utf8(out, hex(e == 'u' ? 4 : 6)); break;
+                case 'u': case 'U': {
+                    // A surrogate half, or a code point beyond U+10FFFF, as U+FFFD.
+                    const std::uint32_t cp = hex(e == 'u' ? 4 : 6);
+                    append_utf8(out, (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF ? 0xFFFD : cp);
+                    break;
+                }
                 default: fail_at(std::string("unknown escape '\\") + e + "' in a string", line_, i_ - line_start_ - 1);
             }
         }
@@ -351,25 +357,6 @@ private:
             ++i_;
         }
         return v;
-    }
-    // UTF-8 of a code point; a surrogate half or one beyond U+10FFFF as U+FFFD.
-    static void utf8(std::string& out, std::uint32_t cp) {
-        if ((cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) cp = 0xFFFD;
-        if (cp < 0x80) {
-            out += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-            out += static_cast<char>(0xC0 | (cp >> 6));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += static_cast<char>(0xE0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
-            out += static_cast<char>(0xF0 | (cp >> 18));
-            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        }
     }
 
     const std::string& file_;

@@ -25,6 +25,8 @@ void append_number(std::string& out, double v);
 
 /// The length of the well-formed UTF-8 sequence at the start of s, or 0 when there is none.
 std::size_t utf8_length(std::string_view s);
+/// The UTF-8 bytes of code point `cp` (up to U+10FFFF) appended to `out`.
+void append_utf8(std::string& out, unsigned cp);
 /// s with each byte that is not part of valid UTF-8 replaced by U+FFFD.
 std::string valid_utf8(std::string_view s);
 bool is_valid_utf8(std::string_view s);

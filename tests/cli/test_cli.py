@@ -1377,6 +1377,18 @@ def a_huge_id_does_not_pad_every_text_line():
 
 
 
+def main_of(doc, tests):
+    """The main() of a test file whose only options are --bin and -k: parses them, runs
+    `tests` (name, fn) through run_tests, returns the exit status."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--bin", required=True, help="the collide executable")
+    ap.add_argument("-k", default="", help="run only tests whose name contains this")
+    args = ap.parse_args()
+    global BIN
+    BIN = str(Path(args.bin).resolve())
+    return run_tests(tests, args.k)
+
+
 def run_tests(tests, k, passed=0, failed=0):
     """Runs the (name, fn) tests whose name contains k; prints a line per failure and the
     totals; returns the exit status."""

@@ -7,7 +7,6 @@ never with NO_COLOR set, and always when asked.
 
 Terminals are pseudo-terminals (test_progress.run).
 """
-import argparse
 import re
 import sys
 from pathlib import Path
@@ -89,14 +88,5 @@ def a_bad_value_is_a_usage_error():
         eq(r.err, "collide: error: --color: 'sometimes' is not one of always, auto, never\n", sub)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--bin", required=True, help="the collide executable")
-    ap.add_argument("-k", default="", help="run only tests whose name contains this")
-    args = ap.parse_args()
-    t.BIN = str(Path(args.bin).resolve())
-    return t.run_tests(TESTS, args.k)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(t.main_of(__doc__, TESTS))

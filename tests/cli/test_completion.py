@@ -7,7 +7,6 @@ and file names, with plain bash (no bash-completion package).
 
 Uses the runner and assertions of test_cli.py.
 """
-import argparse
 import re
 import subprocess
 import sys
@@ -128,14 +127,5 @@ def sourcing_the_script_registers_the_function_for_collide():
     eq((proc.returncode, proc.stdout, proc.stderr), (0, "complete -F _collide collide\n", ""), "complete -p collide")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--bin", required=True, help="the collide executable")
-    ap.add_argument("-k", default="", help="run only tests whose name contains this")
-    args = ap.parse_args()
-    t.BIN = str(Path(args.bin).resolve())
-    return t.run_tests(TESTS, args.k)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(t.main_of(__doc__, TESTS))

@@ -5,7 +5,6 @@ validate DIR`, `--exclude GLOB`, and the files a folder holds that are not input
 
     python3 tests/cli/test_folders.py --bin build/cli/collide [-k TEXT]
 """
-import argparse
 import json
 import shutil
 import sys
@@ -133,14 +132,5 @@ def a_folder_without_levels_is_an_error():
             eq(r.err, f"collide: error: {tmp}/empty: no map or scene file in this folder (.tmx, .tmj, .ldtk, .tscn, .json)\n", sub)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--bin", required=True, help="the collide executable")
-    ap.add_argument("-k", default="", help="run only tests whose name contains this")
-    args = ap.parse_args()
-    t.BIN = str(Path(args.bin).resolve())
-    return t.run_tests(TESTS, args.k)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(t.main_of(__doc__, TESTS))

@@ -6,7 +6,6 @@ formats place findings at the node's line (found here in the scene's text), the 
 
     python3 tests/cli/test_godot.py --bin build/cli/collide [-k TEXT]
 """
-import argparse
 import json
 import re
 import sys
@@ -103,14 +102,5 @@ def errors_name_the_file_line_and_node():
         check("a binary Godot scene" in r.err and "save it as .tscn" in r.err, r.err)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--bin", required=True, help="the collide executable")
-    ap.add_argument("-k", default="", help="run only tests whose name contains this")
-    args = ap.parse_args()
-    t.BIN = str(Path(args.bin).resolve())
-    return t.run_tests(TESTS, args.k)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(t.main_of(__doc__, TESTS))

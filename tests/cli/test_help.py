@@ -5,7 +5,6 @@
 
 Uses the runner and assertions of test_cli.py.
 """
-import argparse
 import re
 import sys
 from pathlib import Path
@@ -174,14 +173,5 @@ def each_help_ends_with_exit_statuses_and_three_examples():
     check(" TEXT" not in text, "check --help still shows a TEXT value")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--bin", required=True, help="the collide executable")
-    ap.add_argument("-k", default="", help="run only tests whose name contains this")
-    args = ap.parse_args()
-    t.BIN = str(Path(args.bin).resolve())
-    return t.run_tests(TESTS, args.k)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(t.main_of(__doc__, TESTS))

@@ -8,7 +8,6 @@ Uses the runner and assertions of test_cli.py. Expected values are worked out he
 with exact rational arithmetic (fractions, and decimal for square roots), never taken from
 the program.
 """
-import argparse
 import json
 import math
 import random
@@ -564,14 +563,5 @@ def against_a_selector_that_selects_nothing_warns_and_allows():
     eq(r.err, f"collide: warning: {path}: selector 'ghosts' selects nothing\n", "stderr")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--bin", required=True, help="the collide executable")
-    ap.add_argument("-k", default="", help="run only tests whose name contains this")
-    args = ap.parse_args()
-    t.BIN = str(Path(args.bin).resolve())
-    return t.run_tests(TESTS, args.k)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(t.main_of(__doc__, TESTS))

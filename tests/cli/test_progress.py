@@ -9,7 +9,6 @@ COLLIDE_TEST_PROGRESS_DELAY_MS=0 draws it at once instead (before anything is re
 draws the final counts once more just before erasing it, so that a test reads them. One test
 runs without the hook: a short run under a terminal shows nothing.
 """
-import argparse
 import errno
 import fcntl
 import os
@@ -239,14 +238,5 @@ def no_colour_whatever_no_color_says():
             eq(set(re.findall(r"\x1b\[[0-9;]*[A-Za-z]", r.tty)), {"\x1b[K"}, f"escape sequences with {env}")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--bin", required=True, help="the collide executable")
-    ap.add_argument("-k", default="", help="run only tests whose name contains this")
-    args = ap.parse_args()
-    t.BIN = str(Path(args.bin).resolve())
-    return t.run_tests(TESTS, args.k)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(t.main_of(__doc__, TESTS))

@@ -76,21 +76,12 @@ private:
         const std::bitset<32> layer = bits(n, "collision_layer"), mask = bits(n, "collision_mask");
         layers_ |= layer;
         masks_ |= mask;
-        std::vector<std::string> groups = n.groups;
-        const auto add = [&groups](const std::string& g) {
-            if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
-        };
-        add(n.type);
-        add(n.name);
-        for (std::size_t b = 0; b < 32; ++b)
-            if (layer[b]) add("layer-" + std::to_string(b + 1));
-        for (std::size_t b = 0; b < 32; ++b)
-            if (mask[b]) add("mask-" + std::to_string(b + 1));
-        if (parts.world_boundary) add("world-boundary");
+        std::vector<std::string> groups = node_groups(n, layer, mask);
+        if (parts.world_boundary) add_group(groups, "world-boundary");
         const std::vector<std::string> ignore = ignored(n);
         if (!parts.parts.empty()) shape(n, n.path, parts.parts, groups, ignore);
         if (!parts.one_way.empty()) {
-            add("one-way");
+            add_group(groups, "one-way");
             shape(n, n.path + "#one-way", parts.one_way, groups, ignore);
         }
     }
@@ -140,6 +131,22 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 }
 
 }  // namespace
+
+void add_group(std::vector<std::string>& groups, const std::string& g) {
+    if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
+}
+
+std::vector<std::string> node_groups(const Node& n, const std::bitset<32>& layer, const std::bitset<32>& mask) {
+    std::vector<std::string> groups;
+    for (const std::string& g : n.groups) add_group(groups, g);
+    add_group(groups, n.type);
+    add_group(groups, n.name);
+    for (std::size_t b = 0; b < 32; ++b)
+        if (layer[b]) add_group(groups, "layer-" + std::to_string(b + 1));
+    for (std::size_t b = 0; b < 32; ++b)
+        if (mask[b]) add_group(groups, "mask-" + std::to_string(b + 1));
+    return groups;
+}
 
 std::vector<MapImport> import_godot(const std::string& file, std::string_view text, const FileLoader& load, MapBuild build) {
     if (ends_with(file, ".scn") || ends_with(file, ".SCN"))

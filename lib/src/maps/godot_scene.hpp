@@ -11,6 +11,7 @@
 #include "maps/godot_text.hpp"
 #include "support/string_set.hpp"
 
+#include <bitset>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -140,6 +141,12 @@ public:
 private:
     StringSet set_;
 };
+
+/// `g` added to `groups` unless there already.
+void add_group(std::vector<std::string>& groups, const std::string& g);
+/// A body's or tile layer's groups (SPEC §1.6): the node's groups, its class, its name, then
+/// `layer-N` and `mask-N` for each bit N (from 1) set in `layer` and `mask`; each once.
+std::vector<std::string> node_groups(const Node& n, const std::bitset<32>& layer, const std::bitset<32>& mask);
 
 /// The scene a `.tscn` becomes (one MapImport); throws collide::Error.
 std::vector<MapImport> import_godot(const std::string& file, std::string_view text, const FileLoader& load, MapBuild build);

@@ -201,25 +201,11 @@ public:
             layers |= layer;
             masks |= mask;
             const std::string id = set_.physics_layers > 1 ? path + "#p" + std::to_string(k) : path;
-            physics_layer(id, k, cells, groups(layer, mask));
+            physics_layer(id, k, cells, node_groups(node_, layer, mask));
         }
     }
 
 private:
-    std::vector<std::string> groups(const std::bitset<32>& layer, const std::bitset<32>& mask) const {
-        std::vector<std::string> g = node_.groups;
-        const auto add = [&g](const std::string& s) {
-            if (std::find(g.begin(), g.end(), s) == g.end()) g.push_back(s);
-        };
-        add(node_.type);
-        add(node_.name);
-        for (std::size_t b = 0; b < 32; ++b)
-            if (layer[b]) add("layer-" + std::to_string(b + 1));
-        for (std::size_t b = 0; b < 32; ++b)
-            if (mask[b]) add("mask-" + std::to_string(b + 1));
-        return g;
-    }
-
     void physics_layer(const std::string& id, int k, const std::vector<Cell>& cells, const std::vector<std::string>& groups) {
         const bool grid_ok = g_.x.y == 0 && g_.y.x == 0 && g_.x.x > 0 && g_.y.y > 0;
         std::vector<const Cell*> solid;
@@ -236,7 +222,7 @@ private:
         }
         if (!solid.empty()) grid(id, solid, groups);
         std::vector<std::string> tile_groups = groups;
-        tile_groups.push_back("tile-collision");
+        add_group(tile_groups, "tile-collision");
         for (const auto& [cell, polygons] : shaped) compound(id, *cell, *polygons, grid_ok, tile_groups);
     }
 
@@ -286,7 +272,7 @@ private:
         if (!(full && grid_ok) && !parts.empty()) shape(at, parts, groups, c);
         if (!one_way.empty()) {
             std::vector<std::string> g = groups;
-            g.push_back("one-way");
+            add_group(g, "one-way");
             shape(at + "#one-way", one_way, g, c);
         }
     }

@@ -59,6 +59,10 @@ def findings_are_placed_at_their_nodes():
                "[coins clear of walls]\n", "gcc")
     r = collide("check", "-f", "github", "--rules", RULES, LEVEL)
     check(r.text.startswith(f"::error file={LEVEL},line={coin},col=1,"), f"github: {r.text!r}")
+    sarif = json.loads(collide("check", "-f", "sarif", "--rules", RULES, LEVEL).out)
+    result = sarif["runs"][0]["results"][0]
+    eq(result["locations"][0]["physicalLocation"]["region"], {"startLine": coin, "startColumn": 1}, "SARIF region")
+    eq(result["locations"][0]["logicalLocations"][0]["fullyQualifiedName"], "Level/Coins/Coin3", "SARIF: the node path")
     # Coin4 sits in a wall too, but its node says metadata/collide_ignore = "coins clear of walls".
     report = json.loads(collide("check", "--rules", RULES, LEVEL).out)
     eq(report["scenes"][0]["summary"]["ignored"], 1, "summary.ignored")

@@ -84,7 +84,10 @@ private:
             buf_ += ", \"logicalLocations\": [{\"name\": ";
             json_string(buf_, f.a);
             buf_ += ", \"fullyQualifiedName\": ";
-            json_string(buf_, f.at.layer.empty() ? f.a : f.at.layer + "/" + f.a);
+            // The layer, then the id; an id that is a path from the root already (a Godot
+            // node's, under its parent) is that name.
+            const bool under = !f.at.layer.empty() && f.a.compare(0, f.at.layer.size() + 1, f.at.layer + "/") == 0;
+            json_string(buf_, f.at.layer.empty() || under ? f.a : f.at.layer + "/" + f.a);
             buf_ += ", \"kind\": \"object\"}]";
         }
         buf_ += "}]";

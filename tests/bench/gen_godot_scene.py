@@ -6,7 +6,8 @@
     options: --size N (cells a side, default 4096) --bodies N (default 100000) --seed S (default 1)
              --solid F (wanted share of solid cells, default 0.25) --decor F (share of cells
              holding a tile without collision, default 0.05) --partial N (slopes and half tiles
-             on the surfaces, default 20000)
+             on the surfaces, default 20000) --per-parent N (bodies in Room nodes of N under their
+             kind's parent, default 0: all siblings)
 
 Writes DIR/project.godot and DIR/level.tscn. The same options give the same bytes
 (random.Random(seed)). Python stdlib only.
@@ -24,7 +25,7 @@ cells are solid (as gen_tiled_map.py), then decoration in random patches of empt
 flipped: alternative 0 with Godot's TRANSFORM_FLIP_H bit, 4096). Each solid cell is one grid
 cell for collide; each partial tile one compound.
 
-The bodies, under four Node2D parents, each with one CollisionShape2D child (5% with two),
+The bodies, under four Node2D parents (with --per-parent N, in Room1, Room2, ... of N under them), each with one CollisionShape2D child (5% with two),
 sharing 40 shape sub_resources of each kind:
   coins     40%  Area2D, layer 3 (4), mask 2, group "coins", CircleShape2D
   enemies   20%  CharacterBody2D, layer 2, mask 1, group "enemies", CapsuleShape2D, 10% scaled
@@ -188,7 +189,7 @@ KINDS = (  # (share, parent, name, type, layer, mask, group, shape kind)
 )
 
 
-def body_text(rng, counts, cells, size, pool):
+def body_text(rng, counts, cells, size, pool, per_parent):
     k = rng.random()
     for share, parent, name, typ, layer, mask, group, kind in KINDS:
         if k < share:
@@ -216,7 +217,13 @@ def body_text(rng, counts, cells, size, pool):
             break
     groups = f' groups=["{group}"]' if group else ""
     node = f"{name}{counts[parent]}"
-    text = [f'[node name="{node}" type="{typ}" parent="{parent}"{groups}]\n',
+    text = []
+    if per_parent:  # the bodies of a kind in rooms of per_parent each, a room made by its first body
+        room, first = divmod(counts[parent] - 1, per_parent)
+        if first == 0:
+            text.append(f'[node name="Room{room + 1}" type="Node2D" parent="{parent}"]\n\n')
+        parent = f"{parent}/Room{room + 1}"
+    text += [f'[node name="{node}" type="{typ}" parent="{parent}"{groups}]\n',
             f"position = Vector2({num(x)}, {num(y)})\n", *extra]
     if layer != 1:
         text.append(f"collision_layer = {layer}\n")
@@ -257,6 +264,8 @@ def main():
     ap.add_argument("--solid", type=float, default=0.25, help="share of solid cells (default 0.25)")
     ap.add_argument("--decor", type=float, default=0.05, help="share of decoration cells (default 0.05)")
     ap.add_argument("--partial", type=int, default=20000, help="slopes and half tiles (default 20000)")
+    ap.add_argument("--per-parent", type=int, default=0,
+                    help="bodies per Room node under their kind's parent (default 0: all directly under it)")
     ap.add_argument("--out", required=True, help="the project folder to write (made if missing)")
     a = ap.parse_args()
     if not 4 <= a.size <= 32767 or a.bodies < 0 or not 0 <= a.solid < 0.9 or not 0 <= a.decor < 0.5 \
@@ -287,7 +296,7 @@ def main():
             f.write(f'[node name="{parent}" type="Node2D" parent="."]\n\n')
         chunk = []
         for _ in range(a.bodies):
-            chunk.append(body_text(rng, counts, cells, a.size, pool))
+            chunk.append(body_text(rng, counts, cells, a.size, pool, a.per_parent))
             if len(chunk) == 10000:
                 f.write("".join(chunk))
                 chunk.clear()

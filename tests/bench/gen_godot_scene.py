@@ -30,7 +30,7 @@ sharing 40 shape sub_resources of each kind:
   coins     40%  Area2D, layer 3 (4), mask 2, group "coins", CircleShape2D
   enemies   20%  CharacterBody2D, layer 2, mask 1, group "enemies", CapsuleShape2D, 10% scaled
   crates    25%  StaticBody2D, layer 1, mask 1, RectangleShape2D, 10% rotated, 5% scaled
-  triggers  15%  Area2D, layer 4 (8), mask 2, ConvexPolygonShape2D (star-shaped 3-6 points),
+  triggers  15%  Area2D, layer 4 (8), mask 2, ConvexPolygonShape2D (3-6 points on an ellipse),
                  half of them rotated
 90% are placed where their rough box covers only empty cells (up to 20 tries), the rest
 anywhere, so some overlap walls. Pairs (collide's mask-N:layer-N): mask-1:layer-1 (enemies and
@@ -167,14 +167,13 @@ def shape_resources(rng):
         w, h = rng.randint(8, 48), rng.randint(8, 32)
         pool["rect"].append((f"RectangleShape2D_r{k}", math.hypot(w, h) / 2))
         text.append(f'[sub_resource type="RectangleShape2D" id="RectangleShape2D_r{k}"]\nsize = Vector2({w}, {h})\n')
-        n, r = rng.randint(3, 6), rng.uniform(12, 48)
-        # one vertex in each of n equal sectors, jittered inside it: star-shaped, so simple;
-        # convex enough for Godot's ConvexPolygonShape2D is not checked by collide either way
+        n, r, squash = rng.randint(3, 6), rng.uniform(12, 48), rng.uniform(0.5, 1.0)
+        # one vertex in each of n equal sectors, jittered inside it, on an ellipse: convex, as a
+        # ConvexPolygonShape2D must be (Godot does not check it, nor does collide)
         pts = []
         for i in range(n):
             a = (i + rng.uniform(-0.3, 0.3)) * 2 * math.pi / n
-            d = r * rng.uniform(0.7, 1.0)
-            pts += [num(d * math.cos(a)), num(d * math.sin(a))]
+            pts += [num(r * math.cos(a)), num(squash * r * math.sin(a))]
         pool["polygon"].append((f"ConvexPolygonShape2D_t{k}", r))
         text.append(f'[sub_resource type="ConvexPolygonShape2D" id="ConvexPolygonShape2D_t{k}"]\n'
                     f'points = PackedVector2Array({", ".join(pts)})\n')
@@ -305,7 +304,7 @@ def main():
     n = a.size * a.size
     print(f'{{"size": {a.size}, "cells": {n}, "solid": {cells.count(SOLID)}, "decor": {cells.count(DECOR)}, '
           f'"partial": {cells.count(SLOPE) + cells.count(HALF)}, "set_cells": {n - cells.count(EMPTY)}, '
-          f'"bodies": {a.bodies}, "per_parent": {{{", ".join(f"{chr(34)}{k}{chr(34)}: {v}" for k, v in counts.items())}}}, '
+          f'"bodies": {a.bodies}, "bodies_by_parent": {{{", ".join(f"{chr(34)}{k}{chr(34)}: {v}" for k, v in counts.items())}}}, '
           f'"base64_bytes": {len(data)}, "level_bytes": {os.path.getsize(level)}}}', file=sys.stderr)
 
 

@@ -2,12 +2,15 @@
 """Alternating wall-time runs of a few commands, finer than /usr/bin/time's 10 ms ticks.
 
     python3 tests/bench/ab_runs.py [--runs 21] [--map FILE] "CMD ARGS..." "CMD ARGS..." ...
+    python3 tests/bench/ab_runs.py --runs 5 "build/map_floor MAP" "build/cli/collide check MAP"
+    python3 tests/bench/ab_runs.py --runs 5 --map SCENE.tscn "build/godot_floor MAP" "build/cli/collide check MAP"
 
 Each round runs every command once, in the order given, its stdout and stderr to /dev/null,
 timed with time.perf_counter() around the process; the rounds alternate so that a slow spell of
 a shared machine falls on all commands alike. `MAP` in a command is replaced by --map (default:
-map_bench.sh's map). Prints each command's min and median and its median over the first
-command's (put the floor first). Builds nothing.
+map_bench.sh's map; for godot_bench.sh's, give its level.tscn,
+${TMPDIR:-/tmp}/collide-godotbench/godot-4096-100000-s1/level.tscn). Prints each command's min and
+median and its median over the first command's (put the floor first). Builds nothing.
 """
 import argparse
 import os
@@ -19,12 +22,17 @@ import time
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=21)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=21, help="rounds (default 21)")
     ap.add_argument("--map", default=os.path.join(os.environ.get("TMPDIR", "/tmp"), "collide-mapbench",
-                                                  "map-4096-100000-s1.tmx"))
-    ap.add_argument("commands", nargs="+")
+                                                  "map-4096-100000-s1.tmx"),
+                    help="the file that replaces MAP in the commands (default: map_bench.sh's map)")
+    ap.add_argument("commands", nargs="+", help="one quoted command line each, the floor first")
     args = ap.parse_args()
+    if args.runs < 1:
+        ap.error("--runs must be at least 1")
+    if any("MAP" in c for c in args.commands) and not os.path.exists(args.map):
+        ap.error(f"no file {args.map} for MAP (give --map)")
     commands = [[w.replace("MAP", args.map) for w in shlex.split(c)] for c in args.commands]
     times = [[] for _ in commands]
     for _ in range(args.runs):

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace collide::detail::godot {
 
@@ -153,9 +154,23 @@ private:
         if (parent >= 0) {
             n.skipped = tree_.nodes[static_cast<std::size_t>(parent)].skipped;
             tree_.nodes[static_cast<std::size_t>(parent)].children.push_back(static_cast<int>(tree_.nodes.size()));
+            children_.emplace(child_key(parent, name), static_cast<int>(tree_.nodes.size()));
         }
         tree_.nodes.push_back(std::move(n));
         return static_cast<int>(tree_.nodes.size()) - 1;
+    }
+
+    // The child of `parent` called `name`, or -1: found by name, not by a walk over siblings
+    // (a level's Coins may hold 40,000 of them).
+    static std::string child_key(int parent, const std::string& name) {
+        std::string key = std::to_string(parent);
+        key += '/';
+        key += name;
+        return key;
+    }
+    int child(int parent, const std::string& name) const {
+        const auto it = children_.find(child_key(parent, name));
+        return it == children_.end() ? -1 : it->second;
     }
 
     // The node a `parent="A/B"` attribute names among this file's nodes.
@@ -173,9 +188,7 @@ private:
             std::size_t to = parent->find('/', from);
             if (to == std::string::npos) to = parent->size();
             const std::string part = parent->substr(from, to - from);
-            int next = -1;
-            for (int c : tree_.nodes[static_cast<std::size_t>(at)].children)
-                if (tree_.nodes[static_cast<std::size_t>(c)].name == part) next = c;
+            const int next = child(at, part);
             if (next < 0) fail(file.path, s.line, s.column, "parent \"" + *parent + "\" names no node");
             at = next;
             from = to + 1;
@@ -194,11 +207,8 @@ private:
             index = at;  // an instanced scene's root is the instancing node
         } else {
             const int parent = root ? -1 : parent_of(file, s, local);
-            index = -1;
             // A node written again under an instance overrides it (editable children).
-            if (parent >= 0)
-                for (int c : tree_.nodes[static_cast<std::size_t>(parent)].children)
-                    if (tree_.nodes[static_cast<std::size_t>(c)].name == *name) index = c;
+            index = parent >= 0 ? child(parent, *name) : -1;
             if (index < 0) index = add_node(parent, *name);
         }
         if (root) local.push_back(index);
@@ -243,6 +253,7 @@ private:
     Files& files_;
     Tree& tree_;
     std::vector<std::string> stack_;  // the files being expanded
+    std::unordered_map<std::string, int> children_;  // child_key(parent, name) -> the child
 };
 
 // A node's own transform: its position, rotation, scale and skew in the order written (a
@@ -323,6 +334,7 @@ bool bool_prop(const Node& n, const Prop* p, bool fallback) {
 std::vector<Vec2> points_of(const std::string& file, const Value& v, const std::string& what) {
     std::vector<Vec2> out;
     if (v.is_call("PackedVector2Array")) {
+        out.reserve(v.items.size() / 2);
         if (v.items.size() % 2 != 0) fail(file, v.line, v.column, what + ": a PackedVector2Array of an odd count of numbers");
         for (std::size_t k = 0; k < v.items.size(); k += 2) {
             if (!v.items[k].is_number() || !v.items[k + 1].is_number())

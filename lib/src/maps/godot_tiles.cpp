@@ -25,10 +25,17 @@ struct Polygon {
     bool one_way = false;
 };
 
+// A tile's polygons on one physics layer, and what every cell of it needs to know: whether
+// one (not one-way) fills the cell, and whether one is one-way.
+struct LayerTile {
+    std::vector<Polygon> polygons;  // in polygon order
+    bool full = false, one_way = false;
+};
+
 // One tile of an atlas source (an alternative): its flags and its polygons per physics layer.
 struct TileInfo {
     bool flip_h = false, flip_v = false, transpose = false;
-    std::map<int, std::vector<Polygon>> layers;  // physics layer -> polygons, in polygon order
+    std::map<int, LayerTile> layers;  // physics layer -> its polygons
 };
 
 using TileKey = std::tuple<int, int, int, int>;  // source, atlas x, atlas y, alternative
@@ -70,6 +77,20 @@ bool layer_key(const std::string& key, const char* prefix, int& k, std::string& 
     return true;
 }
 
+// Whether a polygon is exactly the tile's square, centred on the cell.
+bool fills(const std::vector<Vec2>& pts, Vec2 size) {
+    const double hx = size.x / 2, hy = size.y / 2;
+    std::vector<Vec2> distinct;
+    for (const Vec2& p : pts)
+        if (distinct.empty() || !(p.x == distinct.back().x && p.y == distinct.back().y)) distinct.push_back(p);
+    if (distinct.size() > 1 && distinct.front().x == distinct.back().x && distinct.front().y == distinct.back().y) distinct.pop_back();
+    if (distinct.size() != 4) return false;
+    int corners = 0;
+    for (const Vec2& c : {Vec2{-hx, -hy}, Vec2{hx, -hy}, Vec2{hx, hy}, Vec2{-hx, hy}})
+        corners += std::any_of(distinct.begin(), distinct.end(), [&](const Vec2& p) { return p.x == c.x && p.y == c.y; });
+    return corners == 4;
+}
+
 void atlas(const Resource& source, int id, TileSet& set, const Node& node) {
     for (const auto& property : source.section->properties) {
         const std::string& key = property.first;  // named, not bound: lambdas below use them
@@ -89,7 +110,7 @@ void atlas(const Resource& source, int id, TileSet& set, const Node& node) {
             int m = 0;
             std::string field;
             if (!layer_key(what, "polygon_", m, field)) continue;
-            std::vector<Polygon>& polygons = tile.layers[k];
+            std::vector<Polygon>& polygons = tile.layers[k].polygons;
             if (polygons.size() <= static_cast<std::size_t>(m)) polygons.resize(static_cast<std::size_t>(m) + 1);
             if (field == "points") polygons[static_cast<std::size_t>(m)].points = points_of(source.file->path, v, who(node) + ": tile " + key);
             else if (field == "one_way") flag(polygons[static_cast<std::size_t>(m)].one_way);
@@ -138,8 +159,16 @@ TileSet read_tile_set(Files& files, const Node& node, const Resource& res) {
         }
     }
     // A physics layer the atlas tiles use counts even where the TileSet writes nothing of it.
-    for (const auto& tile : set.tiles)
+    for (auto& tile : set.tiles) {
         if (!tile.second.layers.empty()) set.physics_layers = std::max(set.physics_layers, tile.second.layers.rbegin()->first + 1);
+        for (auto& layer : tile.second.layers) {
+            LayerTile& l = layer.second;
+            for (const Polygon& p : l.polygons) {
+                l.one_way = l.one_way || (p.one_way && p.points.size() >= 3);
+                l.full = l.full || (!p.one_way && fills(p.points, set.tile_size));
+            }
+        }
+    }
     return set;
 }
 
@@ -165,19 +194,6 @@ std::vector<Cell> cells_of(const std::string& bytes, std::size_t skip, const std
     return cells;
 }
 
-// Whether a polygon is exactly the tile's square, centred on the cell.
-bool fills(const std::vector<Vec2>& pts, Vec2 size) {
-    const double hx = size.x / 2, hy = size.y / 2;
-    std::vector<Vec2> distinct;
-    for (const Vec2& p : pts)
-        if (distinct.empty() || !(p.x == distinct.back().x && p.y == distinct.back().y)) distinct.push_back(p);
-    if (distinct.size() > 1 && distinct.front().x == distinct.back().x && distinct.front().y == distinct.back().y) distinct.pop_back();
-    if (distinct.size() != 4) return false;
-    int corners = 0;
-    for (const Vec2& c : {Vec2{-hx, -hy}, Vec2{hx, -hy}, Vec2{hx, hy}, Vec2{-hx, hy}})
-        corners += std::any_of(distinct.begin(), distinct.end(), [&](const Vec2& p) { return p.x == c.x && p.y == c.y; });
-    return corners == 4;
-}
 
 // One layer of tiles (a TileMapLayer, or one layer of a TileMap) written out.
 class LayerWriter {
@@ -186,14 +202,21 @@ public:
         : node_(node), g_(g), set_(set), out_(out), imp_(imp), ids_(ids) {}
 
     void write(const std::string& path, std::vector<Cell> cells, std::bitset<32>& layers, std::bitset<32>& masks) {
-        // Row by row; a cell written twice holds its last tile, as Godot reads it.
-        std::stable_sort(cells.begin(), cells.end(), [](const Cell& a, const Cell& b) { return std::tie(a.y, a.x) < std::tie(b.y, b.x); });
-        std::vector<Cell> last;
-        for (const Cell& c : cells) {
-            if (!last.empty() && last.back().x == c.x && last.back().y == c.y) last.back() = c;
-            else last.push_back(c);
+        // Row by row; a cell written twice holds its last tile, as Godot reads it. Sorted as
+        // 64-bit keys (row, column, then the order written), the cells gathered once.
+        std::vector<std::uint64_t> keys(cells.size());
+        for (std::size_t i = 0; i < cells.size(); ++i)
+            keys[i] = std::uint64_t(static_cast<std::uint32_t>(cells[i].y + 32768)) << 48 |
+                      std::uint64_t(static_cast<std::uint32_t>(cells[i].x + 32768)) << 32 | i;
+        if (!std::is_sorted(keys.begin(), keys.end())) std::sort(keys.begin(), keys.end());
+        std::vector<Cell> ordered;
+        ordered.reserve(cells.size());
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            if (i + 1 < keys.size() && keys[i + 1] >> 32 == keys[i] >> 32) continue;  // written again later
+            ordered.push_back(cells[keys[i] & 0xFFFFFFFFu]);
         }
-        cells = std::move(last);
+        std::vector<std::uint64_t>().swap(keys);
+        cells = std::move(ordered);
         for (int k = 0; k < set_.physics_layers; ++k) {
             const auto it = set_.bits.find(k);
             const std::bitset<32> layer = it == set_.bits.end() ? std::bitset<32>(1) : it->second.first;
@@ -208,28 +231,40 @@ public:
 private:
     void physics_layer(const std::string& id, int k, const std::vector<Cell>& cells, const std::vector<std::string>& groups) {
         const bool grid_ok = g_.x.y == 0 && g_.y.x == 0 && g_.x.x > 0 && g_.y.y > 0;
-        std::vector<const Cell*> solid;
-        std::vector<std::pair<const Cell*, const std::vector<Polygon>*>> shaped;
-        for (const Cell& c : cells) {
-            const auto t = set_.tiles.find(c.tile);
-            if (t == set_.tiles.end()) continue;
-            const auto l = t->second.layers.find(k);
-            if (l == t->second.layers.end() || l->second.empty()) continue;
-            const bool full = std::any_of(l->second.begin(), l->second.end(),
-                                          [&](const Polygon& p) { return !p.one_way && fills(p.points, set_.tile_size); });
-            if (full && grid_ok) solid.push_back(&c);
-            shaped.emplace_back(&c, &l->second);
+        std::vector<std::uint32_t> solid, shaped;  // indices into cells
+        const TileKey* last_key = nullptr;
+        const LayerTile* last = nullptr;
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+            const Cell& c = cells[i];
+            if (!last_key || !(c.tile == *last_key)) {  // a layer uses a few tiles: look up changes only
+                last_key = &c.tile;
+                last = nullptr;
+                const auto t = set_.tiles.find(c.tile);
+                if (t != set_.tiles.end()) {
+                    const auto l = t->second.layers.find(k);
+                    if (l != t->second.layers.end() && !l->second.polygons.empty()) last = &l->second;
+                }
+            }
+            if (!last) continue;
+            const bool in_grid = last->full && grid_ok;
+            if (in_grid) solid.push_back(static_cast<std::uint32_t>(i));
+            if (!in_grid || last->one_way) shaped.push_back(static_cast<std::uint32_t>(i));
         }
-        if (!solid.empty()) grid(id, solid, groups);
+        if (!solid.empty()) grid(id, cells, solid, groups);
         std::vector<std::string> tile_groups = groups;
         add_group(tile_groups, "tile-collision");
-        for (const auto& [cell, polygons] : shaped) compound(id, *cell, *polygons, grid_ok, tile_groups);
+        for (const std::uint32_t i : shaped) {
+            const LayerTile& l = set_.tiles.find(cells[i].tile)->second.layers.find(k)->second;
+            compound(id, cells[i], l, grid_ok, tile_groups);
+        }
     }
 
-    void grid(const std::string& id, const std::vector<const Cell*>& solid, const std::vector<std::string>& groups) {
-        int x0 = solid[0]->x, x1 = x0, y0 = solid[0]->y, y1 = y0;
-        for (const Cell* c : solid) {
-            x0 = std::min(x0, c->x), x1 = std::max(x1, c->x), y0 = std::min(y0, c->y), y1 = std::max(y1, c->y);
+    void grid(const std::string& id, const std::vector<Cell>& cells, const std::vector<std::uint32_t>& solid,
+              const std::vector<std::string>& groups) {
+        int x0 = cells[solid[0]].x, x1 = x0, y0 = cells[solid[0]].y, y1 = y0;
+        for (const std::uint32_t i : solid) {
+            const Cell& c = cells[i];
+            x0 = std::min(x0, c.x), x1 = std::max(x1, c.x), y0 = std::min(y0, c.y), y1 = std::max(y1, c.y);
         }
         const std::size_t cols = static_cast<std::size_t>(x1 - x0) + 1, rows = static_cast<std::size_t>(y1 - y0) + 1;
         if (std::uint64_t{cols} * rows > kMaxGridCells)
@@ -237,8 +272,9 @@ private:
                                                                  std::to_string(rows) + " cells, more than one grid holds (2^28)");
         const Vec2 ts = set_.tile_size;
         Grid g = SceneText::grid_head(ids_.unique(id), groups, g_.point(Vec2{x0 * ts.x, y0 * ts.y}), Vec2{ts.x * g_.x.x, ts.y * g_.y.y}, cols, rows, false);
-        for (const Cell* c : solid) {
-            const std::size_t i = static_cast<std::size_t>(c->y - y0) * cols + static_cast<std::size_t>(c->x - x0);
+        for (const std::uint32_t k : solid) {
+            const Cell& c = cells[k];
+            const std::size_t i = static_cast<std::size_t>(c.y - y0) * cols + static_cast<std::size_t>(c.x - x0);
             g.bits[i / 64] |= std::uint64_t{1} << (i % 64);
         }
         out_.add(std::move(g));
@@ -247,8 +283,7 @@ private:
         if (!ignore_.empty()) imp_.grid_ignores.push_back(Ignore{imp_.grid_sources.size() - 1, ignore_});
     }
 
-    void compound(const std::string& id, const Cell& c, const std::vector<Polygon>& polygons, bool grid_ok,
-                  const std::vector<std::string>& groups) {
+    void compound(const std::string& id, const Cell& c, const LayerTile& layer, bool grid_ok, const std::vector<std::string>& groups) {
         const auto t = set_.tiles.find(c.tile);
         const TileInfo& tile = t->second;
         const bool fh = tile.flip_h != ((c.flags & kFlipH) != 0), fv = tile.flip_v != ((c.flags & kFlipV) != 0),
@@ -256,12 +291,11 @@ private:
         const Vec2 ts = set_.tile_size;
         const Vec2 centre{(c.x + 0.5) * ts.x, (c.y + 0.5) * ts.y};
         std::vector<Part> parts, one_way;
-        bool full = false;
-        for (const Polygon& p : polygons) {
+        for (const Polygon& p : layer.polygons) {
             if (p.points.size() < 3) continue;
-            full = full || (!p.one_way && fills(p.points, ts));
             Part part;
             part.type = "polygon";
+            part.points.reserve(p.points.size());
             for (const Vec2& v : p.points) {
                 const Vec2 f = flipped(v, fh, fv, tr);
                 part.points.push_back(g_.point(Vec2{centre.x + f.x, centre.y + f.y}));
@@ -269,7 +303,7 @@ private:
             (p.one_way ? one_way : parts).push_back(std::move(part));
         }
         const std::string at = id + "@" + std::to_string(c.x) + "," + std::to_string(c.y);
-        if (!(full && grid_ok) && !parts.empty()) shape(at, parts, groups, c);
+        if (!(layer.full && grid_ok) && !parts.empty()) shape(at, parts, groups, c);
         if (!one_way.empty()) {
             std::vector<std::string> g = groups;
             add_group(g, "one-way");

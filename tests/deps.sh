@@ -8,7 +8,7 @@ set -euo pipefail
 need=(cmake g++ make python3 libcli11-dev nlohmann-json3-dev libspdlog-dev doctest-dev python3-jsonschema
       pkgconf libpugixml-dev zlib1g-dev libdeflate-dev libzstd-dev help2man groff-base  # the last two: the man page and its test
       lintian dpkg-dev man-db file  # the Debian packages' test (tests/package): lintian, dpkg-shlibdeps, man -w
-      git python3-yaml)  # the CI examples' test (tests/cli/test_ci_examples.py)
+      git python3-yaml pre-commit)  # the CI examples' and pre-commit hooks' tests (tests/cli/test_ci_examples.py)
 lean=()
 if [ "${1:-}" = --fuzz ]; then
   need+=(clang libclang-rt-14-dev ninja-build libxml2-utils python3-pil libicu72)  # ICU: the SARIF Multitool (.NET)

@@ -130,6 +130,19 @@ def expand(value, ctx):
     return re.sub(r"\$\{\{(.*?)\}\}", one, str(value))
 
 
+def condition(cond, ctx, failed):
+    """The `if:` forms this workflow uses: always(), success() (the default) and a step output
+    compared with a string; anything else is an error."""
+    if cond == "always()":
+        return True
+    if cond == "success()":
+        return not failed
+    m = re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+) (==|!=) '([^']*)'", cond)
+    check(m, f"an if this test does not know: {cond}")
+    value = ctx["steps"].get(m.group(1), {}).get(m.group(2), "")
+    return not failed and (value == m.group(4)) == (m.group(3) == "==")
+
+
 def run_github(ws, caches, env):
     """Runs the job's steps as the runner does; returns [(step name, exit code, output)] and the
     job's verdict."""
@@ -140,40 +153,41 @@ def run_github(ws, caches, env):
     env = dict(env, CI="true", GITHUB_ACTIONS="true", GITHUB_WORKSPACE=str(ws), RUNNER_OS="Linux",
                **{k: str(v) for k, v in job.get("env", {}).items()})
     ctx = {"steps": {}}
-    results, failed, saves = [], False, []
-    for n, step in enumerate(job["steps"]):
-        cond = step.get("if", "success()")
-        check(cond in ("always()", "success()"), f"an if this test does not know: {cond}")
-        if failed and cond != "always()":
+    results, failed = [], False
+    for step in job["steps"]:
+        if not condition(step.get("if", "success()"), ctx, failed):
             continue
         name = step.get("name") or step.get("uses")
         if "uses" in step:
-            code, out = uses(step, ws, caches, ctx, saves)
+            code, out = uses(step, ws, caches, ctx)
         else:
             code, out = run_step(step, ws, env, ctx)
         results.append((name, code, out))
-        failed = failed or code != 0
-    if not failed:  # actions/cache saves in its post step, when the job succeeded and it missed
-        for key, path in saves:
-            shutil.copytree(path, caches[key])
+        failed = failed or (code != 0 and not step.get("continue-on-error"))
     return results, not failed
 
 
-def uses(step, ws, caches, ctx, saves):
+def uses(step, ws, caches, ctx):
     action, _, _ = step["uses"].partition("@")
     with_ = {k: expand(v, ctx) for k, v in step.get("with", {}).items()}
     if action == "actions/checkout":
         eq(with_.get("submodules"), "True", "checkout with submodules")
         check((ws / "tools/collide/CMakeLists.txt").is_file(), "the workspace has no tools/collide")
         return 0, "the workspace"
-    if action == "actions/cache":
+    if action == "actions/cache/restore":
         key, path = with_["key"], ws / with_["path"]
         seeded(caches, key, {"bin/collide": copy_bin})
-        if key in caches:
+        hit = key in caches
+        ctx["steps"][step["id"]] = {"cache-hit": "true" if hit else "false", "cache-primary-key": key}
+        if hit:
             shutil.copytree(caches[key], path)
             return 0, f"Cache restored from key: {key}"
-        saves.append((key, path))
         return 0, f"Cache not found for input keys: {key}"
+    if action == "actions/cache/save":
+        key, path = with_["key"], ws / with_["path"]
+        check(key and key not in caches, f"saving over an existing cache: {key!r}")
+        shutil.copytree(path, caches[key])
+        return 0, f"Cache saved with key: {key}"
     if action == "github/codeql-action/upload-sarif":
         log = json.loads((ws / with_["sarif_file"]).read_text())
         eq(log.get("version"), "2.1.0", "the uploaded SARIF log's version")
@@ -232,7 +246,8 @@ def github_job_passes_good_levels_and_annotates_a_bad_one():
         check(re.search(r"^::error file=levels/bad\.tmx,line=38,col=3,title=pickups are not inside walls::",
                         out, re.M), f"no annotation at levels/bad.tmx:38:3 in:\n{out}")
         check("::error file=levels/good.tmx" not in out, f"good.tmx annotated: {out}")
-        check("Cache restored" in step_named(results, "actions/cache")[2], "the second job missed the cache")
+        check("Cache restored" in step_named(results, "actions/cache/restore")[2], "the second job missed the cache")
+        check(not any(r[0].startswith("actions/cache/save") for r in results), "a hit saved the cache again")
         eq(step_named(results, "github/codeql-action/upload-sarif")[1:], (0, "1 results"), "the SARIF upload")
 
 
@@ -258,7 +273,7 @@ def run_gitlab(ws, caches, env):
     env = dict(env, CI="true", GITLAB_CI="true", CI_PROJECT_DIR=str(ws), **variables)
     proc = subprocess.run(["bash", "-eo", "pipefail", "-c", "\n".join(job["script"])], cwd=ws, env=env,
                           capture_output=True, text=True, timeout=3600)
-    if proc.returncode == 0:
+    if proc.returncode == 0 or job["cache"].get("when") == "always":
         shutil.rmtree(caches[key], ignore_errors=True)
         shutil.copytree(ws / path, caches[key])
     return proc.returncode, proc.stdout + proc.stderr, job

@@ -232,7 +232,6 @@ def github_job_passes_good_levels_and_annotates_a_bad_one():
         results, ok = run_github(ws, caches, env)
         check(ok, f"the job failed on good levels:\n{show(results)}")
         commit = git("rev-parse", "HEAD", cwd=ws / "tools/collide")
-        eq(git("rev-parse", "HEAD", cwd=ROOT), commit, "the commit of tools/collide")
         _, _, out = step_named(results, "check the levels")
         check("::error" not in out, f"annotations on good levels: {out}")
         check(any(k.endswith(commit) for k in os.listdir(caches.root)), f"no cache keyed by {commit}")

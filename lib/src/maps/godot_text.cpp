@@ -6,6 +6,7 @@
 #include "maps/layer_data.hpp"
 #include "support/text_encoding.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -312,16 +313,19 @@ private:
         advance();  // '"'
         std::string out;
         while (true) {
+            // The run of plain bytes up to the next quote or backslash, copied at once (a
+            // layer's base64 is tens of megabytes), its line breaks counted.
+            const std::size_t stop = std::min(t_.find_first_of("\"\\", i_), t_.size());
+            out.append(t_.data() + i_, stop - i_);
+            for (std::size_t nl = t_.find('\n', i_); nl < stop; nl = t_.find('\n', nl + 1)) {
+                ++line_;
+                line_start_ = nl + 1;
+            }
+            i_ = stop;
             if (i_ >= t_.size()) fail_at("a string that never ends", line, column);
-            const char c = t_[i_];
-            if (c == '"') {
+            if (t_[i_] == '"') {
                 advance();
                 return out;
-            }
-            if (c != '\\') {
-                out += c;
-                advance();
-                continue;
             }
             advance();
             if (i_ >= t_.size()) fail_at("a string that never ends", line, column);

@@ -315,19 +315,19 @@ Vec2 vector_value(const std::string& file, const Value& v, const std::string& wh
 double number_prop(const Node& n, const Prop* p, double fallback) {
     if (!p) return fallback;
     if (!p->value->is_number())
-        fail(p->from->path, p->value->line, p->value->column, who(n) + ": " + p->key + " must be a number, not " + describe(*p->value));
+        fail(p->from->path, p->value->line, p->value->column, who(n) + ": " + std::string(p->key) + " must be a number, not " + describe(*p->value));
     return p->value->number();
 }
 
 Vec2 vector_prop(const Node& n, const Prop* p, Vec2 fallback) {
     if (!p) return fallback;
-    return vector_value(p->from->path, *p->value, who(n) + ": " + p->key);
+    return vector_value(p->from->path, *p->value, who(n) + ": " + std::string(p->key));
 }
 
 bool bool_prop(const Node& n, const Prop* p, bool fallback) {
     if (!p) return fallback;
     if (p->value->kind != Value::Kind::Bool)
-        fail(p->from->path, p->value->line, p->value->column, who(n) + ": " + p->key + " must be true or false, not " + describe(*p->value));
+        fail(p->from->path, p->value->line, p->value->column, who(n) + ": " + std::string(p->key) + " must be true or false, not " + describe(*p->value));
     return p->value->boolean;
 }
 

@@ -46,7 +46,7 @@ struct Loaded {
 
 /// A property and the file whose resources it names.
 struct Prop {
-    std::string key;
+    std::string_view key;  ///< in the file's Document, which Files keeps
     const Value* value = nullptr;
     const Loaded* from = nullptr;
 };

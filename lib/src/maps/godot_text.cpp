@@ -315,7 +315,8 @@ private:
         while (true) {
             // The run of plain bytes up to the next quote or backslash, copied at once (a
             // layer's base64 is tens of megabytes), its line breaks counted.
-            const std::size_t stop = std::min(t_.find_first_of("\"\\", i_), t_.size());
+            std::size_t stop = i_;
+            while (stop < t_.size() && t_[stop] != '"' && t_[stop] != '\\') ++stop;
             out.append(t_.data() + i_, stop - i_);
             for (std::size_t nl = t_.find('\n', i_); nl < stop; nl = t_.find('\n', nl + 1)) {
                 ++line_;

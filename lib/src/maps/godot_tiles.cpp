@@ -397,7 +397,7 @@ void tile_layers(Files& files, const Tree& tree, std::size_t index, SceneText& o
     for (const Prop& p : node.props) {
         int k = 0;
         std::string rest;
-        if (layer_key(p.key, "layer_", k, rest)) count = std::max(count, k + 1);
+        if (layer_key(std::string(p.key), "layer_", k, rest)) count = std::max(count, k + 1);
     }
     for (int k = 0; k < count; ++k) {
         const std::string prefix = "layer_" + std::to_string(k) + "/";

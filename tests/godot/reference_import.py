@@ -492,10 +492,15 @@ def num(v, node, key):
     raise SceneError(f"{node.where()}: node '{node.name}': {key} is not a number")
 
 
+def length(x, y):
+    """Vector2::length as Godot writes it: sqrt(x*x + y*y), not the more careful hypot."""
+    return math.sqrt(x * x + y * y)
+
+
 def decompose(t):
     det = t[0] * t[3] - t[2] * t[1]
     sign = 1.0 if det >= 0 else -1.0
-    lx, ly = math.hypot(t[0], t[1]), math.hypot(t[2], t[3])
+    lx, ly = length(t[0], t[1]), length(t[2], t[3])
     rot = math.atan2(t[1], t[0])
     skew = 0.0
     if lx and ly:
@@ -577,8 +582,9 @@ def shape_parts(node, res, m):
     """The collide shapes a Shape2D resource stands for under transform m (a list)."""
     t = res.type if isinstance(res, Resource) else None
     g = res.get if isinstance(res, Resource) else None
-    xlen = math.hypot(m[0], m[1])
-    ylen = math.hypot(m[2], m[3])
+    # CHOICE: the lengths of M's columns as Godot's Vector2::length computes them
+    xlen = length(m[0], m[1])
+    ylen = length(m[2], m[3])
     uniform = xlen == ylen and m[0] * m[2] + m[1] * m[3] == 0
     if t == "RectangleShape2D":
         w, h = vec(g("size", Ctor("Vector2", [20, 20])), node, "size")

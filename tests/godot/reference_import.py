@@ -992,8 +992,22 @@ def write_scene(imp, out):
 
 
 def compare(path_a, path_b, out=sys.stdout):
+    """The Tiled reference's comparison, with lines compared as lines (a, and b - a up to
+    its sign: the same line through the same point a, whichever way it is written), plus
+    the scenes' `pairs`, in order."""
     import json
-    problems = tiled_reference().compare(path_a, path_b, out)
+    tiled = tiled_reference()
+    shape_normal = tiled.normal
+
+    def normal(shape):
+        if shape.get("type") == "line":
+            a, b = shape["a"], shape["b"]
+            d = (b[0] - a[0], b[1] - a[1])
+            return ("line", tuple(a), max(d, (-d[0], -d[1])))
+        return shape_normal(shape)
+
+    tiled.normal = normal
+    problems = tiled.compare(path_a, path_b, out)
     with open(path_a, encoding="utf-8-sig") as f:
         pa = json.load(f).get("pairs")
     with open(path_b, encoding="utf-8-sig") as f:

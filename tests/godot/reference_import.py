@@ -335,7 +335,7 @@ class Loader:
             if not self.root:
                 raise SceneError(f"{doc.path}:{line}: {path}: no project.godot above the scene")
             return os.path.join(self.root, path[6:])
-        if path.startswith("uid://") or not path:
+        if path.startswith("uid://") or not path:  # CHOICE: uid:// alone is not resolved
             raise SceneError(f"{doc.path}:{line}: ext_resource without a path")
         return os.path.join(os.path.dirname(doc.path), path)
 
@@ -401,7 +401,7 @@ def load_scene(loader, path, stack):
     for tag, attrs, props, line in doc.sections:
         if tag == "node":
             root = place_node(loader, doc, root, attrs, props, line, stack + [path])
-        elif tag == "editable":
+        elif tag == "editable":  # CHOICE: read, not needed: overrides of any node apply
             pass  # editable children: the outer file's overrides below apply anyway
     if root is None:
         raise SceneError(f"{path}: a scene without nodes")
@@ -717,6 +717,9 @@ class Importer:
         return self
 
     def groups(self, node, layer, mask):
+        # CHOICE: the order is the node's groups (an instanced scene's root's own, then the
+        # instancing tag's), its class, its name, layer-N ascending, mask-N ascending; each
+        # name once
         g = []
         add_unique(g, node.groups)
         add_unique(g, [node.cls, node.name])
@@ -729,6 +732,8 @@ class Importer:
         return g
 
     def walk(self, node, path):
+        # CHOICE: shapes in node order (depth first, children in file order), a body's PATH
+        # before its PATH#one-way; a tile layer's compounds where the layer stands
         if node.cls.endswith("3D"):
             self.warnings.append(f"{node.where()}: 3D node '{path}' skipped")
             return
@@ -834,6 +839,7 @@ class Importer:
                     continue
                 full = [p for p, ow in polys if not ow]
                 ow = [p for p, o in polys if o]
+                # CHOICE: the cell's centre is ((x + 0.5) * tw, (y + 0.5) * th) in the layer
                 cm = mul(m, (1.0, 0.0, 0.0, 1.0, (x + 0.5) * tw, (y + 0.5) * th))
                 if grid_ok and len(full) == 1 and fills_cell(full[0], tw, th):
                     solid.add((x, y))
@@ -842,7 +848,7 @@ class Importer:
                 if ow:
                     compounds.append(self.tile_compound(f"{path}{suffix}@{x},{y}#one-way", ow, cm,
                                                         g + ["one-way"], node))
-            if solid:
+            if solid:  # CHOICE: a layer without a solid cell has no grid
                 self.grids.append(make_grid(path + suffix, solid, tw, th, m, g))
             self.shapes.extend(compounds)
 
@@ -965,6 +971,7 @@ def make_grid(gid, solid, tw, th, m, groups):
     x0, y0 = min(xs), min(ys)
     rows = ["".join("#" if (x, y) in solid else "." for x in range(x0, max(xs) + 1))
             for y in range(y0, max(ys) + 1)]
+    # CHOICE: origin = M(x0*tw, y0*th), tile size (tw*sx, th*sy); one number when square
     o = xform(m, (x0 * tw, y0 * th))
     ts = [tw * m[0], th * m[3]]
     return {"id": gid, "tile_size": ts[0] if ts[0] == ts[1] else ts, "origin": P(o),

@@ -380,7 +380,7 @@ class Node:
         return None
 
     def where(self):
-        return f"{self.file}:{self.line}"
+        return f"{self.file}:{self.line}:1"
 
 
 def add_unique(lst, items):
@@ -450,8 +450,11 @@ def place_node(loader, doc, root, attrs, props, line, stack):
     if parent is not None and node.parent is None:
         node.parent = parent
         old = parent.child(name)
+        idx = attrs.get("index")
         if old is not None and old is not node:
             parent.children[parent.children.index(old)] = node
+        elif isinstance(idx, str) and idx.isdigit() and int(idx) < len(parent.children):
+            parent.children.insert(int(idx), node)  # index="N": its place among the children
         else:
             parent.children.append(node)
     return root if root is not None else node
@@ -578,6 +581,52 @@ def P(p):
     return [p[0], p[1]]
 
 
+def check_polygon(node, pts):
+    """SPEC §1.1: repeated vertices dropped, then >= 3 vertices, non-zero area, no edges
+    crossing; exact, in rationals."""
+    from fractions import Fraction as F
+    ring = []
+    for p in pts:
+        if not ring or ring[-1] != p:
+            ring.append(p)
+    while len(ring) > 1 and ring[0] == ring[-1]:
+        ring.pop()
+    bad = f"{node.where()}: node '{node.name}': invalid polygon"
+    if len(ring) < 3:
+        raise SceneError(f"{bad}: fewer than 3 vertices")
+    q = [(F(x), F(y)) for x, y in ring]
+    n = len(q)
+    if sum(q[i][0] * q[(i + 1) % n][1] - q[(i + 1) % n][0] * q[i][1] for i in range(n)) == 0:
+        raise SceneError(f"{bad}: zero area")
+
+    def orient(a, b, c):
+        v = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+        return (v > 0) - (v < 0)
+
+    def on(a, b, c):
+        return min(a[0], b[0]) <= c[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= c[1] <= max(a[1], b[1])
+
+    def meet(a, b, c, d):
+        o1, o2, o3, o4 = orient(a, b, c), orient(a, b, d), orient(c, d, a), orient(c, d, b)
+        if o1 != o2 and o3 != o4 and 0 not in (o1, o2, o3, o4):
+            return True
+        return (o1 == 0 and on(a, b, c)) or (o2 == 0 and on(a, b, d)) or \
+            (o3 == 0 and on(c, d, a)) or (o4 == 0 and on(c, d, b))
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b, c, d = q[i], q[(i + 1) % n], q[j], q[(j + 1) % n]
+            if j == i + 1 or (i == 0 and j == n - 1):
+                # consecutive edges share one vertex; they may not fold back over each other
+                shared, u, v = (b, a, d) if j == i + 1 else (a, b, c)
+                if orient(u, shared, v) == 0 and \
+                        (u[0] - shared[0]) * (v[0] - shared[0]) + (u[1] - shared[1]) * (v[1] - shared[1]) > 0:
+                    raise SceneError(f"{bad}: edges fold back")
+                continue
+            if meet(a, b, c, d):
+                raise SceneError(f"{bad}: edges cross")
+
+
 def shape_parts(node, res, m):
     """The collide shapes a Shape2D resource stands for under transform m (a list)."""
     t = res.type if isinstance(res, Resource) else None
@@ -655,6 +704,7 @@ def shape_parts(node, res, m):
     if t == "ConvexPolygonShape2D":
         pts = [xform(m, p) for p in pts_of(g("points", Ctor("PackedVector2Array", [])), node, "points")]
         finite(node, pts)
+        check_polygon(node, pts)
         return [{"type": "polygon", "points": [P(p) for p in pts]}]
     if t == "ConcavePolygonShape2D":
         pts = [xform(m, p) for p in pts_of(g("segments", Ctor("PackedVector2Array", [])), node, "segments")]
@@ -678,6 +728,7 @@ def shape_node_parts(node, m):
     mode = node.get("build_mode", 0)
     if mode == 1:
         return [{"type": "polyline", "points": [P(p) for p in pts + [pts[0]]]}]
+    check_polygon(node, pts)
     return [{"type": "polygon", "points": [P(p) for p in pts]}]
 
 
@@ -720,6 +771,9 @@ class Importer:
         # CHOICE: the order is the node's groups (an instanced scene's root's own, then the
         # instancing tag's), its class, its name, layer-N ascending, mask-N ascending; each
         # name once
+        for v, what in ((layer, "collision_layer"), (mask, "collision_mask")):
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise SceneError(f"{node.where()}: node '{node.name}': {what} is not an integer")
         g = []
         add_unique(g, node.groups)
         add_unique(g, [node.cls, node.name])
@@ -857,6 +911,7 @@ class Importer:
         for poly in polys:
             pts = [xform(cm, p) for p in poly]
             finite(node, pts)
+            check_polygon(node, pts)
             parts.append({"type": "polygon", "points": [P(p) for p in pts]})
         # CHOICE: always a compound, even of one polygon; tile-collision after the layer's groups
         return {"id": sid, "type": "compound", "parts": parts,

@@ -199,6 +199,18 @@ shape = SubResource("S")
         s = by_id(out)["Level/Mover/Holder/Body"]
         self.assertEqual((s["type"], s["a"], s["b"]), ("segment", [1, 2], [1, 12]))
 
+    def test_bow_tie_polygon_is_an_error_naming_the_node(self):
+        rc, _, err = run({"level.tscn": HEAD + '''
+[node name="Level" type="Node2D"]
+
+[node name="B" type="StaticBody2D" parent="."]
+
+[node name="Poly" type="CollisionPolygon2D" parent="B"]
+polygon = PackedVector2Array(0, 0, 10, 10, 10, 0, 0, 20)
+'''})
+        self.assertEqual(rc, 2)
+        self.assertIn("level.tscn:8:1: node 'Poly': invalid polygon: edges cross", err)
+
 
 class Instancing(unittest.TestCase):
     def test_instance_with_override_and_groups(self):
@@ -222,6 +234,25 @@ shape = SubResource("C")
         s = by_id(out)["Level/Gold"]
         self.assertEqual((s["type"], s["center"], s["radius"]), ("circle", [9, 9], 4))
         self.assertEqual(s["groups"], ["coins", "gold", "Area2D", "Gold", "layer-1", "mask-1"])
+
+    def test_index_places_an_added_node_among_the_instanced_children(self):
+        rc, out, err = run({
+            "body.tscn": HEAD + '''
+[sub_resource type="CircleShape2D" id="C"]
+
+[node name="Body" type="StaticBody2D"]
+
+[node name="A" type="CollisionShape2D" parent="."]
+shape = SubResource("C")
+''',
+            "level.tscn": '[gd_scene format=3]\n[ext_resource type="PackedScene" path="res://body.tscn" id="1"]\n'
+                          '[sub_resource type="SegmentShape2D" id="S"]\n'
+                          '[node name="Level" type="Node2D"]\n'
+                          '[node name="Body" parent="." instance=ExtResource("1")]\n'
+                          '[node name="Z" type="CollisionShape2D" parent="Body" index="0"]\n'
+                          'shape = SubResource("S")\n'})
+        self.assertEqual(rc, 0, err)
+        self.assertEqual([p["type"] for p in by_id(out)["Level/Body"]["parts"]], ["segment", "circle"])
 
     def test_cycle_is_an_error(self):
         rc, out, err = run({

@@ -32,6 +32,7 @@ CONTROLS = ("Control", "Container", "Label", "Button", "Panel", "TextureRect", "
             "MarginContainer", "VBoxContainer", "HBoxContainer", "CenterContainer",
             "RichTextLabel", "LineEdit", "TextureButton", "NinePatchRect", "ReferenceRect",
             "GridContainer", "PanelContainer", "ScrollContainer", "SubViewportContainer")
+MODEL_SCENES = (".glb", ".gltf", ".blend", ".fbx", ".obj", ".dae")
 
 
 class SceneError(Exception):
@@ -411,7 +412,7 @@ def load_scene(loader, path, stack):
 def place_node(loader, doc, root, attrs, props, line, stack):
     name = attrs.get("name")
     parent_path = attrs.get("parent")
-    where = f"{doc.path}:{line}"
+    where = f"{doc.path}:{line}:1"
     if not isinstance(name, str):
         raise SceneError(f"{where}: node without a name")
     if parent_path is not None and not isinstance(parent_path, str):
@@ -424,6 +425,8 @@ def place_node(loader, doc, root, attrs, props, line, stack):
             raise SceneError(f"{where}: node '{name}': a parent before the root")
         parent = root
         for part in ([] if parent_path == "." else parent_path.split("/")):
+            if getattr(parent, "model", False):
+                return root  # inside an imported model (3D): skipped with it
             parent = parent.child(part)
             if parent is None:
                 raise SceneError(f"{where}: node '{name}': no parent '{parent_path}'")
@@ -434,9 +437,19 @@ def place_node(loader, doc, root, attrs, props, line, stack):
         node = Node(name, "InstancePlaceholder", doc.path, line)
     elif inst is not None:
         target = doc.resolve(inst)
-        if not (isinstance(target, tuple) and target[0] == "scene"):
+        model = isinstance(target, tuple) and target[0] == "other" and \
+            os.path.splitext(target[1])[1].lower() in MODEL_SCENES
+        if model:
+            # CHOICE: an instanced imported model (.glb, .gltf, .blend, .fbx, .obj, .dae) is
+            # a 3D scene: a Node3D, skipped with the 3D nodes' warning
+            node = Node(name, "Node3D", doc.path, line)
+            node.model = True
+        elif isinstance(target, tuple) and target[0] == "other" and target[1].endswith(".scn"):
+            raise SceneError(f"{where}: node '{name}': {target[1]} is a binary scene; save it as .tscn")
+        elif not (isinstance(target, tuple) and target[0] == "scene"):
             raise SceneError(f"{where}: node '{name}': instance= is not a scene")
-        node = load_scene(loader, target[1], stack)
+        else:
+            node = load_scene(loader, target[1], stack)
         node.name, node.line, node.file = name, line, doc.path
     elif node is None:
         # CHOICE: a node without type= that overrides nothing is a plain Node

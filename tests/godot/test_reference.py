@@ -211,6 +211,77 @@ polygon = PackedVector2Array(0, 0, 10, 10, 10, 0, 0, 20)
         self.assertEqual(rc, 2)
         self.assertIn("level.tscn:8:1: node 'Poly': invalid polygon: edges cross", err)
 
+    def test_component_after_transform_replaces_only_itself(self):
+        rc, out, err = run({"level.tscn": HEAD + '''
+[sub_resource type="RectangleShape2D" id="R"]
+
+[node name="Level" type="Node2D"]
+
+[node name="B" type="StaticBody2D" parent="."]
+transform = Transform2D(2, 0, 0, 3, 10, 20)
+position = Vector2(1, 1)
+
+[node name="S" type="CollisionShape2D" parent="B"]
+shape = SubResource("R")
+'''})
+        self.assertEqual(rc, 0, err)
+        # scale (2, 3) kept, origin replaced: corners (+-10, +-10) -> (1 +- 20, 1 +- 30)
+        s = by_id(out)["Level/B"]
+        self.assertEqual((s["type"], s["min"], s["max"]), ("rect", [-19, -29], [21, 31]))
+
+    def test_skew_and_top_level(self):
+        rc, out, err = run({"level.tscn": HEAD + '''
+[sub_resource type="SegmentShape2D" id="S"]
+
+[node name="Level" type="Node2D"]
+
+[node name="Far" type="Node2D" parent="."]
+position = Vector2(500, 500)
+
+[node name="B" type="StaticBody2D" parent="Far"]
+skew = 0.3
+
+[node name="S" type="CollisionShape2D" parent="Far/B"]
+shape = SubResource("S")
+
+[node name="T" type="StaticBody2D" parent="Far"]
+top_level = true
+position = Vector2(5, 0)
+
+[node name="S" type="CollisionShape2D" parent="Far/T"]
+shape = SubResource("S")
+'''})
+        self.assertEqual(rc, 0, err)
+        b = by_id(out)["Level/Far/B"]
+        # y axis = (-sin(0 + skew), cos(0 + skew)); b = (0, 10) on it, plus (500, 500)
+        self.assertEqual(b["a"], [500, 500])
+        self.assertAlmostEqual(b["b"][0], 500 - 10 * math.sin(0.3), places=9)
+        self.assertAlmostEqual(b["b"][1], 500 + 10 * math.cos(0.3), places=9)
+        t = by_id(out)["Level/Far/T"]
+        self.assertEqual((t["a"], t["b"]), ([5, 0], [5, 10]))
+
+    def test_circle_under_non_uniform_scale_is_an_ellipse_and_capsule_an_error(self):
+        files = {"level.tscn": HEAD + '''
+[sub_resource type="CircleShape2D" id="C"]
+
+[node name="Level" type="Node2D"]
+
+[node name="B" type="StaticBody2D" parent="."]
+scale = Vector2(2, 1)
+
+[node name="S" type="CollisionShape2D" parent="B"]
+shape = SubResource("C")
+'''}
+        rc, out, err = run(files)
+        self.assertEqual(rc, 0, err)
+        e = by_id(out)["Level/B"]
+        self.assertEqual((e["type"], e["center"], e["radii"], e["angle"]), ("ellipse", [0, 0], [20, 10], 0))
+        files["level.tscn"] = files["level.tscn"].replace('id="C"]', 'id="C"]\n[sub_resource type="CapsuleShape2D" id="K"]').replace(
+            'SubResource("C")', 'SubResource("K")')
+        rc, _, err = run(files)
+        self.assertEqual(rc, 2)
+        self.assertIn("node 'S': a capsule under a non-uniform scale", err)
+
 
 class Instancing(unittest.TestCase):
     def test_instance_with_override_and_groups(self):
@@ -324,6 +395,26 @@ tile_map_data = PackedByteArray("{data}")
         self.assertEqual((g["tile_size"], g["origin"], g["rows"], g["outside"]), (16, [0, 16], ["#"], "empty"))
         self.assertEqual(out["pairs"], [])
         self.assertEqual([s["id"] for s in out["shapes"]], [f"Level/Ground@{n},0" for n in range(8)])
+
+    def test_two_physics_layers_name_grids_pk(self):
+        ts = tileset().replace("1:0/0/physics_layer_0/", "1:0/0/physics_layer_1/").replace(
+            "physics_layer_0/collision_layer = 2", "physics_layer_0/collision_layer = 2\nphysics_layer_1/collision_mask = 8")
+        data = base64.b64encode(struct.pack("<H", 0) + struct.pack("<hhHHHH", 3, -2, 0, 1, 0, 0)).decode()
+        rc, out, err = run({"level.tscn": HEAD + ts + f'''
+[node name="Level" type="Node2D"]
+
+[node name="L" type="TileMapLayer" parent="."]
+position = Vector2(0.5, 0)
+scale = Vector2(2, 2)
+tile_set = SubResource("T")
+tile_map_data = PackedByteArray("{data}")
+'''})
+        self.assertEqual(rc, 0, err)
+        self.assertEqual([g["id"] for g in out["grids"]], ["Level/L#p1"])
+        g = out["grids"][0]
+        # cell (3, -2) of 16 px under scale 2 at (0.5, 0): origin (0.5 + 96, -64), tile 32
+        self.assertEqual((g["origin"], g["tile_size"], g["rows"]), ([96.5, -64], 32, ["#"]))
+        self.assertEqual(g["groups"], ["TileMapLayer", "L", "layer-1", "mask-4"])
 
     def test_old_tilemap_int32_cells(self):
         # cell (-1, 2): (2 << 16) | 0xFFFF; source 0 | atlas x 1 << 16; atlas y 0 | alt 0 << 16

@@ -4,6 +4,8 @@ the scenes SPEC §1.6 says they become, derived by hand (the numbers below are w
 paper, not by running the script).
 
     python3 tests/godot/test_reference.py
+    GODOT_REF_KEEP=/tmp/snippets python3 tests/godot/test_reference.py   # keep the projects,
+    tests/godot/compare.sh build/cli/collide /tmp/snippets                # then compare them
 """
 import base64
 import json
@@ -30,6 +32,11 @@ def run(files, scene="level.tscn", project=True):
             os.makedirs(os.path.dirname(p), exist_ok=True)
             with open(p, "w") as f:
                 f.write(text)
+        keep = os.environ.get("GODOT_REF_KEEP")
+        if keep:  # keep each snippet's project, to run `compare.sh` on them too
+            import shutil
+            shutil.copytree(d, os.path.join(keep, "%03d" % len(os.listdir(keep)) if
+                                            os.path.isdir(keep) else "000"))
         r = subprocess.run([sys.executable, SCRIPT, os.path.join(d, scene)],
                            capture_output=True, text=True)
         out = json.loads(r.stdout) if r.returncode == 0 else None

@@ -162,6 +162,15 @@ class Node:
         return f"{self.file}:{self.line}:1"
 
 
+def node_path(node):
+    """The node's path from the root, root name included (Level/Walls/Shape)."""
+    names = []
+    while node is not None:
+        names.append(node.name)
+        node = node.parent
+    return "/".join(reversed(names))
+
+
 def add_unique(lst, items):
     for g in items:
         if g not in lst:
@@ -277,13 +286,13 @@ def rss(rot, scale, skew, pos):
 def vec(v, node, key):
     if isinstance(v, Ctor) and v.name in ("Vector2", "Vector2i") and len(v.args) == 2:
         return (float(v.args[0]), float(v.args[1]))
-    raise SceneError(f"{node.where()}: node '{node.name}': {key} is not a Vector2")
+    raise SceneError(f"{node.where()}: node '{node_path(node)}': {key} is not a Vector2")
 
 
 def num(v, node, key):
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return float(v)
-    raise SceneError(f"{node.where()}: node '{node.name}': {key} is not a number")
+    raise SceneError(f"{node.where()}: node '{node_path(node)}': {key} is not a number")
 
 
 def length(x, y):
@@ -313,7 +322,7 @@ def local_transform(node):
     for k, v, _ in node.props:
         if k == "transform":
             if not (isinstance(v, Ctor) and v.name == "Transform2D" and len(v.args) == 6):
-                raise SceneError(f"{node.where()}: node '{node.name}': transform is not a Transform2D")
+                raise SceneError(f"{node.where()}: node '{node_path(node)}': transform is not a Transform2D")
             matrix = tuple(float(a) for a in v.args)
             continue
         if k not in ("position", "rotation", "scale", "skew"):
@@ -354,18 +363,18 @@ def finite(node, pts):
     for p in pts:
         for c in p:
             if not math.isfinite(c):
-                raise SceneError(f"{node.where()}: node '{node.name}': non-finite coordinate")
+                raise SceneError(f"{node.where()}: node '{node_path(node)}': non-finite coordinate")
 
 
 def pts_of(v, node, key):
     if isinstance(v, Ctor) and v.name in ("PackedVector2Array", "PackedVector2iArray"):
         a = [float(x) for x in v.args]
         if len(a) % 2:
-            raise SceneError(f"{node.where()}: node '{node.name}': {key}: odd number count")
+            raise SceneError(f"{node.where()}: node '{node_path(node)}': {key}: odd number count")
         return [(a[i], a[i + 1]) for i in range(0, len(a), 2)]
     if isinstance(v, list):
         return [vec(x, node, key) for x in v]
-    raise SceneError(f"{node.where()}: node '{node.name}': {key} is not a PackedVector2Array")
+    raise SceneError(f"{node.where()}: node '{node_path(node)}': {key} is not a PackedVector2Array")
 
 
 def P(p):
@@ -382,7 +391,7 @@ def check_polygon(node, pts):
             ring.append(p)
     while len(ring) > 1 and ring[0] == ring[-1]:
         ring.pop()
-    bad = f"{node.where()}: node '{node.name}': invalid polygon"
+    bad = f"{node.where()}: node '{node_path(node)}': invalid polygon"
     if len(ring) < 3:
         raise SceneError(f"{bad}: fewer than 3 vertices")
     q = [(F(x), F(y)) for x, y in ring]
@@ -464,7 +473,7 @@ def shape_parts(node, res, m):
             elif k == "mid_height":  # CHOICE: Godot 4.4's mid_height sets height = mid + 2r
                 h = num(v, node, k) + r * 2
         if not uniform:
-            raise SceneError(f"{node.where()}: node '{node.name}': a capsule under a "
+            raise SceneError(f"{node.where()}: node '{node_path(node)}': a capsule under a "
                              "non-uniform scale")
         half = h / 2 - r
         a, b = xform(m, (0.0, -half)), xform(m, (0.0, half))
@@ -490,7 +499,7 @@ def shape_parts(node, res, m):
         a, b = xform(m, p), xform(m, (p[0] + n[1], p[1] - n[0]))
         finite(node, [a, b])
         if a == b:
-            raise SceneError(f"{node.where()}: node '{node.name}': a zero world-boundary normal")
+            raise SceneError(f"{node.where()}: node '{node_path(node)}': a zero world-boundary normal")
         return [{"type": "line", "a": P(a), "b": P(b), "_group": "world-boundary"}]
     if t == "ConvexPolygonShape2D":
         pts = [xform(m, p) for p in pts_of(g("points", Ctor("PackedVector2Array", [])), node, "points")]
@@ -505,7 +514,7 @@ def shape_parts(node, res, m):
                 for i in range(0, len(pts) - 1, 2)]
     if res is None:
         return []  # a CollisionShape2D without a shape collides with nothing
-    raise Skip(f"{node.where()}: node '{node.name}': shape type {t}")
+    raise Skip(f"{node.where()}: node '{node_path(node)}': shape type {t}")
 
 
 def shape_node_parts(node, m):
@@ -564,7 +573,7 @@ class Importer:
         # name once
         for v, what in ((layer, "collision_layer"), (mask, "collision_mask")):
             if not isinstance(v, int) or isinstance(v, bool):
-                raise SceneError(f"{node.where()}: node '{node.name}': {what} is not an integer")
+                raise SceneError(f"{node.where()}: node '{node_path(node)}': {what} is not an integer")
         g = []
         add_unique(g, node.groups)
         add_unique(g, [node.cls, node.name])

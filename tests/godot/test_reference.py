@@ -216,7 +216,7 @@ shape = SubResource("S")
 polygon = PackedVector2Array(0, 0, 10, 10, 10, 0, 0, 20)
 '''})
         self.assertEqual(rc, 2)
-        self.assertIn("level.tscn:8:1: node 'Poly': invalid polygon: edges cross", err)
+        self.assertIn("level.tscn:8:1: node 'Level/B/Poly': invalid polygon: edges cross", err)
 
     def test_component_after_transform_replaces_only_itself(self):
         rc, out, err = run({"level.tscn": HEAD + '''
@@ -287,7 +287,7 @@ shape = SubResource("C")
             'SubResource("C")', 'SubResource("K")')
         rc, _, err = run(files)
         self.assertEqual(rc, 2)
-        self.assertIn("node 'S': a capsule under a non-uniform scale", err)
+        self.assertIn("node 'Level/B/S': a capsule under a non-uniform scale", err)
 
 
 class Instancing(unittest.TestCase):

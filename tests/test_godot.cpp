@@ -218,6 +218,21 @@ TEST_CASE("godot: instanced scenes expand with their overrides, groups and edita
           "game/levels/level.tscn:5:1: an instancing cycle: 'game/actors/loop.tscn' instances itself");
 }
 
+TEST_CASE("godot: an instanced 3D model is skipped with what is written under it; a binary scene is refused") {
+    const std::string text = kHead + "[ext_resource type=\"PackedScene\" path=\"res://robot.glb\" id=\"m\"]\n" +
+                             "[ext_resource type=\"PackedScene\" path=\"res://old.scn\" id=\"s\"]\n" +
+                             "[node name=\"Level\" type=\"Node2D\"]\n[node name=\"Robot\" parent=\".\" instance=ExtResource(\"m\")]\n" +
+                             "[node name=\"Hand\" type=\"Area2D\" parent=\"Robot/Armature/Skeleton3D\"]\n";
+    Files files{{"game/project.godot", ""}};
+    const auto maps = collide::import_map("game/levels/level.tscn", text, MapFormat::Godot, loader(files));
+    REQUIRE(maps[0].warnings.size() == 1);
+    CHECK(maps[0].warnings[0] == "game/levels/level.tscn: node 'Level/Robot': an instanced 3D model ('res://robot.glb'), skipped with what it holds");
+    CHECK(json::parse(collide::scene_text(maps[0]))["shapes"].empty());
+    CHECK(import_error(kHead + "[ext_resource type=\"PackedScene\" path=\"res://old.scn\" id=\"s\"]\n" +
+                       "[node name=\"Level\" type=\"Node2D\"]\n[node name=\"Old\" parent=\".\" instance=ExtResource(\"s\")]\n") ==
+          "game/levels/level.tscn:5:38: node 'Level/Old': instances a binary scene ('res://old.scn'): collide reads text scenes; save it as .tscn in Godot");
+}
+
 TEST_CASE("godot: tile flips apply transpose, then flip h, then flip v, in each of the 8 combinations") {
     using collide::detail::godot::flipped;
     const collide::Vec2 p{1, 2};  // no symmetry maps it to itself

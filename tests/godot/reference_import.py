@@ -701,21 +701,22 @@ class Importer:
                     compounds.append(self.tile_compound(f"{path}{suffix}@{x},{y}", full, cm, g, node))
                 if ow:
                     compounds.append(self.tile_compound(f"{path}{suffix}@{x},{y}#one-way", ow, cm,
-                                                        g + ["one-way"], node))
+                                                        g, node, one_way=True))
             if solid:  # CHOICE: a layer without a solid cell has no grid
                 self.grids.append(make_grid(path + suffix, solid, tw, th, m, g))
             self.shapes.extend(compounds)
 
-    def tile_compound(self, sid, polys, cm, groups, node):
+    def tile_compound(self, sid, polys, cm, groups, node, one_way=False):
         parts = []
         for poly in polys:
             pts = [xform(cm, p) for p in poly]
             finite(node, pts)
             check_polygon(node, pts)
             parts.append({"type": "polygon", "points": [P(p) for p in pts]})
-        # CHOICE: always a compound, even of one polygon; tile-collision after the layer's groups
+        # CHOICE: always a compound, even of one polygon; tile-collision after the layer's groups,
+        # then one-way (last, as on a body's PATH#one-way; settled with collide's reader)
         return {"id": sid, "type": "compound", "parts": parts,
-                "groups": groups + ["tile-collision"]}
+                "groups": groups + ["tile-collision"] + (["one-way"] if one_way else [])}
 
 
 def packed_bytes(v, node, path):

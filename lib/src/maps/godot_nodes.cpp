@@ -4,6 +4,7 @@
 #include "maps/godot_scene.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <unordered_map>
 
@@ -29,6 +30,13 @@ const std::string* string_attr(const Section& s, std::string_view name) {
 bool is_node2d(const std::string& type) {
     if (type.size() > 2 && type.compare(type.size() - 2, 2, "2D") == 0) return true;
     return type == "TileMapLayer" || type == "TileMap" || type == "ParallaxLayer";
+}
+
+bool ends_with_ci(const std::string& s, std::string_view suffix) {
+    if (s.size() < suffix.size()) return false;
+    for (std::size_t i = 0; i < suffix.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + i])) != suffix[i]) return false;
+    return true;
 }
 
 bool is_3d(const std::string& type) { return type.size() > 2 && type.compare(type.size() - 2, 2, "3D") == 0; }
@@ -189,6 +197,9 @@ private:
             if (to == std::string::npos) to = parent->size();
             const std::string part = parent->substr(from, to - from);
             const int next = child(at, part);
+            // Under a node that was skipped (an instanced 3D model is not read), its unread
+            // children are the skipped node itself: what is added there is skipped with it.
+            if (next < 0 && tree_.nodes[static_cast<std::size_t>(at)].skipped) return at;
             if (next < 0) fail(file.path, s.line, s.column, "parent \"" + *parent + "\" names no node");
             at = next;
             from = to + 1;
@@ -230,9 +241,20 @@ private:
             if (it == file.ext.end()) fail(file.path, inst->line, inst->column, "instance names no [ext_resource]");
             const std::string* path = string_attr(*it->second, "path");
             if (!path) fail(file.path, it->second->line, it->second->column, "[ext_resource] has no path");
-            const Loaded& inner = files_.load(*path, &file);
-            scene(inner, index, line, column, depth + 1);
-            n = &tree_.nodes[static_cast<std::size_t>(index)];
+            if (n->skipped) {
+                // Under a 3D node, a SubViewport or a placeholder: not read at all.
+            } else if (ends_with_ci(*path, ".scn")) {
+                fail(file.path, inst->line, inst->column, who(*n) + ": instances a binary scene ('" + *path +
+                                                              "'): collide reads text scenes; save it as .tscn in Godot");
+            } else if (!ends_with_ci(*path, ".tscn")) {
+                // A PackedScene that is not a scene file: an imported 3D model (.glb, .gltf, .dae, ...).
+                warn(*n, "an instanced 3D model ('" + *path + "'), skipped with what it holds");
+                n->skipped = true;
+            } else {
+                const Loaded& inner = files_.load(*path, &file);
+                scene(inner, index, line, column, depth + 1);
+                n = &tree_.nodes[static_cast<std::size_t>(index)];
+            }
         }
         if (const Value* groups = s.attribute("groups"))
             for (const Value& g : groups->items)

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <unordered_map>
 
@@ -220,7 +221,21 @@ private:
             const int parent = root ? -1 : parent_of(file, s, local);
             // A node written again under an instance overrides it (editable children).
             index = parent >= 0 ? child(parent, *name) : -1;
-            if (index < 0) index = add_node(parent, *name);
+            if (index < 0) {
+                index = add_node(parent, *name);
+                // index="K": added among an instance's children at K, as Godot places it.
+                // Godot writes it as a string ("0").
+                const Value* at_index = s.attribute("index");
+                std::int64_t wanted = -1;
+                if (at_index && at_index->kind == Value::Kind::Int) wanted = at_index->integer;
+                if (at_index && at_index->kind == Value::Kind::String)
+                    std::from_chars(at_index->text.data(), at_index->text.data() + at_index->text.size(), wanted);
+                if (parent >= 0 && wanted >= 0) {
+                    std::vector<int>& siblings = tree_.nodes[static_cast<std::size_t>(parent)].children;
+                    const auto k = static_cast<std::size_t>(std::min<std::int64_t>(wanted, static_cast<std::int64_t>(siblings.size()) - 1));
+                    std::rotate(siblings.begin() + static_cast<std::ptrdiff_t>(k), siblings.end() - 1, siblings.end());
+                }
+            }
         }
         if (root) local.push_back(index);
         Node* n = &tree_.nodes[static_cast<std::size_t>(index)];

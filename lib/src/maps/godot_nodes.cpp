@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace collide::detail::godot {
 
@@ -163,7 +164,7 @@ private:
         if (parent >= 0) {
             n.skipped = tree_.nodes[static_cast<std::size_t>(parent)].skipped;
             tree_.nodes[static_cast<std::size_t>(parent)].children.push_back(static_cast<int>(tree_.nodes.size()));
-            children_.emplace(child_key(parent, name), static_cast<int>(tree_.nodes.size()));
+            if (indexed_.count(parent)) children_.emplace(child_key(parent, name), static_cast<int>(tree_.nodes.size()));
         }
         tree_.nodes.push_back(std::move(n));
         return static_cast<int>(tree_.nodes.size()) - 1;
@@ -177,7 +178,12 @@ private:
         key += name;
         return key;
     }
-    int child(int parent, const std::string& name) const {
+    int child(int parent, const std::string& name) {
+        // A parent's children are indexed the first time one is asked for (most never are:
+        // siblings come in a row, and only an instance's children are looked up to override).
+        if (indexed_.insert(parent).second)
+            for (const int c : tree_.nodes[static_cast<std::size_t>(parent)].children)
+                children_.emplace(child_key(parent, tree_.nodes[static_cast<std::size_t>(c)].name), c);
         const auto it = children_.find(child_key(parent, name));
         return it == children_.end() ? -1 : it->second;
     }
@@ -192,6 +198,8 @@ private:
         if (local.empty()) fail(file.path, s.line, s.column, "a node with a parent before the scene's root");
         int at = local[0];
         if (*parent == ".") return at;
+        // Siblings come one after another: the last parent resolved in this file, again.
+        if (last_parent_.file == &file && last_parent_.root == at && last_parent_.text == *parent) return last_parent_.index;
         std::size_t from = 0;
         while (from <= parent->size()) {
             std::size_t to = parent->find('/', from);
@@ -205,6 +213,7 @@ private:
             at = next;
             from = to + 1;
         }
+        last_parent_ = LastParent{&file, local[0], *parent, at};
         return at;
     }
 
@@ -220,7 +229,8 @@ private:
         } else {
             const int parent = root ? -1 : parent_of(file, s, local);
             // A node written again under an instance overrides it (editable children).
-            index = parent >= 0 ? child(parent, *name) : -1;
+            // Only under an instance can a node be there already (Godot writes a node once).
+            index = parent >= 0 && tree_.nodes[static_cast<std::size_t>(parent)].instanced ? child(parent, *name) : -1;
             if (index < 0) {
                 index = add_node(parent, *name);
                 // index="K": added among an instance's children at K, as Godot places it.
@@ -267,8 +277,12 @@ private:
                 n->skipped = true;
             } else {
                 const Loaded& inner = files_.load(*path, &file);
+                const std::size_t first = tree_.nodes.size();
                 scene(inner, index, line, column, depth + 1);
+                // What the instance brought may be overridden by name from here on.
+                for (std::size_t k = first; k < tree_.nodes.size(); ++k) tree_.nodes[k].instanced = true;
                 n = &tree_.nodes[static_cast<std::size_t>(index)];
+                n->instanced = true;
             }
         }
         if (const Value* groups = s.attribute("groups"))
@@ -291,6 +305,13 @@ private:
     Tree& tree_;
     std::vector<std::string> stack_;  // the files being expanded
     std::unordered_map<std::string, int> children_;  // child_key(parent, name) -> the child
+    std::unordered_set<int> indexed_;                 // the parents whose children are in children_
+    struct LastParent {
+        const Loaded* file = nullptr;
+        int root = -1;
+        std::string text;
+        int index = -1;
+    } last_parent_;
 };
 
 // A node's own transform: its position, rotation, scale and skew in the order written (a

@@ -61,6 +61,7 @@ struct Node {
     const Loaded* file = nullptr;  ///< where the node (or its instancing node) is written
     std::uint32_t line = 0, column = 0;  ///< in the scene given: the node, or the instance that made it
     bool skipped = false;  ///< under a 3D node, a SubViewport, or a placeholder
+    bool instanced = false;  ///< an instancing node, or one an instanced scene brought
 
     const Prop* prop(std::string_view key) const;
 };

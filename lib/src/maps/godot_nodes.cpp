@@ -200,6 +200,8 @@ private:
         if (*parent == ".") return at;
         // Siblings come one after another: the last parent resolved in this file, again.
         if (last_parent_.file == &file && last_parent_.root == at && last_parent_.text == *parent) return last_parent_.index;
+        // ... or the node written just before, whose first child this is.
+        if (last_added_.file == &file && last_added_.root == at && last_added_.text == *parent) return last_added_.index;
         std::size_t from = 0;
         while (from <= parent->size()) {
             std::size_t to = parent->find('/', from);
@@ -228,6 +230,13 @@ private:
             index = at;  // an instanced scene's root is the instancing node
         } else {
             const int parent = root ? -1 : parent_of(file, s, local);
+            if (!root) {
+                // Its path under this file's root, for the child that may follow it.
+                const std::string& above = s.attribute("parent")->text;
+                last_added_.file = &file;
+                last_added_.root = local[0];
+                last_added_.text = above == "." ? *name : above + "/" + *name;
+            }
             // A node written again under an instance overrides it (editable children).
             // Only under an instance can a node be there already (Godot writes a node once).
             index = parent >= 0 && tree_.nodes[static_cast<std::size_t>(parent)].instanced ? child(parent, *name) : -1;
@@ -248,6 +257,7 @@ private:
             }
         }
         if (root) local.push_back(index);
+        else last_added_.index = index;
         Node* n = &tree_.nodes[static_cast<std::size_t>(index)];
         if (n->line == 0 || depth == 0) {
             n->line = line;
@@ -311,7 +321,7 @@ private:
         int root = -1;
         std::string text;
         int index = -1;
-    } last_parent_;
+    } last_parent_, last_added_;
 };
 
 // A node's own transform: its position, rotation, scale and skew in the order written (a

@@ -60,62 +60,7 @@ if [ -z "$MAP" ]; then
 fi
 [ -s "$MAP" ] || { echo "map_bench.sh: no map $MAP" >&2; exit 2; }
 
-echo "== map $MAP ($(stat -c %s "$MAP") bytes)"
-[ -s "$MAP.stats" ] && echo "   generator: $(cat "$MAP.stats")"
-echo "== collide $BIN, built $(date -u -r "$BIN" '+%Y-%m-%d %H:%M UTC')"
-echo "   source: $(git -C "$ROOT" log -1 --format='%h %s' 2>/dev/null | cut -c1-80 || echo '?')"
-echo "== load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+# shellcheck source=floor_rounds.sh
+source "$HERE/floor_rounds.sh"
+floor_rounds "$MAP" map map_bench.sh "issue 14"
 
-# Untimed: warm the page cache, show the phases, and stop early if collide cannot read the map.
-echo "== floor phases (untimed run): $("$FLOOR" "$MAP")"
-rc=0
-"$BIN" check -v "$MAP" > "$DIR/check.out" 2> "$DIR/check.err" || rc=$?
-if [ "$rc" -gt 1 ]; then  # 1 is a failed rule or expectation: the report was still written
-  echo "map_bench.sh: collide check failed (exit $rc):" >&2; grep -v ' is read as ' "$DIR/check.err" | tail -5 >&2; exit 1
-fi
-echo "== collide check -v (untimed run): $(grep -E '^collide: (parse|check and write) [0-9.]+ ms' "$DIR/check.err" | sed 's/^collide: //' | paste -sd ';' -)"
-echo "   report: $(stat -c %s "$DIR/check.out") bytes; summary: $(python3 -c '
-import json, sys
-s = json.load(open(sys.argv[1]))["scenes"][0]["summary"]
-print(", ".join(f"{k} {v}" for k, v in s.items() if not isinstance(v, (dict, list))))' "$DIR/check.out" 2>/dev/null || echo '?')"
-"$BIN" import "$MAP" > "$DIR/import.out"
-echo "   import: $(stat -c %s "$DIR/import.out") bytes of scene text"
-
-# name command... : time one run, appending "name wall user sys rss_kb" to the results
-: > "$DIR/times.tsv"
-timed() {
-  local name=$1; shift
-  /usr/bin/time -f '%e %U %S %M' -o "$DIR/time.one" "$@" > /dev/null
-  echo "$name $(cat "$DIR/time.one")" >> "$DIR/times.tsv"
-}
-for ((i = 1; i <= RUNS; i++)); do
-  timed floor "$FLOOR" "$MAP"
-  timed check "$BIN" check "$MAP"
-  timed import "$BIN" import "$MAP"
-  echo "   round $i/$RUNS: $(tail -3 "$DIR/times.tsv" | awk '{printf "%s %s s  ", $1, $2}')"
-done
-echo "== load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
-
-python3 - "$DIR/times.tsv" <<'EOF'
-import statistics, sys
-rows = [line.split() for line in open(sys.argv[1]) if line.strip()]
-runs = {}
-for name, wall, user, sys_, rss in rows:
-    runs.setdefault(name, []).append((float(wall), float(user), float(sys_), int(rss)))
-med = {n: [statistics.median(r[i] for r in v) for i in range(4)] for n, v in runs.items()}
-print()
-print("| program | runs | wall s (median; all) | user s | sys s | peak RSS MB |")
-print("|---|---|---|---|---|---|")
-for n in ("floor", "check", "import"):
-    w, u, s, m = med[n]
-    allw = " ".join(f"{r[0]:.2f}" for r in runs[n])
-    print(f"| {n} | {len(runs[n])} | {w:.2f} ({allw}) | {u:.2f} | {s:.2f} | {m / 1024:.1f} |")
-print()
-f = med["floor"]
-for n in ("check", "import"):
-    w, u, s, m = med[n]
-    cpu, fcpu = u + s, f[1] + f[2]
-    print(f"{n} / floor: wall {w / f[0]:.2f}x, user+sys {cpu / max(fcpu, 0.005):.2f}x, "
-          f"peak RSS {m / f[3]:.2f}x")
-print(f"target (issue 14): check / floor wall < 2x: {'met' if med['check'][0] < 2 * f[0] else 'NOT met'}")
-EOF

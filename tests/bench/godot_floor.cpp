@@ -25,34 +25,11 @@
 #include <string_view>
 #include <vector>
 
+#include "floor_common.hpp"
+
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point& t) {
-    const Clock::time_point now = Clock::now();
-    const double ms = std::chrono::duration<double, std::milli>(now - t).count();
-    t = now;
-    return ms;
-}
-
-[[noreturn]] void fail(const char* what) {
-    std::fprintf(stderr, "godot_floor: %s\n", what);
-    std::exit(1);
-}
-
-// One read of the whole file into a buffer of its size.
-std::string read_file(const char* path) {
-    std::FILE* f = std::fopen(path, "rb");
-    if (!f || std::fseek(f, 0, SEEK_END) != 0) fail("cannot open the scene");
-    const long size = std::ftell(f);
-    std::rewind(f);
-    if (size < 0) fail("cannot size the scene");
-    std::string text(static_cast<size_t>(size), '\0');
-    if (std::fread(text.data(), 1, text.size(), f) != text.size()) fail("cannot read the scene");
-    std::fclose(f);
-    return text;
-}
+using namespace floor_common;
 
 // What the tokenizer keeps: counts, the tile data's base64 and where each position value starts.
 struct Tokens {
@@ -209,6 +186,7 @@ double read_positions(const std::vector<const char*>& positions, const char* end
 }  // namespace
 
 int main(int argc, char** argv) {
+    program() = "godot_floor";
     if (argc != 2) {
         std::fprintf(stderr, "usage: godot_floor LEVEL.tscn\n");
         return 2;
@@ -216,7 +194,7 @@ int main(int argc, char** argv) {
     const Clock::time_point start = Clock::now();
     Clock::time_point t = start;
 
-    const std::string text = read_file(argv[1]);
+    const std::string text = read_file(argv[1], "scene");
     const double read_ms = ms_since(t);
 
     const Tokens tokens = tokenize(text);

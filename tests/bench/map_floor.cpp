@@ -26,34 +26,11 @@
 #include <string>
 #include <vector>
 
+#include "floor_common.hpp"
+
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point& t) {
-    const Clock::time_point now = Clock::now();
-    const double ms = std::chrono::duration<double, std::milli>(now - t).count();
-    t = now;
-    return ms;
-}
-
-[[noreturn]] void fail(const char* what) {
-    std::fprintf(stderr, "map_floor: %s\n", what);
-    std::exit(1);
-}
-
-// One read of the whole file into a buffer of its size.
-std::string read_file(const char* path) {
-    std::FILE* f = std::fopen(path, "rb");
-    if (!f || std::fseek(f, 0, SEEK_END) != 0) fail("cannot open the map");
-    const long size = std::ftell(f);
-    std::rewind(f);
-    if (size < 0) fail("cannot size the map");
-    std::string text(static_cast<size_t>(size), '\0');
-    if (std::fread(text.data(), 1, text.size(), f) != text.size()) fail("cannot read the map");
-    std::fclose(f);
-    return text;
-}
+using namespace floor_common;
 
 // RFC 4648 base64; whitespace skipped, '=' ends the data, anything else is an error.
 std::vector<unsigned char> base64_decode(const char* s) {
@@ -106,6 +83,7 @@ std::unique_ptr<unsigned char[]> inflate_all(std::vector<unsigned char>& in, siz
 }  // namespace
 
 int main(int argc, char** argv) {
+    program() = "map_floor";
     if (argc != 2) {
         std::fprintf(stderr, "usage: map_floor MAP.tmx\n");
         return 2;
@@ -113,7 +91,7 @@ int main(int argc, char** argv) {
     const Clock::time_point start = Clock::now();
     Clock::time_point t = start;
 
-    const std::string text = read_file(argv[1]);
+    const std::string text = read_file(argv[1], "map");
     const double read_ms = ms_since(t);
 
     pugi::xml_document doc;

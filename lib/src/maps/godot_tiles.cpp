@@ -231,8 +231,15 @@ public:
 private:
     void physics_layer(const std::string& id, int k, const std::vector<Cell>& cells, const std::vector<std::string>& groups) {
         const bool grid_ok = g_.x.y == 0 && g_.y.x == 0 && g_.x.x > 0 && g_.y.y > 0;
-        std::vector<std::uint32_t> solid, shaped;  // indices into cells
+        std::vector<std::uint32_t> solid;  // indices into cells
+        struct Shaped {
+            std::uint32_t cell;
+            const TileInfo* tile;
+            const LayerTile* layer;
+        };
+        std::vector<Shaped> shaped;  // the cells that become compounds, with their tile found
         const TileKey* last_key = nullptr;
+        const TileInfo* last_tile = nullptr;
         const LayerTile* last = nullptr;
         for (std::size_t i = 0; i < cells.size(); ++i) {
             const Cell& c = cells[i];
@@ -242,21 +249,18 @@ private:
                 const auto t = set_.tiles.find(c.tile);
                 if (t != set_.tiles.end()) {
                     const auto l = t->second.layers.find(k);
-                    if (l != t->second.layers.end() && !l->second.polygons.empty()) last = &l->second;
+                    if (l != t->second.layers.end() && !l->second.polygons.empty()) last_tile = &t->second, last = &l->second;
                 }
             }
             if (!last) continue;
             const bool in_grid = last->full && grid_ok;
             if (in_grid) solid.push_back(static_cast<std::uint32_t>(i));
-            if (!in_grid || last->one_way) shaped.push_back(static_cast<std::uint32_t>(i));
+            if (!in_grid || last->one_way) shaped.push_back(Shaped{static_cast<std::uint32_t>(i), last_tile, last});
         }
         if (!solid.empty()) grid(id, cells, solid, groups);
         std::vector<std::string> tile_groups = groups;
         add_group(tile_groups, "tile-collision");
-        for (const std::uint32_t i : shaped) {
-            const LayerTile& l = set_.tiles.find(cells[i].tile)->second.layers.find(k)->second;
-            compound(id, cells[i], l, grid_ok, tile_groups);
-        }
+        for (const Shaped& s : shaped) compound(id, cells[s.cell], *s.tile, *s.layer, grid_ok, tile_groups);
     }
 
     void grid(const std::string& id, const std::vector<Cell>& cells, const std::vector<std::uint32_t>& solid,
@@ -283,9 +287,8 @@ private:
         if (!ignore_.empty()) imp_.grid_ignores.push_back(Ignore{imp_.grid_sources.size() - 1, ignore_});
     }
 
-    void compound(const std::string& id, const Cell& c, const LayerTile& layer, bool grid_ok, const std::vector<std::string>& groups) {
-        const auto t = set_.tiles.find(c.tile);
-        const TileInfo& tile = t->second;
+    void compound(const std::string& id, const Cell& c, const TileInfo& tile, const LayerTile& layer, bool grid_ok,
+                  const std::vector<std::string>& groups) {
         const bool fh = tile.flip_h != ((c.flags & kFlipH) != 0), fv = tile.flip_v != ((c.flags & kFlipV) != 0),
                    tr = tile.transpose != ((c.flags & kTranspose) != 0);
         const Vec2 ts = set_.tile_size;

@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <deque>
 #include <cmath>
 #include <string>
 
@@ -16,9 +17,12 @@ using Kind = Value::Kind;
 
 namespace {
 
-// The value of property `p` in a one-section file.
-Value value_of(const std::string& text) {
-    const Document d = parse_text_resource("v.tscn", "[resource]\np = " + text + "\n");
+// The value of property `p` in a one-section file. A Value views the text and the Document it
+// was read into, so both are kept (in a list that only grows, for the test's run).
+const Value& value_of(const std::string& text) {
+    static std::deque<std::pair<std::string, Document>> kept;
+    auto& [source, d] = kept.emplace_back("[resource]\np = " + text + "\n", Document{});
+    d = parse_text_resource("v.tscn", source);
     REQUIRE(d.sections.size() == 1);
     REQUIRE(d.sections[0].properties.size() == 1);
     return d.sections[0].properties[0].second;

@@ -21,7 +21,7 @@ std::string folder_of(const std::string& path) {
     return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
 }
 
-const std::string* string_attr(const Section& s, std::string_view name) {
+const std::string_view* string_attr(const Section& s, std::string_view name) {
     const Value* v = s.attribute(name);
     return v && v->kind == Value::Kind::String ? &v->text : nullptr;
 }
@@ -29,19 +29,19 @@ const std::string* string_attr(const Section& s, std::string_view name) {
 // Node2D and the classes derived from it that levels hold: their position, rotation, scale and
 // skew place their children. Every other class (Node, CanvasLayer, Control, ...) stops the
 // chain: a node under it is placed by its own transform alone.
-bool is_node2d(const std::string& type) {
-    if (type.size() > 2 && type.compare(type.size() - 2, 2, "2D") == 0) return true;
+bool is_node2d(std::string_view type) {
+    if (type.size() > 2 && type.substr(type.size() - 2) == "2D") return true;
     return type == "TileMapLayer" || type == "TileMap" || type == "ParallaxLayer";
 }
 
-bool ends_with_ci(const std::string& s, std::string_view suffix) {
+bool ends_with_ci(std::string_view s, std::string_view suffix) {
     if (s.size() < suffix.size()) return false;
     for (std::size_t i = 0; i < suffix.size(); ++i)
         if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + i])) != suffix[i]) return false;
     return true;
 }
 
-bool is_3d(const std::string& type) { return type.size() > 2 && type.compare(type.size() - 2, 2, "3D") == 0; }
+bool is_3d(std::string_view type) { return type.size() > 2 && type.substr(type.size() - 2) == "3D"; }
 
 }  // namespace
 
@@ -65,20 +65,23 @@ const Prop* Node::prop(std::string_view key) const {
 
 Files::Files(const std::string& scene, const FileLoader& load) : scene_(scene), loader_(load) {}
 
-const Loaded& Files::parse(const std::string& path, std::string text) {
-    auto loaded = std::make_unique<Loaded>();
-    loaded->path = path;
-    loaded->doc = parse_text_resource(path, text);
+const Loaded& Files::add(std::unique_ptr<Loaded> loaded, std::string_view text) {
+    loaded->doc = parse_text_resource(loaded->path, text);
     for (const Section& s : loaded->doc.sections) {
-        const std::string* id = string_attr(s, "id");
+        const std::string_view* id = string_attr(s, "id");
         if (!id) continue;
         if (s.tag == "ext_resource") loaded->ext[*id] = &s;
         if (s.tag == "sub_resource") loaded->sub[*id] = &s;
     }
+    const std::string path = loaded->path;
     return *(files_[path] = std::move(loaded));
 }
 
-const Loaded& Files::scene(std::string_view text) { return parse(scene_, std::string(text)); }
+const Loaded& Files::scene(std::string_view text) {
+    auto loaded = std::make_unique<Loaded>();
+    loaded->path = scene_;
+    return add(std::move(loaded), text);
+}
 
 const Loaded& Files::load(const std::string& path, const Loaded* from) {
     std::string full;
@@ -107,30 +110,34 @@ const Loaded& Files::load(const std::string& path, const Loaded* from) {
     }
     const auto it = files_.find(full);
     if (it != files_.end()) return *it->second;
-    return parse(full, loader_(full));
+    auto loaded = std::make_unique<Loaded>();
+    loaded->path = full;
+    loaded->own_text = loader_(full);
+    const std::string_view text = loaded->own_text;
+    return add(std::move(loaded), text);
 }
 
 Resource resource(Files& files, const Loaded& in, const Value& v) {
     if (!v.is_call("SubResource") && !v.is_call("ExtResource")) return {};
     if (v.items.size() != 1 || v.items[0].kind != Value::Kind::String)
-        fail(in.path, v.line, v.column, v.text + "(...) takes one id string");
-    const std::string& id = v.items[0].text;
+        fail(in.path, v.line, v.column, std::string(v.text) + "(...) takes one id string");
+    const std::string id(v.items[0].text);
     if (v.text == "SubResource") {
         const auto it = in.sub.find(id);
         if (it == in.sub.end()) fail(in.path, v.line, v.column, "SubResource(\"" + id + "\") names no [sub_resource]");
-        const std::string* type = string_attr(*it->second, "type");
-        return Resource{it->second, type ? *type : std::string(), &in};
+        const std::string_view* type = string_attr(*it->second, "type");
+        return Resource{it->second, type ? *type : std::string_view(), &in};
     }
     const auto it = in.ext.find(id);
     if (it == in.ext.end()) fail(in.path, v.line, v.column, "ExtResource(\"" + id + "\") names no [ext_resource]");
-    const std::string* path = string_attr(*it->second, "path");
+    const std::string_view* path = string_attr(*it->second, "path");
     if (!path) fail(in.path, it->second->line, it->second->column, "[ext_resource] id \"" + id + "\" has no path");
-    const Loaded& res = files.load(*path, &in);
+    const Loaded& res = files.load(std::string(*path), &in);
     // A .tres: [gd_resource type=...] says the class, its [resource] section holds the properties.
     const Section* head = res.doc.sections.empty() ? nullptr : &res.doc.sections[0];
-    const std::string* type = head && head->tag == "gd_resource" ? string_attr(*head, "type") : nullptr;
+    const std::string_view* type = head && head->tag == "gd_resource" ? string_attr(*head, "type") : nullptr;
     for (const Section& s : res.doc.sections)
-        if (s.tag == "resource") return Resource{&s, type ? *type : std::string(), &res};
+        if (s.tag == "resource") return Resource{&s, type ? *type : std::string_view(), &res};
     fail(res.path, 1, 1, "no [resource] section");
 }
 
@@ -148,19 +155,30 @@ public:
         stack_.push_back(file.path);
         const bool outer = depth == 0;
         std::vector<int> local;  // this file's nodes, [0] its root
+        Resolved resolved;       // this file's parent= texts, resolved
         for (const Section& s : file.doc.sections) {
             if (s.tag != "node") continue;
-            node(file, s, at, local, outer ? s.line : line, outer ? s.column : column, depth);
+            node(file, s, at, local, resolved, outer ? s.line : line, outer ? s.column : column, depth);
         }
         stack_.pop_back();
     }
 
 private:
-    int add_node(int parent, const std::string& name) {
+    // A file's parent= texts and the nodes they name: siblings name their parent again and
+    // again (a level's Coins may hold 40,000 of them).
+    using Resolved = std::unordered_map<std::string_view, int>;
+
+    int add_node(int parent, std::string_view name) {
         Node n;
         n.name = name;
         n.parent = parent;
-        n.path = parent < 0 ? name : tree_.nodes[static_cast<std::size_t>(parent)].path + "/" + name;
+        if (parent >= 0) {
+            const std::string& above = tree_.nodes[static_cast<std::size_t>(parent)].path;
+            n.path.reserve(above.size() + 1 + name.size());
+            n.path += above;
+            n.path += '/';
+        }
+        n.path += name;
         if (parent >= 0) {
             n.skipped = tree_.nodes[static_cast<std::size_t>(parent)].skipped;
             tree_.nodes[static_cast<std::size_t>(parent)].children.push_back(static_cast<int>(tree_.nodes.size()));
@@ -172,13 +190,13 @@ private:
 
     // The child of `parent` called `name`, or -1: found by name, not by a walk over siblings
     // (a level's Coins may hold 40,000 of them).
-    static std::string child_key(int parent, const std::string& name) {
+    static std::string child_key(int parent, std::string_view name) {
         std::string key = std::to_string(parent);
         key += '/';
         key += name;
         return key;
     }
-    int child(int parent, const std::string& name) {
+    int child(int parent, std::string_view name) {
         // A parent's children are indexed the first time one is asked for (most never are:
         // siblings come in a row, and only an instance's children are looked up to override).
         if (indexed_.insert(parent).second)
@@ -189,54 +207,61 @@ private:
     }
 
     // The node a `parent="A/B"` attribute names among this file's nodes.
-    int parent_of(const Loaded& file, const Section& s, const std::vector<int>& local) {
-        const Value* attr = s.attribute("parent");
+    int parent_of(const Loaded& file, const Section& s, const Value* attr, const std::vector<int>& local, Resolved& resolved) {
         if (!attr) return -1;
         if (attr->kind != Value::Kind::String && attr->kind != Value::Kind::NodePath)
             fail(file.path, attr->line, attr->column, "parent= must be a string, not " + describe(*attr));
-        const std::string* parent = &attr->text;
+        const std::string_view* parent = &attr->text;
         if (local.empty()) fail(file.path, s.line, s.column, "a node with a parent before the scene's root");
         int at = local[0];
         if (*parent == ".") return at;
-        // Siblings come one after another: the last parent resolved in this file, again.
-        if (last_parent_.file == &file && last_parent_.root == at && last_parent_.text == *parent) return last_parent_.index;
-        // ... or the node written just before, whose first child this is.
-        if (last_added_.file == &file && last_added_.root == at && last_added_.text == *parent) return last_added_.index;
+        // The node written just before, whose first child this is ...
+        if (last_added_.names(&file, at, *parent)) return last_added_.index;
+        // ... or a parent named before.
+        if (const auto it = resolved.find(*parent); it != resolved.end()) return it->second;
         std::size_t from = 0;
         while (from <= parent->size()) {
             std::size_t to = parent->find('/', from);
-            if (to == std::string::npos) to = parent->size();
-            const std::string part = parent->substr(from, to - from);
+            if (to == std::string_view::npos) to = parent->size();
+            const std::string_view part = parent->substr(from, to - from);
             const int next = child(at, part);
             // Under a node that was skipped (an instanced 3D model is not read), its unread
             // children are the skipped node itself: what is added there is skipped with it.
             if (next < 0 && tree_.nodes[static_cast<std::size_t>(at)].skipped) return at;
-            if (next < 0) fail(file.path, s.line, s.column, "parent \"" + *parent + "\" names no node");
+            if (next < 0) fail(file.path, s.line, s.column, "parent \"" + std::string(*parent) + "\" names no node");
             at = next;
             from = to + 1;
         }
-        last_parent_ = LastParent{&file, local[0], *parent, at};
+        resolved.emplace(*parent, at);
         return at;
     }
 
-    void node(const Loaded& file, const Section& s, int at, std::vector<int>& local, std::uint32_t line,
+    void node(const Loaded& file, const Section& s, int at, std::vector<int>& local, Resolved& resolved, std::uint32_t line,
               std::uint32_t column, std::size_t depth) {
-        const std::string* name = string_attr(s, "name");
+        // The attributes, in one pass (the last one of a name counts).
+        const Value *name_attr = nullptr, *parent_attr = nullptr, *type_attr = nullptr, *instance = nullptr, *groups = nullptr,
+                    *at_index = nullptr, *placeholder = nullptr;
+        for (const Entry& e : s.attributes) {
+            const std::string_view k = e.first;
+            if (k == "name") name_attr = &e.second;
+            else if (k == "parent") parent_attr = &e.second;
+            else if (k == "type") type_attr = &e.second;
+            else if (k == "instance") instance = &e.second;
+            else if (k == "groups") groups = &e.second;
+            else if (k == "index") at_index = &e.second;
+            else if (k == "instance_placeholder") placeholder = &e.second;
+        }
+        const std::string_view* name = name_attr && name_attr->kind == Value::Kind::String ? &name_attr->text : nullptr;
         if (!name) fail(file.path, s.line, s.column, "a [node] without a name");
-        const bool root = s.attribute("parent") == nullptr;
-        if (root && !local.empty()) fail(file.path, s.line, s.column, "a second root node '" + *name + "'");
+        const bool root = parent_attr == nullptr;
+        if (root && !local.empty()) fail(file.path, s.line, s.column, "a second root node '" + std::string(*name) + "'");
         int index;
         if (root && at >= 0) {
             index = at;  // an instanced scene's root is the instancing node
         } else {
-            const int parent = root ? -1 : parent_of(file, s, local);
-            if (!root) {
-                // Its path under this file's root, for the child that may follow it.
-                const std::string& above = s.attribute("parent")->text;
-                last_added_.file = &file;
-                last_added_.root = local[0];
-                last_added_.text = above == "." ? *name : above + "/" + *name;
-            }
+            const int parent = root ? -1 : parent_of(file, s, parent_attr, local, resolved);
+            // Its path under this file's root, for the child that may follow it.
+            if (!root) last_added_ = LastAdded{&file, local[0], parent_attr->text, *name, -1};
             // A node written again under an instance overrides it (editable children).
             // Only under an instance can a node be there already (Godot writes a node once).
             index = parent >= 0 && tree_.nodes[static_cast<std::size_t>(parent)].instanced ? child(parent, *name) : -1;
@@ -244,7 +269,6 @@ private:
                 index = add_node(parent, *name);
                 // index="K": added among an instance's children at K, as Godot places it.
                 // Godot writes it as a string ("0").
-                const Value* at_index = s.attribute("index");
                 std::int64_t wanted = -1;
                 if (at_index && at_index->kind == Value::Kind::Int) wanted = at_index->integer;
                 if (at_index && at_index->kind == Value::Kind::String)
@@ -264,29 +288,29 @@ private:
             n->column = column;
             n->file = &file;
         }
-        if (const std::string* type = string_attr(s, "type")) n->type = *type;
-        if (s.attribute("instance_placeholder")) {
+        if (type_attr && type_attr->kind == Value::Kind::String) n->type = type_attr->text;
+        if (placeholder) {
             warn(*n, "an instance placeholder, skipped");
             n->skipped = true;
         }
-        if (const Value* inst = s.attribute("instance")) {
+        if (const Value* inst = instance) {
             if (!inst->is_call("ExtResource") || inst->items.size() != 1)
                 fail(file.path, inst->line, inst->column, "instance= takes an ExtResource(\"id\")");
             const auto it = file.ext.find(inst->items[0].text);
             if (it == file.ext.end()) fail(file.path, inst->line, inst->column, "instance names no [ext_resource]");
-            const std::string* path = string_attr(*it->second, "path");
+            const std::string_view* path = string_attr(*it->second, "path");
             if (!path) fail(file.path, it->second->line, it->second->column, "[ext_resource] has no path");
             if (n->skipped) {
                 // Under a 3D node, a SubViewport or a placeholder: not read at all.
             } else if (ends_with_ci(*path, ".scn")) {
-                fail(file.path, inst->line, inst->column, who(*n) + ": instances a binary scene ('" + *path +
+                fail(file.path, inst->line, inst->column, who(*n) + ": instances a binary scene ('" + std::string(*path) +
                                                               "'): collide reads text scenes; save it as .tscn in Godot");
             } else if (!ends_with_ci(*path, ".tscn")) {
                 // A PackedScene that is not a scene file: an imported 3D model (.glb, .gltf, .dae, ...).
-                warn(*n, "an instanced 3D model ('" + *path + "'), skipped with what it holds");
+                warn(*n, "an instanced 3D model ('" + std::string(*path) + "'), skipped with what it holds");
                 n->skipped = true;
             } else {
-                const Loaded& inner = files_.load(*path, &file);
+                const Loaded& inner = files_.load(std::string(*path), &file);
                 const std::size_t first = tree_.nodes.size();
                 scene(inner, index, line, column, depth + 1);
                 // What the instance brought may be overridden by name from here on.
@@ -295,9 +319,10 @@ private:
                 n->instanced = true;
             }
         }
-        if (const Value* groups = s.attribute("groups"))
+        if (groups)
             for (const Value& g : groups->items)
                 if (g.kind == Value::Kind::String || g.kind == Value::Kind::StringName) n->groups.push_back(g.text);
+        n->props.reserve(n->props.size() + s.properties.size());
         for (const auto& [key, value] : s.properties) n->props.push_back(Prop{key, &value, &file});
         if (!n->skipped && (is_3d(n->type) || n->type == "SubViewport")) {
             warn(*n, n->type == "SubViewport" ? "a SubViewport (another physics world), skipped with what it holds"
@@ -316,12 +341,20 @@ private:
     std::vector<std::string> stack_;  // the files being expanded
     std::unordered_map<std::string, int> children_;  // child_key(parent, name) -> the child
     std::unordered_set<int> indexed_;                 // the parents whose children are in children_
-    struct LastParent {
+    // The node added last: its file, that file's root, its parent= text and name.
+    struct LastAdded {
         const Loaded* file = nullptr;
         int root = -1;
-        std::string text;
+        std::string_view above, name;
         int index = -1;
-    } last_parent_, last_added_;
+        // Whether `parent`, in `file` under `root`, names this node: "NAME", or "ABOVE/NAME".
+        bool names(const Loaded* in, int under, std::string_view parent) const {
+            if (in != file || under != root || index < 0) return false;
+            if (above == ".") return parent == name;
+            return parent.size() == above.size() + 1 + name.size() && parent.substr(0, above.size()) == above &&
+                   parent[above.size()] == '/' && parent.substr(above.size() + 1) == name;
+        }
+    } last_added_;
 };
 
 // A node's own transform: its position, rotation, scale and skew in the order written (a
@@ -372,11 +405,11 @@ Tree read_tree(Files& files, const Loaded& scene) {
     return tree;
 }
 
-Vec2 vector_value(const std::string& file, const Value& v, const std::string& what) {
+Vec2 vector_value(const std::string& file, const Value& v, const What& what) {
     if ((!v.is_call("Vector2") && !v.is_call("Vector2i")) || v.items.size() != 2)
-        fail(file, v.line, v.column, what + " must be a Vector2(x, y), not " + describe(v));
+        fail(file, v.line, v.column, what.text() + " must be a Vector2(x, y), not " + describe(v));
     for (const Value& c : v.items)
-        if (!c.is_number()) fail(file, c.line, c.column, what + ": " + describe(c) + " where a number belongs");
+        if (!c.is_number()) fail(file, c.line, c.column, what.text() + ": " + describe(c) + " where a number belongs");
     return Vec2{v.items[0].number(), v.items[1].number()};
 }
 
@@ -389,7 +422,7 @@ double number_prop(const Node& n, const Prop* p, double fallback) {
 
 Vec2 vector_prop(const Node& n, const Prop* p, Vec2 fallback) {
     if (!p) return fallback;
-    return vector_value(p->from->path, *p->value, who(n) + ": " + std::string(p->key));
+    return vector_value(p->from->path, *p->value, What{n, p->key});
 }
 
 bool bool_prop(const Node& n, const Prop* p, bool fallback) {
@@ -399,14 +432,14 @@ bool bool_prop(const Node& n, const Prop* p, bool fallback) {
     return p->value->boolean;
 }
 
-std::vector<Vec2> points_of(const std::string& file, const Value& v, const std::string& what) {
+std::vector<Vec2> points_of(const std::string& file, const Value& v, const What& what) {
     std::vector<Vec2> out;
     if (v.is_call("PackedVector2Array")) {
         out.reserve(v.items.size() / 2);
-        if (v.items.size() % 2 != 0) fail(file, v.line, v.column, what + ": a PackedVector2Array of an odd count of numbers");
+        if (v.items.size() % 2 != 0) fail(file, v.line, v.column, what.text() + ": a PackedVector2Array of an odd count of numbers");
         for (std::size_t k = 0; k < v.items.size(); k += 2) {
             if (!v.items[k].is_number() || !v.items[k + 1].is_number())
-                fail(file, v.items[k].line, v.items[k].column, what + ": expected numbers in the PackedVector2Array");
+                fail(file, v.items[k].line, v.items[k].column, what.text() + ": expected numbers in the PackedVector2Array");
             out.push_back(Vec2{v.items[k].number(), v.items[k + 1].number()});
         }
         return out;
@@ -414,12 +447,12 @@ std::vector<Vec2> points_of(const std::string& file, const Value& v, const std::
     if (v.kind == Value::Kind::Array) {
         for (const Value& p : v.items) {
             if (!p.is_call("Vector2") || p.items.size() != 2 || !p.items[0].is_number() || !p.items[1].is_number())
-                fail(file, p.line, p.column, what + ": expected Vector2(x, y), found " + describe(p));
+                fail(file, p.line, p.column, what.text() + ": expected Vector2(x, y), found " + describe(p));
             out.push_back(Vec2{p.items[0].number(), p.items[1].number()});
         }
         return out;
     }
-    fail(file, v.line, v.column, what + ": expected a PackedVector2Array(...), found " + describe(v));
+    fail(file, v.line, v.column, what.text() + ": expected a PackedVector2Array(...), found " + describe(v));
 }
 
 }  // namespace collide::detail::godot

@@ -18,11 +18,11 @@ namespace collide::detail::godot {
 
 namespace {
 
-bool is_body(const std::string& type) {
+bool is_body(std::string_view type) {
     return type == "StaticBody2D" || type == "AnimatableBody2D" || type == "CharacterBody2D" || type == "RigidBody2D" ||
            type == "PhysicalBone2D" || type == "Area2D";
 }
-bool is_shape_node(const std::string& type) { return type == "CollisionShape2D" || type == "CollisionPolygon2D"; }
+bool is_shape_node(std::string_view type) { return type == "CollisionShape2D" || type == "CollisionPolygon2D"; }
 
 // A collision_layer or collision_mask: its bits 1 to 32.
 std::bitset<32> bits(const Node& n, const char* key) {
@@ -46,7 +46,7 @@ public:
             if (n.skipped) continue;
             if (is_body(n.type)) body(i);
             else if (is_shape_node(n.type) && (n.parent < 0 || !is_body(tree_.nodes[static_cast<std::size_t>(n.parent)].type)))
-                warn(n, "a " + n.type + " whose parent is not a collision object, skipped (Godot ignores it)");
+                warn(n, "a " + std::string(n.type) + " whose parent is not a collision object, skipped (Godot ignores it)");
             else if (n.type == "TileMapLayer" || n.type == "TileMap")
                 tile_layers(files_, tree_, i, *scene_, out_, ids_, layers_, masks_);
         }
@@ -92,7 +92,7 @@ private:
         if (!p) return {};
         if (p->value->kind != Value::Kind::String && p->value->kind != Value::Kind::StringName)
             fail(p->from->path, p->value->line, p->value->column, who(n) + ": metadata/collide_ignore must be a string");
-        return tiled::ignored_rules({{"collide_ignore", p->value->text}});
+        return tiled::ignored_rules({{"collide_ignore", std::string(p->value->text)}});
     }
 
     void shape(const Node& n, const std::string& id, const std::vector<Part>& parts, const std::vector<std::string>& groups,
@@ -132,13 +132,13 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 
 }  // namespace
 
-void add_group(std::vector<std::string>& groups, const std::string& g) {
-    if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
+void add_group(std::vector<std::string>& groups, std::string_view g) {
+    if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.emplace_back(g);
 }
 
 std::vector<std::string> node_groups(const Node& n, const std::bitset<32>& layer, const std::bitset<32>& mask) {
     std::vector<std::string> groups;
-    for (const std::string& g : n.groups) add_group(groups, g);
+    for (const std::string_view g : n.groups) add_group(groups, g);
     add_group(groups, n.type);
     add_group(groups, n.name);
     for (std::size_t b = 0; b < 32; ++b)

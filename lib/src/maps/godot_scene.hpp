@@ -39,9 +39,10 @@ struct Affine {
 /// A file read and parsed, with its resources by id.
 struct Loaded {
     std::string path;  ///< as opened
-    Document doc;
-    std::map<std::string, const Section*> ext;  ///< [ext_resource] by id
-    std::map<std::string, const Section*> sub;  ///< [sub_resource] by id
+    std::string own_text;   ///< the text of a file read here (the scene's is the caller's)
+    Document doc;           ///< views into own_text, or into the scene's text
+    std::map<std::string_view, const Section*> ext;  ///< [ext_resource] by id
+    std::map<std::string_view, const Section*> sub;  ///< [sub_resource] by id
 };
 
 /// A property and the file whose resources it names.
@@ -52,11 +53,11 @@ struct Prop {
 };
 
 struct Node {
-    std::string name, type;
+    std::string_view name, type;  ///< views into the Documents Files keeps
     std::string path;  ///< from the root, the root's name first ("Level/Walls/Shape")
     int parent = -1;
     std::vector<int> children;
-    std::vector<std::string> groups;
+    std::vector<std::string_view> groups;
     std::vector<Prop> props;  ///< in the order they apply (an instance's own, then its overrides)
     const Loaded* file = nullptr;  ///< where the node (or its instancing node) is written
     std::uint32_t line = 0, column = 0;  ///< in the scene given: the node, or the instance that made it
@@ -87,7 +88,8 @@ public:
     const std::string& scene_path() const { return scene_; }
 
 private:
-    const Loaded& parse(const std::string& path, std::string text);
+    // `loaded` (its path, and own_text for a file read here) with `text` parsed, kept.
+    const Loaded& add(std::unique_ptr<Loaded> loaded, std::string_view text);
 
     std::string scene_;
     const FileLoader& loader_;
@@ -98,7 +100,7 @@ private:
 /// A resource: its properties, its class, and the file its own references are in.
 struct Resource {
     const Section* section = nullptr;
-    std::string type;
+    std::string_view type;
     const Loaded* file = nullptr;
     const Value* property(std::string_view key) const { return section->property(key); }
 };
@@ -116,15 +118,23 @@ Tree read_tree(Files& files, const Loaded& scene);
 /// `Level/Walls`-style id and what a message says of it: "node 'Level/Walls'".
 inline std::string who(const Node& n) { return "node '" + n.path + "'"; }
 
+/// What an error message calls a value, "node 'A/B': " then `a`, `b` and `c`; made into text
+/// only when an error is thrown (a level reads 100,000s of values that are fine).
+struct What {
+    const Node& node;
+    std::string_view a, b = {}, c = {};
+    std::string text() const { return who(node) + ": " + std::string(a) + std::string(b) + std::string(c); }
+};
+
 /// A number, a Vector2, a bool: the property's value read as that, Godot's default when the
 /// property is absent; an error naming the node for another kind.
 double number_prop(const Node& n, const Prop* p, double fallback);
 Vec2 vector_prop(const Node& n, const Prop* p, Vec2 fallback);
 bool bool_prop(const Node& n, const Prop* p, bool fallback);
 /// A Vector2(x, y) (or Vector2i) as a point; `what` starts the message of an error.
-Vec2 vector_value(const std::string& file, const Value& v, const std::string& what);
+Vec2 vector_value(const std::string& file, const Value& v, const What& what);
 /// PackedVector2Array(...) or an array of Vector2 as points.
-std::vector<Vec2> points_of(const std::string& file, const Value& v, const std::string& what);
+std::vector<Vec2> points_of(const std::string& file, const Value& v, const What& what);
 
 /// The scene's ids: a node path, or a tile's `PATH@X,Y`, as it is; should one be taken already
 /// (a node named `Wall#one-way` beside the one-way shape of `Wall`), the later one gets `~2`,
@@ -144,7 +154,7 @@ private:
 };
 
 /// `g` added to `groups` unless there already.
-void add_group(std::vector<std::string>& groups, const std::string& g);
+void add_group(std::vector<std::string>& groups, std::string_view g);
 /// A body's or tile layer's groups (SPEC §1.6): the node's groups, its class, its name, then
 /// `layer-N` and `mask-N` for each bit N (from 1) set in `layer` and `mask`; each once.
 std::vector<std::string> node_groups(const Node& n, const std::bitset<32>& layer, const std::bitset<32>& mask);

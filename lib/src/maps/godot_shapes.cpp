@@ -53,13 +53,13 @@ struct ShapeProps {
     Vec2 vector(std::string_view key, Vec2 fallback) const {
         const Value* v = res.property(key);
         if (!v) return fallback;
-        return vector_value(res.file->path, *v, what(key));
+        return vector_value(res.file->path, *v, What{node, res.type, ".", key});
     }
     std::vector<Vec2> points(std::string_view key) const {
         const Value* v = res.property(key);
-        return v ? points_of(res.file->path, *v, what(key)) : std::vector<Vec2>{};
+        return v ? points_of(res.file->path, *v, What{node, res.type, ".", key}) : std::vector<Vec2>{};
     }
-    std::string what(std::string_view key) const { return who(node) + ": " + res.type + "." + std::string(key); }
+    std::string what(std::string_view key) const { return who(node) + ": " + std::string(res.type) + "." + std::string(key); }
 };
 
 void circle(const ShapeProps& r, const Affine& m, std::vector<Part>& out) {
@@ -128,7 +128,7 @@ bool shape_parts(Files& files, const Node& node, const Affine& m, BodyParts& out
     if (node.type == "CollisionPolygon2D") {
         const Prop* polygon = node.prop("polygon");
         if (!polygon) return false;
-        std::vector<Vec2> pts = points_of(polygon->from->path, *polygon->value, who(node) + ": polygon");
+        std::vector<Vec2> pts = points_of(polygon->from->path, *polygon->value, What{node, "polygon"});
         if (pts.empty()) return false;
         const double mode = number_prop(node, node.prop("build_mode"), 0);
         if (mode == 1) {
@@ -165,7 +165,7 @@ bool shape_parts(Files& files, const Node& node, const Affine& m, BodyParts& out
         const std::vector<Vec2> pts = r.points("segments");
         for (std::size_t k = 0; k + 1 < pts.size(); k += 2) parts.push_back(segment(m, pts[k], pts[k + 1]));
     } else {
-        fail(shape->from->path, shape->value->line, shape->value->column, who(node) + ": an unknown shape class '" + res.type + "'");
+        fail(shape->from->path, shape->value->line, shape->value->column, who(node) + ": an unknown shape class '" + std::string(res.type) + "'");
     }
     return true;
 }

@@ -1,5 +1,7 @@
 // Godot's text resource format (godot_text.hpp): a recursive-descent reader, one pass, with
-// the line and column of every value for messages.
+// the line and column of every value for messages. Nothing is copied that needs no decoding:
+// names, words and strings without escapes are views of the text, and each list's items are
+// gathered on a scratch stack, then stored in one block (a level holds 100,000s of values).
 #include "maps/godot_text.hpp"
 
 #include "collide/error.hpp"
@@ -9,6 +11,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace collide::detail::godot {
@@ -28,18 +31,37 @@ public:
     }
 
     Document document() {
-        Document doc;
+        // A section's entries are contiguous in doc_.entries: where each starts is kept until
+        // the vector stops growing, then the spans are set.
+        struct Range {
+            std::size_t attributes = 0, properties = 0, end = 0;
+        };
+        std::vector<Range> ranges;
         while (true) {
             skip_blank();
-            if (i_ >= t_.size()) return doc;
+            if (i_ >= t_.size()) break;
             if (t_[i_] == '[') {
-                doc.sections.push_back(header());
+                if (!ranges.empty()) ranges.back().end = doc_.entries.size();
+                ranges.push_back(Range{doc_.entries.size(), 0, 0});
+                doc_.sections.push_back(header());
+                ranges.back().properties = doc_.entries.size();
             } else {
                 // project.godot (a ConfigFile) starts with properties of no section.
-                if (doc.sections.empty()) doc.sections.emplace_back();
-                doc.sections.back().properties.push_back(property());
+                if (doc_.sections.empty()) {
+                    doc_.sections.emplace_back();
+                    ranges.push_back(Range{0, 0, 0});
+                }
+                property();
             }
         }
+        if (!ranges.empty()) ranges.back().end = doc_.entries.size();
+        const Entry* e = doc_.entries.data();
+        for (std::size_t k = 0; k < ranges.size(); ++k) {
+            const Range& r = ranges[k];
+            doc_.sections[k].attributes = Span<Entry>(e + r.attributes, r.properties - r.attributes);
+            doc_.sections[k].properties = Span<Entry>(e + r.properties, r.end - r.properties);
+        }
+        return std::move(doc_);
     }
 
 private:
@@ -80,14 +102,35 @@ private:
         if (i_ >= t_.size() || t_[i_] != c) fail(std::string("expected ") + what + ", found " + seen());
         advance();
     }
-    std::string word() {
+    std::string_view word() {
         const std::size_t from = i_;
         while (i_ < t_.size() && is_word(t_[i_])) ++i_;
-        return std::string(t_.substr(from, i_ - from));
+        return t_.substr(from, i_ - from);
+    }
+    // The items on scratch_ from `from` on, moved into one block of the document.
+    Span<Value> store(std::size_t from) {
+        const std::size_t n = scratch_.size() - from;
+        if (n == 0) return {};
+        Value* block = allocate(n);
+        std::copy(scratch_.begin() + static_cast<std::ptrdiff_t>(from), scratch_.end(), block);
+        scratch_.resize(from);
+        return Span<Value>(block, n);
+    }
+    Value* allocate(std::size_t n) {
+        constexpr std::size_t kBlock = 4096;
+        if (n > kBlock / 4) return doc_.value_blocks.emplace_back(std::make_unique<Value[]>(n)).get();
+        if (left_ < n) {
+            next_ = doc_.value_blocks.emplace_back(std::make_unique<Value[]>(kBlock)).get();
+            left_ = kBlock;
+        }
+        Value* p = next_;
+        next_ += n;
+        left_ -= n;
+        return p;
     }
 
     Section header() {
-        Section s;
+        Section s;  // its attributes go to doc_.entries
         s.line = static_cast<std::uint32_t>(line_);
         s.column = static_cast<std::uint32_t>(i_ - line_start_ + 1);
         advance();  // '['
@@ -100,21 +143,25 @@ private:
                 advance();
                 break;
             }
-            if (i_ >= t_.size() || !is_word_start(t_[i_])) fail("expected an attribute or ']' in [" + s.tag + "], found " + seen());
-            std::string name = word();
+            if (i_ >= t_.size() || !is_word_start(t_[i_]))
+                fail("expected an attribute or ']' in [" + std::string(s.tag) + "], found " + seen());
+            const std::string_view name = word();
             skip_inline();
-            expect('=', "'=' after attribute '" + name + "'");
+            if (i_ >= t_.size() || t_[i_] != '=') expect('=', "'=' after attribute '" + std::string(name) + "'");
+            advance();
             skip_inline();
-            s.attributes.emplace_back(std::move(name), value(0));
+            Value v = value(0);
+            doc_.entries.emplace_back(name, v);
         }
         skip_inline();
-        if (i_ < t_.size() && t_[i_] != '\n' && t_[i_] != ';') fail("expected the end of the line after [" + s.tag + "], found " + seen());
+        if (i_ < t_.size() && t_[i_] != '\n' && t_[i_] != ';')
+            fail("expected the end of the line after [" + std::string(s.tag) + "], found " + seen());
         return s;
     }
 
     // `key = value`: the key is everything before '=' on its line (trimmed), or a string.
-    std::pair<std::string, Value> property() {
-        std::string key;
+    void property() {
+        std::string_view key;
         if (t_[i_] == '"') {
             key = string_token();
         } else {
@@ -122,16 +169,18 @@ private:
             while (i_ < t_.size() && t_[i_] != '=' && t_[i_] != '\n') ++i_;
             std::size_t to = i_;
             while (to > from && is_space(t_[to - 1])) --to;
-            key = std::string(t_.substr(from, to - from));
+            key = t_.substr(from, to - from);
             if (key.empty()) fail("expected a property name, found " + seen());
         }
         skip_inline();
-        expect('=', "'=' after property '" + key + "'");
+        if (i_ >= t_.size() || t_[i_] != '=') expect('=', "'=' after property '" + std::string(key) + "'");
+        advance();
         skip_inline();
         Value v = value(0);
         skip_inline();
-        if (i_ < t_.size() && t_[i_] != '\n' && t_[i_] != ';') fail("expected the end of the line after property '" + key + "', found " + seen());
-        return {std::move(key), std::move(v)};
+        if (i_ < t_.size() && t_[i_] != '\n' && t_[i_] != ';')
+            fail("expected the end of the line after property '" + std::string(key) + "', found " + seen());
+        doc_.entries.emplace_back(key, v);
     }
 
     Value value(int depth) {
@@ -151,10 +200,10 @@ private:
             v.text = string_token();
         } else if (c == '[') {
             v.kind = Value::Kind::Array;
-            list(v.items, ']', depth, false);
+            v.items = list(']', depth, false);
         } else if (c == '{') {
             v.kind = Value::Kind::Dict;
-            dict(v.items, depth);
+            v.items = dict(depth);
         } else if (c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9')) {
             number(v);
         } else if (is_word_start(c)) {
@@ -167,28 +216,32 @@ private:
 
     // Elements up to `close`, separated by commas (a trailing one allowed); with `keyed`, an
     // element may be `"key": value` (Object(...)'s properties), kept as a Dict of one entry.
-    void list(std::vector<Value>& out, char close, int depth, bool keyed) {
+    Span<Value> list(char close, int depth, bool keyed) {
+        const std::size_t from = scratch_.size();
         advance();  // the opening bracket
         while (true) {
             skip_blank();
             if (i_ < t_.size() && t_[i_] == close) {
                 advance();
-                return;
+                return store(from);
             }
             Value item = value(depth + 1);
             skip_blank();
             if (keyed && item.kind == Value::Kind::String && i_ < t_.size() && t_[i_] == ':') {
                 advance();
+                const Value entry_value = value(depth + 1);
                 Value entry;
                 entry.kind = Value::Kind::Dict;
                 entry.line = item.line;
                 entry.column = item.column;
-                entry.items.push_back(std::move(item));
-                entry.items.push_back(value(depth + 1));
-                item = std::move(entry);
+                Value* pair = allocate(2);
+                pair[0] = item;
+                pair[1] = entry_value;
+                entry.items = Span<Value>(pair, 2);
+                item = entry;
                 skip_blank();
             }
-            out.push_back(std::move(item));
+            scratch_.push_back(item);
             if (i_ < t_.size() && t_[i_] == ',') {
                 advance();
                 continue;
@@ -198,18 +251,21 @@ private:
         }
     }
 
-    void dict(std::vector<Value>& out, int depth) {
+    Span<Value> dict(int depth) {
+        const std::size_t from = scratch_.size();
         advance();  // '{'
         while (true) {
             skip_blank();
             if (i_ < t_.size() && t_[i_] == '}') {
                 advance();
-                return;
+                return store(from);
             }
-            out.push_back(value(depth + 1));
+            const Value key = value(depth + 1);
+            scratch_.push_back(key);
             skip_blank();
             expect(':', "':' after a dictionary key");
-            out.push_back(value(depth + 1));
+            const Value v = value(depth + 1);
+            scratch_.push_back(v);
             skip_blank();
             if (i_ < t_.size() && t_[i_] == ',') {
                 advance();
@@ -225,7 +281,7 @@ private:
         if (t_[i_] == '-' || t_[i_] == '+') ++i_;
         // -inf, inf_neg, nan after a sign are words.
         if (i_ < t_.size() && is_word_start(t_[i_]) && t_[i_] != 'e' && t_[i_] != 'E') {
-            const std::string w = word();
+            const std::string_view w = word();
             if (w != "inf") fail_at("expected a number, found '" + std::string(t_.substr(from, i_ - from)) + "'", line_, from - line_start_ + 1);
             v.kind = Value::Kind::Real;
             v.real = t_[from] == '-' ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
@@ -270,7 +326,7 @@ private:
 
     void word_value(Value& v, int depth) {
         const std::size_t from = i_;
-        std::string w = word();
+        std::string_view w = word();
         if (w == "null" || w == "nil") return;
         if (w == "true" || w == "false") {
             v.kind = Value::Kind::Bool;
@@ -289,39 +345,56 @@ private:
             do {
                 if (t_[i_] == '[') ++open;
                 if (t_[i_] == ']') --open;
-                if (t_[i_] == '\n') fail("expected ']' after '" + w + "[', found the end of the line");
+                if (t_[i_] == '\n') fail("expected ']' after '" + std::string(w) + "[', found the end of the line");
                 ++i_;
             } while (i_ < t_.size() && open > 0);
-            if (open > 0) fail("expected ']' after '" + w + "[', found the end of the file");
-            w = std::string(t_.substr(from, i_ - from));
+            if (open > 0) fail("expected ']' after '" + std::string(w) + "[', found the end of the file");
+            w = t_.substr(from, i_ - from);
         }
         skip_inline();
         if (i_ < t_.size() && t_[i_] == '(') {
             v.kind = Value::Kind::Call;
-            v.text = std::move(w);
-            list(v.items, ')', depth, v.text == "Object");
+            v.text = w;
+            v.items = list(')', depth, w == "Object");
             return;
         }
         v.kind = Value::Kind::Word;
-        v.text = std::move(w);
+        v.text = w;
+    }
+
+    // Line breaks in t_[from, to) counted.
+    void count_lines(std::size_t from, std::size_t to) {
+        const char* base = t_.data();
+        for (const char* nl = static_cast<const char*>(std::memchr(base + from, '\n', to - from)); nl;
+             nl = static_cast<const char*>(std::memchr(nl + 1, '\n', static_cast<std::size_t>(base + to - nl - 1)))) {
+            ++line_;
+            line_start_ = static_cast<std::size_t>(nl - base) + 1;
+        }
     }
 
     // A "..." token: escapes decoded (\n \t \r \b \f \" \\ \' \/ \uXXXX \UXXXXXX), raw line
-    // breaks kept.
-    std::string string_token() {
+    // breaks kept. A string without escapes (a layer's base64 is tens of megabytes) is a view of
+    // the text, found with memchr.
+    std::string_view string_token() {
         const std::size_t line = line_, column = i_ - line_start_ + 1;
         advance();  // '"'
-        std::string out;
+        const char* base = t_.data();
+        const void* quote = std::memchr(base + i_, '"', t_.size() - i_);
+        if (!quote) fail_at("a string that never ends", line, column);
+        const std::size_t close = static_cast<std::size_t>(static_cast<const char*>(quote) - base);
+        if (!std::memchr(base + i_, '\\', close - i_)) {
+            const std::size_t from = i_;
+            count_lines(from, close);
+            i_ = close + 1;
+            return t_.substr(from, close - from);
+        }
+        std::string& out = doc_.strings.emplace_back();
         while (true) {
-            // The run of plain bytes up to the next quote or backslash, copied at once (a
-            // layer's base64 is tens of megabytes), its line breaks counted.
+            // The run of plain bytes up to the next quote or backslash, copied at once.
             std::size_t stop = i_;
             while (stop < t_.size() && t_[stop] != '"' && t_[stop] != '\\') ++stop;
             out.append(t_.data() + i_, stop - i_);
-            for (std::size_t nl = t_.find('\n', i_); nl < stop; nl = t_.find('\n', nl + 1)) {
-                ++line_;
-                line_start_ = nl + 1;
-            }
+            count_lines(i_, stop);
             i_ = stop;
             if (i_ >= t_.size()) fail_at("a string that never ends", line, column);
             if (t_[i_] == '"') {
@@ -368,11 +441,15 @@ private:
     std::string_view t_;
     std::size_t i_ = 0;
     std::size_t line_ = 1, line_start_ = 0;
+    Document doc_;
+    std::vector<Value> scratch_;  // the items of the lists being read, innermost last
+    Value* next_ = nullptr;       // where the next small block starts, in the last one allocated
+    std::size_t left_ = 0;        // and how many Values it still has room for
 };
 
-const Value* find(const std::vector<std::pair<std::string, Value>>& list, std::string_view name) {
-    for (auto it = list.rbegin(); it != list.rend(); ++it)
-        if (it->first == name) return &it->second;
+const Value* find(Span<Entry> list, std::string_view name) {
+    for (std::size_t k = list.size(); k-- > 0;)
+        if (list[k].first == name) return &list[k].second;
     return nullptr;
 }
 
@@ -394,8 +471,8 @@ std::string describe(const Value& v) {
         case Value::Kind::NodePath: return "a NodePath";
         case Value::Kind::Array: return "an array";
         case Value::Kind::Dict: return "a dictionary";
-        case Value::Kind::Call: return "a " + v.text + "(...)";
-        case Value::Kind::Word: return "the word '" + v.text + "'";
+        case Value::Kind::Call: return "a " + std::string(v.text) + "(...)";
+        case Value::Kind::Word: return "the word '" + std::string(v.text) + "'";
     }
     return "a value";
 }

@@ -15,6 +15,8 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,20 +24,37 @@
 
 namespace collide::detail::godot {
 
-/// One value as written.
+/// A read-only run of T (a value's items, a section's properties) inside a Document.
+template <class T>
+class Span {
+public:
+    Span() = default;
+    Span(const T* data, std::size_t size) : data_(data), size_(size) {}
+    const T* begin() const { return data_; }
+    const T* end() const { return data_ + size_; }
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    const T& operator[](std::size_t i) const { return data_[i]; }
+
+private:
+    const T* data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+/// One value as written. Its text and items are views into the Document that holds it.
 struct Value {
     enum class Kind : std::uint8_t { Nil, Bool, Int, Real, String, StringName, NodePath, Array, Dict, Call, Word };
     Kind kind = Kind::Nil;
     bool boolean = false;
+    std::uint32_t line = 0, column = 0;  ///< where the value starts, from 1 (column in bytes)
     std::int64_t integer = 0;
     double real = 0;
     /// String, StringName and NodePath: the text, escapes decoded; Call: the constructor's name
     /// (`Vector2`, `Array[int]`); Word: the word.
-    std::string text;
+    std::string_view text;
     /// Array: its elements; Call: its arguments (a `"key": value` argument of Object(...) as
     /// a Dict of one entry); Dict: keys and values, alternating.
-    std::vector<Value> items;
-    std::uint32_t line = 0, column = 0;  ///< where the value starts, from 1 (column in bytes)
+    Span<Value> items;
 
     bool is_number() const { return kind == Kind::Int || kind == Kind::Real; }
     /// An Int or Real as a double.
@@ -43,11 +62,14 @@ struct Value {
     bool is_call(std::string_view name) const { return kind == Kind::Call && text == name; }
 };
 
+/// An attribute or property: its name and value.
+using Entry = std::pair<std::string_view, Value>;
+
 /// A `[tag ...]` header and the properties after it, in file order.
 struct Section {
-    std::string tag;
-    std::vector<std::pair<std::string, Value>> attributes;
-    std::vector<std::pair<std::string, Value>> properties;
+    std::string_view tag;
+    Span<Entry> attributes;
+    Span<Entry> properties;
     std::uint32_t line = 0, column = 0;
 
     /// The attribute or property of that name, or null (the last one when written twice).
@@ -56,13 +78,20 @@ struct Section {
 };
 
 /// A parsed file: its sections in order (properties before the first header, as
-/// project.godot starts, in a first section whose tag is empty).
+/// project.godot starts, in a first section whose tag is empty). Names, texts and items are
+/// views: into the text parsed (which must outlive the Document) where a string has no escape,
+/// else into the Document's own storage. Moving a Document keeps them valid.
 struct Document {
     std::vector<Section> sections;
+
+    // The storage behind the views, made while parsing.
+    std::vector<Entry> entries;                         ///< every attribute and property, in file order
+    std::vector<std::unique_ptr<Value[]>> value_blocks;  ///< items, each list's in one block
+    std::deque<std::string> strings;                    ///< strings whose escapes were decoded
 };
 
-/// Parses `text`. Throws collide::Error naming `file`, the line and column and what was
-/// expected there; nesting deeper than 256 is refused.
+/// Parses `text`, which must outlive the Document. Throws collide::Error naming `file`, the
+/// line and column and what was expected there; nesting deeper than 256 is refused.
 Document parse_text_resource(const std::string& file, std::string_view text);
 
 /// A value's kind in words, for messages ("a string", "a Vector2(...)").

@@ -54,7 +54,7 @@ struct TileSet {
 };
 
 // "12:3" "/" "0" "/" rest: an atlas tile's property key split; false for other keys.
-bool tile_key(const std::string& key, int& x, int& y, int& alt, std::string& rest) {
+bool tile_key(std::string_view key, int& x, int& y, int& alt, std::string& rest) {
     const char* p = key.data();
     const char* end = key.data() + key.size();
     auto r = std::from_chars(p, end, x);
@@ -68,7 +68,7 @@ bool tile_key(const std::string& key, int& x, int& y, int& alt, std::string& res
 }
 
 // "physics_layer_K/..." -> K and the rest.
-bool layer_key(const std::string& key, const char* prefix, int& k, std::string& rest) {
+bool layer_key(std::string_view key, const char* prefix, int& k, std::string& rest) {
     const std::size_t n = std::char_traits<char>::length(prefix);
     if (key.compare(0, n, prefix) != 0) return false;
     const auto r = std::from_chars(key.data() + n, key.data() + key.size(), k);
@@ -93,7 +93,7 @@ bool fills(const std::vector<Vec2>& pts, Vec2 size) {
 
 void atlas(const Resource& source, int id, TileSet& set, const Node& node) {
     for (const auto& property : source.section->properties) {
-        const std::string& key = property.first;  // named, not bound: lambdas below use them
+        const std::string key(property.first);  // named, not bound: lambdas below use them
         const Value& v = property.second;
         int x = 0, y = 0, alt = 0, k = 0;
         std::string rest, what;
@@ -112,7 +112,7 @@ void atlas(const Resource& source, int id, TileSet& set, const Node& node) {
             if (!layer_key(what, "polygon_", m, field)) continue;
             std::vector<Polygon>& polygons = tile.layers[k].polygons;
             if (polygons.size() <= static_cast<std::size_t>(m)) polygons.resize(static_cast<std::size_t>(m) + 1);
-            if (field == "points") polygons[static_cast<std::size_t>(m)].points = points_of(source.file->path, v, who(node) + ": tile " + key);
+            if (field == "points") polygons[static_cast<std::size_t>(m)].points = points_of(source.file->path, v, What{node, "tile ", key});
             else if (field == "one_way") flag(polygons[static_cast<std::size_t>(m)].one_way);
         }
     }
@@ -172,28 +172,46 @@ TileSet read_tile_set(Files& files, const Node& node, const Resource& res) {
     return set;
 }
 
-// The cells of 12-byte records after `skip` bytes: int16 x, int16 y, u16 source, u16 atlas x,
-// u16 atlas y, u16 alternative, little-endian.
-std::vector<Cell> cells_of(const std::string& bytes, std::size_t skip, const std::string& file, const Value& at, const Node& node) {
-    if (bytes.size() < skip || (bytes.size() - skip) % 12 != 0)
-        fail(file, at.line, at.column, who(node) + ": tile data of " + std::to_string(bytes.size()) + " bytes is not whole 12-byte cells");
-    const auto u16 = [&](std::size_t i) {
-        return static_cast<unsigned>(static_cast<unsigned char>(bytes[i])) | static_cast<unsigned>(static_cast<unsigned char>(bytes[i + 1])) << 8;
-    };
-    const auto s16 = [&](std::size_t i) { return static_cast<int>(static_cast<std::int16_t>(static_cast<std::uint16_t>(u16(i)))); };
-    std::vector<Cell> cells;
-    cells.reserve((bytes.size() - skip) / 12);
-    for (std::size_t i = skip; i < bytes.size(); i += 12) {
-        const unsigned alt = u16(i + 10);
-        const int source = static_cast<int>(u16(i + 4));
-        if (source == 0xFFFF) continue;  // an erased cell
-        cells.push_back(Cell{s16(i), s16(i + 2), TileKey{source, static_cast<int>(u16(i + 6)), static_cast<int>(u16(i + 8)),
-                                                          static_cast<int>(alt & ~(kFlipH | kFlipV | kTranspose))},
-                             alt & (kFlipH | kFlipV | kTranspose)});
+// A layer's tile data: 12-byte records, int16 x, int16 y, u16 source, u16 atlas x, u16 atlas
+// y, u16 alternative, little-endian. Read in place: a 4096 x 4096 layer holds millions.
+class Records {
+public:
+    /// The records after the first `skip` bytes of `bytes` (a format number).
+    Records(std::string_view bytes, std::size_t skip, const std::string& file, const Value& at, const Node& node) {
+        if (bytes.size() < skip || (bytes.size() - skip) % 12 != 0)
+            fail(file, at.line, at.column, who(node) + ": tile data of " + std::to_string(bytes.size()) + " bytes is not whole 12-byte cells");
+        bytes_ = bytes.substr(skip);
     }
-    return cells;
-}
+    std::size_t size() const { return bytes_.size() / 12; }
+    Cell operator[](std::size_t i) const {
+        const char* r = bytes_.data() + 12 * i;
+        const unsigned alt = u16(r + 10);
+        return Cell{s16(r), s16(r + 2), TileKey{static_cast<int>(u16(r + 4)), static_cast<int>(u16(r + 6)), static_cast<int>(u16(r + 8)),
+                                                static_cast<int>(alt & ~(kFlipH | kFlipV | kTranspose))},
+                    alt & (kFlipH | kFlipV | kTranspose)};
+    }
+    int x(std::size_t i) const { return s16(bytes_.data() + 12 * i); }
+    int y(std::size_t i) const { return s16(bytes_.data() + 12 * i + 2); }
+    bool erased(std::size_t i) const { return u16(bytes_.data() + 12 * i + 4) == 0xFFFF; }
+    /// Source, atlas x, atlas y and the alternative without its flags, as one number.
+    std::uint64_t tile(std::size_t i) const {
+        const char* r = bytes_.data() + 12 * i;
+        return std::uint64_t{u16(r + 4)} << 48 | std::uint64_t{u16(r + 6)} << 32 | std::uint64_t{u16(r + 8)} << 16 |
+               (u16(r + 10) & ~(kFlipH | kFlipV | kTranspose));
+    }
 
+private:
+    static unsigned u16(const char* p) {
+        return static_cast<unsigned>(static_cast<unsigned char>(p[0])) | static_cast<unsigned>(static_cast<unsigned char>(p[1])) << 8;
+    }
+    static int s16(const char* p) { return static_cast<int>(static_cast<std::int16_t>(static_cast<std::uint16_t>(u16(p)))); }
+    std::string_view bytes_;
+};
+
+// A row-major key of a cell, (y, x), that sorts as the rows are written.
+std::uint64_t cell_key(int x, int y) {
+    return std::uint64_t(static_cast<std::uint32_t>(y + 32768)) << 16 | static_cast<std::uint32_t>(x + 32768);
+}
 
 // One layer of tiles (a TileMapLayer, or one layer of a TileMap) written out.
 class LayerWriter {
@@ -201,22 +219,8 @@ public:
     LayerWriter(const Node& node, const Affine& g, const TileSet& set, SceneText& out, MapImport& imp, Ids& ids)
         : node_(node), g_(g), set_(set), out_(out), imp_(imp), ids_(ids) {}
 
-    void write(const std::string& path, std::vector<Cell> cells, std::bitset<32>& layers, std::bitset<32>& masks) {
-        // Row by row; a cell written twice holds its last tile, as Godot reads it. Sorted as
-        // 64-bit keys (row, column, then the order written), the cells gathered once.
-        std::vector<std::uint64_t> keys(cells.size());
-        for (std::size_t i = 0; i < cells.size(); ++i)
-            keys[i] = std::uint64_t(static_cast<std::uint32_t>(cells[i].y + 32768)) << 48 |
-                      std::uint64_t(static_cast<std::uint32_t>(cells[i].x + 32768)) << 32 | i;
-        if (!std::is_sorted(keys.begin(), keys.end())) std::sort(keys.begin(), keys.end());
-        std::vector<Cell> ordered;
-        ordered.reserve(cells.size());
-        for (std::size_t i = 0; i < keys.size(); ++i) {
-            if (i + 1 < keys.size() && keys[i + 1] >> 32 == keys[i] >> 32) continue;  // written again later
-            ordered.push_back(cells[keys[i] & 0xFFFFFFFFu]);
-        }
-        std::vector<std::uint64_t>().swap(keys);
-        cells = std::move(ordered);
+    void write(const std::string& path, const Records& cells, std::bitset<32>& layers, std::bitset<32>& masks) {
+        const std::vector<std::uint32_t> order = live_cells(cells);
         for (int k = 0; k < set_.physics_layers; ++k) {
             const auto it = set_.bits.find(k);
             const std::bitset<32> layer = it == set_.bits.end() ? std::bitset<32>(1) : it->second.first;
@@ -224,63 +228,135 @@ public:
             layers |= layer;
             masks |= mask;
             const std::string id = set_.physics_layers > 1 ? path + "#p" + std::to_string(k) : path;
-            physics_layer(id, k, cells, node_groups(node_, layer, mask));
+            physics_layer(id, k, cells, order, node_groups(node_, layer, mask));
         }
     }
 
 private:
-    void physics_layer(const std::string& id, int k, const std::vector<Cell>& cells, const std::vector<std::string>& groups) {
-        const bool grid_ok = g_.x.y == 0 && g_.y.x == 0 && g_.x.x > 0 && g_.y.y > 0;
-        std::vector<std::uint32_t> solid;  // indices into cells
-        struct Shaped {
-            std::uint32_t cell;
-            const TileInfo* tile;
-            const LayerTile* layer;
-        };
-        std::vector<Shaped> shaped;  // the cells that become compounds, with their tile found
-        const TileKey* last_key = nullptr;
-        const TileInfo* last_tile = nullptr;
-        const LayerTile* last = nullptr;
-        for (std::size_t i = 0; i < cells.size(); ++i) {
-            const Cell& c = cells[i];
-            if (!last_key || !(c.tile == *last_key)) {  // a layer uses a few tiles: look up changes only
-                last_key = &c.tile;
-                last = nullptr;
-                const auto t = set_.tiles.find(c.tile);
-                if (t != set_.tiles.end()) {
-                    const auto l = t->second.layers.find(k);
-                    if (l != t->second.layers.end() && !l->second.polygons.empty()) last_tile = &t->second, last = &l->second;
-                }
-            }
-            if (!last) continue;
-            const bool in_grid = last->full && grid_ok;
-            if (in_grid) solid.push_back(static_cast<std::uint32_t>(i));
-            if (!in_grid || last->one_way) shaped.push_back(Shaped{static_cast<std::uint32_t>(i), last_tile, last});
+    // The cells that count, as indices into `cells`: none when every cell is written once
+    // (the records are read as they are), else the last record of each cell, row by row (a
+    // cell written twice holds its last tile, as Godot reads it). Erased cells are skipped
+    // when read.
+    static std::vector<std::uint32_t> live_cells(const Records& cells) {
+        const std::size_t n = cells.size();
+        if (n == 0) return {};
+        int x0 = cells.x(0), x1 = x0, y0 = cells.y(0), y1 = y0;
+        for (std::size_t i = 1; i < n; ++i) {
+            const int x = cells.x(i), y = cells.y(i);
+            x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
         }
-        if (!solid.empty()) grid(id, cells, solid, groups);
-        std::vector<std::string> tile_groups = groups;
-        add_group(tile_groups, "tile-collision");
-        for (const Shaped& s : shaped) compound(id, cells[s.cell], *s.tile, *s.layer, grid_ok, tile_groups);
+        const std::uint64_t cols = static_cast<std::uint64_t>(x1 - x0) + 1, rows = static_cast<std::uint64_t>(y1 - y0) + 1;
+        if (cols * rows <= kMaxGridCells) {
+            // One bit a cell of the records' bounds: a cell seen twice is the exception.
+            std::vector<std::uint64_t> seen((cols * rows + 63) / 64);
+            bool twice = false;
+            for (std::size_t i = 0; i < n && !twice; ++i) {
+                const std::uint64_t b = static_cast<std::uint64_t>(cells.y(i) - y0) * cols + static_cast<std::uint64_t>(cells.x(i) - x0);
+                const std::uint64_t bit = std::uint64_t{1} << (b % 64);
+                twice = (seen[b / 64] & bit) != 0;
+                seen[b / 64] |= bit;
+            }
+            if (!twice) return {};
+        }
+        // Sorted as 64-bit keys (row, column, then the order written); the last of each cell kept.
+        std::vector<std::uint64_t> keys(n);
+        for (std::size_t i = 0; i < n; ++i) keys[i] = cell_key(cells.x(i), cells.y(i)) << 32 | i;
+        std::sort(keys.begin(), keys.end());
+        std::vector<std::uint32_t> order;
+        order.reserve(n);
+        for (std::size_t i = 0; i < n; ++i)
+            if (i + 1 == n || keys[i + 1] >> 32 != keys[i] >> 32) order.push_back(static_cast<std::uint32_t>(keys[i]));
+        return order;
     }
 
-    void grid(const std::string& id, const std::vector<Cell>& cells, const std::vector<std::uint32_t>& solid,
-              const std::vector<std::string>& groups) {
-        int x0 = cells[solid[0]].x, x1 = x0, y0 = cells[solid[0]].y, y1 = y0;
-        for (const std::uint32_t i : solid) {
-            const Cell& c = cells[i];
-            x0 = std::min(x0, c.x), x1 = std::max(x1, c.x), y0 = std::min(y0, c.y), y1 = std::max(y1, c.y);
+    // A tile's polygons on physics layer k, by the tile's number (Records::tile): a level uses a
+    // few tiles, kept in a small direct-mapped table in front of the TileSet's map.
+    class Lookup {
+    public:
+        Lookup(const TileSet& set, int k) : set_(set), k_(k) {}
+        std::pair<const TileInfo*, const LayerTile*> operator()(std::uint64_t key) {
+            Slot& slot = slots_[(key ^ key >> 29 ^ key >> 45) % kSlots];
+            if (!slot.used || slot.key != key) {
+                slot = Slot{key, true, nullptr, nullptr};
+                const auto t = set_.tiles.find(TileKey{static_cast<int>(key >> 48), static_cast<int>(key >> 32 & 0xFFFF),
+                                                       static_cast<int>(key >> 16 & 0xFFFF), static_cast<int>(key & 0xFFFF)});
+                if (t != set_.tiles.end()) {
+                    const auto l = t->second.layers.find(k_);
+                    if (l != t->second.layers.end() && !l->second.polygons.empty()) slot.tile = &t->second, slot.layer = &l->second;
+                }
+            }
+            return {slot.tile, slot.layer};
         }
+
+    private:
+        static constexpr std::size_t kSlots = 256;
+        struct Slot {
+            std::uint64_t key = 0;
+            bool used = false;
+            const TileInfo* tile = nullptr;
+            const LayerTile* layer = nullptr;
+        };
+        const TileSet& set_;
+        int k_;
+        Slot slots_[kSlots];
+    };
+
+    // Every cell of `order` (all of `cells` when empty) given to `visit(index)`.
+    template <class Visit>
+    static void each(const Records& cells, const std::vector<std::uint32_t>& order, Visit&& visit) {
+        if (order.empty()) {
+            for (std::size_t i = 0; i < cells.size(); ++i)
+                if (!cells.erased(i)) visit(i);
+        } else {
+            for (const std::uint32_t i : order)
+                if (!cells.erased(i)) visit(i);
+        }
+    }
+
+    void physics_layer(const std::string& id, int k, const Records& cells, const std::vector<std::uint32_t>& order,
+                       const std::vector<std::string>& groups) {
+        const bool grid_ok = g_.x.y == 0 && g_.y.x == 0 && g_.x.x > 0 && g_.y.y > 0;
+        Lookup lookup(set_, k);
+        // The solid cells' bounds, and the cells that become compounds (row by row).
+        int x0 = 0, x1 = -1, y0 = 0, y1 = -1;
+        std::vector<std::uint64_t> shaped;  // cell_key << 32 | index
+        each(cells, order, [&](std::size_t i) {
+            const LayerTile* layer = lookup(cells.tile(i)).second;
+            if (!layer) return;
+            const bool in_grid = layer->full && grid_ok;
+            if (in_grid) {
+                const int x = cells.x(i), y = cells.y(i);
+                if (x1 < x0) x0 = x1 = x, y0 = y1 = y;
+                x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+            }
+            if (!in_grid || layer->one_way) shaped.push_back(cell_key(cells.x(i), cells.y(i)) << 32 | i);
+        });
+        if (x1 >= x0) grid(id, cells, order, lookup, x0, x1, y0, y1, groups);
+        std::sort(shaped.begin(), shaped.end());
+        std::vector<std::string> tile_groups = groups;
+        add_group(tile_groups, "tile-collision");
+        for (const std::uint64_t s : shaped) {
+            const std::size_t i = static_cast<std::uint32_t>(s);
+            const auto found = lookup(cells.tile(i));
+            compound(id, cells[i], *found.first, *found.second, grid_ok, tile_groups);
+        }
+    }
+
+    void grid(const std::string& id, const Records& cells, const std::vector<std::uint32_t>& order, Lookup& lookup, int x0, int x1,
+              int y0, int y1, const std::vector<std::string>& groups) {
         const std::size_t cols = static_cast<std::size_t>(x1 - x0) + 1, rows = static_cast<std::size_t>(y1 - y0) + 1;
         if (std::uint64_t{cols} * rows > kMaxGridCells)
             fail(node_.file->path, node_.line, node_.column, who(node_) + ": its solid cells span " + std::to_string(cols) + " x " +
                                                                  std::to_string(rows) + " cells, more than one grid holds (2^28)");
         const Vec2 ts = set_.tile_size;
         Grid g = SceneText::grid_head(ids_.unique(id), groups, g_.point(Vec2{x0 * ts.x, y0 * ts.y}), Vec2{ts.x * g_.x.x, ts.y * g_.y.y}, cols, rows, false);
-        for (const std::uint32_t k : solid) {
-            const Cell& c = cells[k];
-            const std::size_t i = static_cast<std::size_t>(c.y - y0) * cols + static_cast<std::size_t>(c.x - x0);
-            g.bits[i / 64] |= std::uint64_t{1} << (i % 64);
-        }
+        std::uint64_t* bits = g.bits.data();
+        each(cells, order, [&](std::size_t k) {
+            const LayerTile* layer = lookup(cells.tile(k)).second;
+            if (!layer || !layer->full) return;
+            const std::size_t i = static_cast<std::size_t>(cells.y(k) - y0) * cols + static_cast<std::size_t>(cells.x(k) - x0);
+            bits[i / 64] |= std::uint64_t{1} << (i % 64);
+        });
         out_.add(std::move(g));
         imp_.grid_sources.push_back(MapSource{who(node_), "", static_cast<int>(node_.line), static_cast<int>(node_.column), MapSource::kNoTile, {}});
         imp_.sources.add(imp_.sources.grids, node_.line, node_.column, node_.path);
@@ -380,7 +456,7 @@ void tile_layers(Files& files, const Tree& tree, std::size_t index, SceneText& o
     const TileSet set = read_tile_set(files, node, res);
     LayerWriter writer(node, tree.globals[index], set, out, imp, ids);
     if (const Prop* ignore = node.prop("metadata/collide_ignore"); ignore && ignore->value->kind == Value::Kind::String)
-        writer.ignore_ = tiled::ignored_rules({{"collide_ignore", ignore->value->text}});
+        writer.ignore_ = tiled::ignored_rules({{"collide_ignore", std::string(ignore->value->text)}});
     if (node.type == "TileMapLayer") {
         if (!bool_prop(node, node.prop("enabled"), true)) {
             disabled(imp, node, "the layer");
@@ -392,7 +468,7 @@ void tile_layers(Files& files, const Tree& tree, std::size_t index, SceneText& o
         if (bytes.size() >= 2 && (bytes[0] != 0 || bytes[1] != 0))
             fail(data->from->path, data->value->line, data->value->column, who(node) + ": tile_map_data of an unknown format " +
                                                                                 std::to_string(static_cast<unsigned char>(bytes[0]) | static_cast<unsigned char>(bytes[1]) << 8));
-        writer.write(node.path, cells_of(bytes, bytes.empty() ? 0 : 2, data->from->path, *data->value, node), layers, masks);
+        writer.write(node.path, Records(bytes, bytes.empty() ? 0 : 2, data->from->path, *data->value, node), layers, masks);
         return;
     }
     // An older TileMap: layer_N/tile_data for each N, named layer_N/name.
@@ -411,9 +487,10 @@ void tile_layers(Files& files, const Tree& tree, std::size_t index, SceneText& o
             continue;
         }
         const Prop* name = node.prop(prefix + "name");
-        const std::string label = name && name->value->kind == Value::Kind::String ? name->value->text : std::string();
+        const std::string label(name && name->value->kind == Value::Kind::String ? name->value->text : std::string_view());
         const std::string path = count == 1 ? node.path : node.path + "/" + (label.empty() ? "#" + std::to_string(k) : label);
-        writer.write(path, cells_of(int_cells(data->from->path, *data->value, node), 0, data->from->path, *data->value, node), layers, masks);
+        const std::string bytes = int_cells(data->from->path, *data->value, node);
+        writer.write(path, Records(bytes, 0, data->from->path, *data->value, node), layers, masks);
     }
 }
 

@@ -124,12 +124,12 @@ struct SceneSources {
     Source warning(std::size_t w) const { return expand(warnings, w); }
     Source rule(std::size_t r) const { return r < rules.size() ? rules[r] : Source::in(file); }
     /// 1 + the index of `name` in layers, adding it when new (maps, as they convert).
-    std::uint32_t layer_index(const std::string& name);
+    std::uint32_t layer_index(std::string_view name);
     /// Adds an element's place with what maps know of it (`list` is shapes or grids).
-    void add(std::vector<At>& list, std::uint32_t line, std::uint32_t column, const std::string& layer,
+    void add(std::vector<At>& list, std::uint32_t line, std::uint32_t column, std::string_view layer,
              std::uint64_t object = 0, std::string iid = {});
     /// The same for a tile's compound, placed in cell (col, row) of its layer.
-    void add_tile(std::uint32_t line, std::uint32_t column, const std::string& layer, std::int64_t col, std::int64_t row);
+    void add_tile(std::uint32_t line, std::uint32_t column, std::string_view layer, std::int64_t col, std::int64_t row);
 
 private:
     Source expand(const std::vector<At>& list, std::size_t k) const;

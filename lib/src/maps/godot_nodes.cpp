@@ -8,7 +8,6 @@
 #include <charconv>
 #include <cmath>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace collide::detail::godot {
 
@@ -58,9 +57,26 @@ void fail(const std::string& file, std::uint32_t line, std::uint32_t column, con
 }
 
 const Prop* Node::prop(std::string_view key) const {
-    for (auto it = props.rbegin(); it != props.rend(); ++it)
-        if (it->key == key) return &*it;
+    for (std::size_t k = props.size(); k-- > 0;)
+        if (props[k].key == key) return &props[k];
     return nullptr;
+}
+
+std::string_view TextArena::join(std::string_view a, char sep, std::string_view b) {
+    const std::size_t n = a.size() + (a.empty() ? 0 : 1) + b.size();
+    constexpr std::size_t kBlock = 1 << 16;
+    if (left_ < n) {
+        const std::size_t size = std::max(n, kBlock);
+        next_ = blocks_.emplace_back(new char[size]).get();
+        left_ = size;
+    }
+    char* out = next_;
+    char* p = std::copy(a.begin(), a.end(), out);
+    if (!a.empty()) *p++ = sep;
+    std::copy(b.begin(), b.end(), p);
+    next_ += n;
+    left_ -= n;
+    return std::string_view(out, n);
 }
 
 Files::Files(const std::string& scene, const FileLoader& load) : scene_(scene), loader_(load) {}
@@ -172,20 +188,51 @@ private:
         Node n;
         n.name = name;
         n.parent = parent;
+        const int index = static_cast<int>(tree_.nodes.size());
         if (parent >= 0) {
-            const std::string& above = tree_.nodes[static_cast<std::size_t>(parent)].path;
-            n.path.reserve(above.size() + 1 + name.size());
-            n.path += above;
-            n.path += '/';
-        }
-        n.path += name;
-        if (parent >= 0) {
-            n.skipped = tree_.nodes[static_cast<std::size_t>(parent)].skipped;
-            tree_.nodes[static_cast<std::size_t>(parent)].children.push_back(static_cast<int>(tree_.nodes.size()));
-            if (indexed_.count(parent)) children_.emplace(child_key(parent, name), static_cast<int>(tree_.nodes.size()));
+            Node& p = tree_.nodes[static_cast<std::size_t>(parent)];
+            n.path = tree_.paths.join(p.path, '/', name);
+            n.skipped = p.skipped;
+            if (p.last_child >= 0) tree_.nodes[static_cast<std::size_t>(p.last_child)].next_sibling = index;
+            else p.first_child = index;
+            p.last_child = index;
+            if (p.indexed) children_.emplace(child_key(parent, name), index);
+        } else {
+            n.path = tree_.paths.join({}, '/', name);
         }
         tree_.nodes.push_back(std::move(n));
-        return static_cast<int>(tree_.nodes.size()) - 1;
+        return index;
+    }
+
+    // The children of `parent`, in order.
+    std::vector<int> children(int parent) const {
+        std::vector<int> out;
+        for (int c = tree_.nodes[static_cast<std::size_t>(parent)].first_child; c >= 0; c = tree_.nodes[static_cast<std::size_t>(c)].next_sibling)
+            out.push_back(c);
+        return out;
+    }
+    // `parent`'s children linked again in the order of `order`.
+    void relink(int parent, const std::vector<int>& order) {
+        Node& p = tree_.nodes[static_cast<std::size_t>(parent)];
+        p.first_child = order.empty() ? -1 : order.front();
+        p.last_child = order.empty() ? -1 : order.back();
+        for (std::size_t k = 0; k < order.size(); ++k)
+            tree_.nodes[static_cast<std::size_t>(order[k])].next_sibling = k + 1 < order.size() ? order[k + 1] : -1;
+    }
+
+    // The node's properties: `more` after those it has (moved to the end of Tree::props first,
+    // unless they are there already).
+    void add_props(std::size_t index, Span<Entry> more, const Loaded& file) {
+        if (more.empty()) return;
+        Node& n = tree_.nodes[index];
+        std::vector<Prop>& store = tree_.props;
+        if (n.props_at + n.props_count != store.size()) {
+            const std::size_t from = n.props_at;
+            n.props_at = static_cast<std::uint32_t>(store.size());
+            for (std::size_t k = 0; k < n.props_count; ++k) store.push_back(store[from + k]);
+        }
+        for (const auto& [key, value] : more) store.push_back(Prop{key, &value, &file});
+        n.props_count += static_cast<std::uint32_t>(more.size());
     }
 
     // The child of `parent` called `name`, or -1: found by name, not by a walk over siblings
@@ -199,9 +246,10 @@ private:
     int child(int parent, std::string_view name) {
         // A parent's children are indexed the first time one is asked for (most never are:
         // siblings come in a row, and only an instance's children are looked up to override).
-        if (indexed_.insert(parent).second)
-            for (const int c : tree_.nodes[static_cast<std::size_t>(parent)].children)
-                children_.emplace(child_key(parent, tree_.nodes[static_cast<std::size_t>(c)].name), c);
+        if (!tree_.nodes[static_cast<std::size_t>(parent)].indexed) {
+            tree_.nodes[static_cast<std::size_t>(parent)].indexed = true;
+            for (const int c : children(parent)) children_.emplace(child_key(parent, tree_.nodes[static_cast<std::size_t>(c)].name), c);
+        }
         const auto it = children_.find(child_key(parent, name));
         return it == children_.end() ? -1 : it->second;
     }
@@ -274,9 +322,10 @@ private:
                 if (at_index && at_index->kind == Value::Kind::String)
                     std::from_chars(at_index->text.data(), at_index->text.data() + at_index->text.size(), wanted);
                 if (parent >= 0 && wanted >= 0) {
-                    std::vector<int>& siblings = tree_.nodes[static_cast<std::size_t>(parent)].children;
+                    std::vector<int> siblings = children(parent);
                     const auto k = static_cast<std::size_t>(std::min<std::int64_t>(wanted, static_cast<std::int64_t>(siblings.size()) - 1));
                     std::rotate(siblings.begin() + static_cast<std::ptrdiff_t>(k), siblings.end() - 1, siblings.end());
+                    relink(parent, siblings);
                 }
             }
         }
@@ -322,8 +371,7 @@ private:
         if (groups)
             for (const Value& g : groups->items)
                 if (g.kind == Value::Kind::String || g.kind == Value::Kind::StringName) n->groups.push_back(g.text);
-        n->props.reserve(n->props.size() + s.properties.size());
-        for (const auto& [key, value] : s.properties) n->props.push_back(Prop{key, &value, &file});
+        add_props(static_cast<std::size_t>(index), s.properties, file);
         if (!n->skipped && (is_3d(n->type) || n->type == "SubViewport")) {
             warn(*n, n->type == "SubViewport" ? "a SubViewport (another physics world), skipped with what it holds"
                                                : "a 3D node, skipped with what it holds");
@@ -339,8 +387,7 @@ private:
     Files& files_;
     Tree& tree_;
     std::vector<std::string> stack_;  // the files being expanded
-    std::unordered_map<std::string, int> children_;  // child_key(parent, name) -> the child
-    std::unordered_set<int> indexed_;                 // the parents whose children are in children_
+    std::unordered_map<std::string, int> children_;  // child_key(parent, name) -> the child, for Node::indexed parents
     // The node added last: its file, that file's root, its parent= text and name.
     struct LastAdded {
         const Loaded* file = nullptr;
@@ -394,6 +441,7 @@ Tree read_tree(Files& files, const Loaded& scene) {
              "a Godot 3 scene (format=" + std::to_string(format->integer) + "): collide reads Godot 4 scenes (format=3 or 4)");
     TreeBuilder(files, tree).scene(scene, -1, 1, 1, 0);
     if (tree.nodes.empty()) fail(scene.path, head->line, head->column, "a scene without nodes");
+    for (Node& n : tree.nodes) n.props = Span<Prop>(tree.props.data() + n.props_at, n.props_count);
     tree.globals.resize(tree.nodes.size());
     for (std::size_t i = 1; i < tree.nodes.size(); ++i) {  // the root's own transform is not applied
         const Node& n = tree.nodes[i];

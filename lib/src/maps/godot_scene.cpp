@@ -68,7 +68,7 @@ private:
     void body(std::size_t i) {
         const Node& n = tree_.nodes[i];
         BodyParts parts;
-        for (int c : n.children) {
+        for (int c = n.first_child; c >= 0; c = tree_.nodes[static_cast<std::size_t>(c)].next_sibling) {
             const Node& child = tree_.nodes[static_cast<std::size_t>(c)];
             if (child.skipped || !is_shape_node(child.type) || bool_prop(child, child.prop("disabled"), false)) continue;
             shape_parts(files_, child, tree_.globals[static_cast<std::size_t>(c)], parts);
@@ -79,10 +79,10 @@ private:
         std::vector<std::string> groups = node_groups(n, layer, mask);
         if (parts.world_boundary) add_group(groups, "world-boundary");
         const std::vector<std::string> ignore = ignored(n);
-        if (!parts.parts.empty()) shape(n, n.path, parts.parts, groups, ignore);
+        if (!parts.parts.empty()) shape(n, std::string(n.path), parts.parts, groups, ignore);
         if (!parts.one_way.empty()) {
             add_group(groups, "one-way");
-            shape(n, n.path + "#one-way", parts.one_way, groups, ignore);
+            shape(n, std::string(n.path) + "#one-way", parts.one_way, groups, ignore);
         }
     }
 

@@ -54,17 +54,32 @@ struct Prop {
 
 struct Node {
     std::string_view name, type;  ///< views into the Documents Files keeps
-    std::string path;  ///< from the root, the root's name first ("Level/Walls/Shape")
+    std::string_view path;  ///< from the root, the root's name first ("Level/Walls/Shape"), in Tree::paths
     int parent = -1;
-    std::vector<int> children;
+    int first_child = -1, last_child = -1, next_sibling = -1;  ///< the children, in order, linked
     std::vector<std::string_view> groups;
-    std::vector<Prop> props;  ///< in the order they apply (an instance's own, then its overrides)
+    Span<Prop> props;  ///< in the order they apply (an instance's own, then its overrides), in Tree::props
     const Loaded* file = nullptr;  ///< where the node (or its instancing node) is written
     std::uint32_t line = 0, column = 0;  ///< in the scene given: the node, or the instance that made it
     bool skipped = false;  ///< under a 3D node, a SubViewport, or a placeholder
     bool instanced = false;  ///< an instancing node, or one an instanced scene brought
+    bool indexed = false;    ///< its children are in the builder's table by name
+    std::uint32_t props_at = 0, props_count = 0;  ///< props in Tree::props, while the tree is built
 
     const Prop* prop(std::string_view key) const;
+};
+
+/// Text kept in blocks that never move: views into it stay valid as it grows, and when the
+/// arena is moved.
+class TextArena {
+public:
+    /// `a`, then `sep` and `b` when `a` is not empty, kept as one string.
+    std::string_view join(std::string_view a, char sep, std::string_view b);
+
+private:
+    std::vector<std::unique_ptr<char[]>> blocks_;
+    char* next_ = nullptr;
+    std::size_t left_ = 0;
 };
 
 /// The node tree of a scene, instanced scenes expanded; nodes in an order where a parent comes
@@ -74,6 +89,8 @@ struct Tree {
     std::vector<std::string> warnings;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> warning_places;
     std::vector<Affine> globals;  ///< each node's transform in the root's coordinates
+    std::vector<Prop> props;      ///< the nodes' properties, each node's in one run
+    TextArena paths;              ///< the nodes' paths
 };
 
 /// Reads files for a scene: the scene itself, and what its resources name (`res://` from the
@@ -116,7 +133,7 @@ Tree read_tree(Files& files, const Loaded& scene);
 [[noreturn]] void fail(const std::string& file, std::uint32_t line, std::uint32_t column, const std::string& message);
 
 /// `Level/Walls`-style id and what a message says of it: "node 'Level/Walls'".
-inline std::string who(const Node& n) { return "node '" + n.path + "'"; }
+inline std::string who(const Node& n) { return "node '" + std::string(n.path) + "'"; }
 
 /// What an error message calls a value, "node 'A/B': " then `a`, `b` and `c`; made into text
 /// only when an error is thrown (a level reads 100,000s of values that are fine).

@@ -468,7 +468,7 @@ void tile_layers(Files& files, const Tree& tree, std::size_t index, SceneText& o
         if (bytes.size() >= 2 && (bytes[0] != 0 || bytes[1] != 0))
             fail(data->from->path, data->value->line, data->value->column, who(node) + ": tile_map_data of an unknown format " +
                                                                                 std::to_string(static_cast<unsigned char>(bytes[0]) | static_cast<unsigned char>(bytes[1]) << 8));
-        writer.write(node.path, Records(bytes, bytes.empty() ? 0 : 2, data->from->path, *data->value, node), layers, masks);
+        writer.write(std::string(node.path), Records(bytes, bytes.empty() ? 0 : 2, data->from->path, *data->value, node), layers, masks);
         return;
     }
     // An older TileMap: layer_N/tile_data for each N, named layer_N/name.
@@ -488,7 +488,7 @@ void tile_layers(Files& files, const Tree& tree, std::size_t index, SceneText& o
         }
         const Prop* name = node.prop(prefix + "name");
         const std::string label(name && name->value->kind == Value::Kind::String ? name->value->text : std::string_view());
-        const std::string path = count == 1 ? node.path : node.path + "/" + (label.empty() ? "#" + std::to_string(k) : label);
+        const std::string path = std::string(node.path) + (count == 1 ? std::string() : "/" + (label.empty() ? "#" + std::to_string(k) : label));
         const std::string bytes = int_cells(data->from->path, *data->value, node);
         writer.write(path, Records(bytes, 0, data->from->path, *data->value, node), layers, masks);
     }

@@ -9,16 +9,16 @@
 
 namespace collide {
 
-std::uint32_t SceneSources::layer_index(const std::string& name) {
+std::uint32_t SceneSources::layer_index(std::string_view name) {
     // Maps have a few layers, and their shapes come layer after layer: the last one first.
     if (!layers.empty() && layers.back() == name) return static_cast<std::uint32_t>(layers.size());
     const auto it = std::find(layers.begin(), layers.end(), name);
     if (it != layers.end()) return static_cast<std::uint32_t>(it - layers.begin() + 1);
-    layers.push_back(name);
+    layers.emplace_back(name);
     return static_cast<std::uint32_t>(layers.size());
 }
 
-void SceneSources::add(std::vector<At>& list, std::uint32_t line, std::uint32_t column, const std::string& layer,
+void SceneSources::add(std::vector<At>& list, std::uint32_t line, std::uint32_t column, std::string_view layer,
                        std::uint64_t object, std::string iid) {
     Detail d;
     d.layer = layer.empty() ? 0 : layer_index(layer);
@@ -28,7 +28,7 @@ void SceneSources::add(std::vector<At>& list, std::uint32_t line, std::uint32_t 
     list.push_back(At{line, column, static_cast<std::uint32_t>(details.size())});
 }
 
-void SceneSources::add_tile(std::uint32_t line, std::uint32_t column, const std::string& layer, std::int64_t col,
+void SceneSources::add_tile(std::uint32_t line, std::uint32_t column, std::string_view layer, std::int64_t col,
                             std::int64_t row) {
     add(shapes, line, column, layer);
     Detail& d = details.back();

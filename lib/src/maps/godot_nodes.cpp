@@ -4,6 +4,7 @@
 #include "maps/godot_scene.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -84,6 +85,7 @@ Files::Files(const std::string& scene, const FileLoader& load) : scene_(scene), 
 const Loaded& Files::add(std::unique_ptr<Loaded> loaded, std::string_view text) {
     loaded->doc = parse_text_resource(loaded->path, text);
     for (const Section& s : loaded->doc.sections) {
+        if (s.tag != "ext_resource" && s.tag != "sub_resource") continue;
         const std::string_view* id = string_attr(s, "id");
         if (!id) continue;
         if (s.tag == "ext_resource") loaded->ext[*id] = &s;
@@ -264,9 +266,12 @@ private:
         int at = local[0];
         if (*parent == ".") return at;
         // The node written just before, whose first child this is ...
-        if (last_added_.names(&file, at, *parent)) return last_added_.index;
-        // ... or a parent named before.
-        if (const auto it = resolved.find(*parent); it != resolved.end()) return it->second;
+        if (last_added_.names(&file, at, *parent)) return recent(&file, at, *parent, last_added_.index);
+        // ... or a parent named lately (a sibling's, an uncle's) ...
+        for (const Recent& r : recent_)
+            if (r.file == &file && r.root == at && r.text == *parent) return r.index;
+        // ... or before.
+        if (const auto it = resolved.find(*parent); it != resolved.end()) return recent(&file, at, *parent, it->second);
         std::size_t from = 0;
         while (from <= parent->size()) {
             std::size_t to = parent->find('/', from);
@@ -281,7 +286,7 @@ private:
             from = to + 1;
         }
         resolved.emplace(*parent, at);
-        return at;
+        return recent(&file, local[0], *parent, at);
     }
 
     void node(const Loaded& file, const Section& s, int at, std::vector<int>& local, Resolved& resolved, std::uint32_t line,
@@ -388,6 +393,23 @@ private:
     Tree& tree_;
     std::vector<std::string> stack_;  // the files being expanded
     std::unordered_map<std::string, int> children_;  // child_key(parent, name) -> the child, for Node::indexed parents
+    // The parents named lately, the latest at recent_[0]: a body's second shape names its
+    // parent again after the first one's parent= was found as the node added before.
+    struct Recent {
+        const Loaded* file = nullptr;
+        int root = -1;
+        std::string_view text;
+        int index = -1;
+    };
+    std::array<Recent, 4> recent_;
+    int recent(const Loaded* file, int root, std::string_view text, int index) {
+        if (recent_[0].file != file || recent_[0].root != root || recent_[0].text != text) {
+            std::copy_backward(recent_.begin(), recent_.end() - 1, recent_.end());
+            recent_[0] = Recent{file, root, text, index};
+        }
+        return index;
+    }
+
     // The node added last: its file, that file's root, its parent= text and name.
     struct LastAdded {
         const Loaded* file = nullptr;
@@ -439,6 +461,12 @@ Tree read_tree(Files& files, const Loaded& scene) {
     if (const Value* format = head->attribute("format"); format && format->kind == Value::Kind::Int && format->integer < 3)
         fail(scene.path, head->line, head->column,
              "a Godot 3 scene (format=" + std::to_string(format->integer) + "): collide reads Godot 4 scenes (format=3 or 4)");
+    // Room for the scene's own nodes and properties (instances add more).
+    std::size_t nodes = 0, props = 0;
+    for (const Section& s : scene.doc.sections)
+        if (s.tag == "node") ++nodes, props += s.properties.size();
+    tree.nodes.reserve(nodes);
+    tree.props.reserve(props);
     TreeBuilder(files, tree).scene(scene, -1, 1, 1, 0);
     if (tree.nodes.empty()) fail(scene.path, head->line, head->column, "a scene without nodes");
     for (Node& n : tree.nodes) n.props = Span<Prop>(tree.props.data() + n.props_at, n.props_count);

@@ -31,36 +31,21 @@ public:
     }
 
     Document document() {
-        // A section's entries are contiguous in doc_.entries: where each starts is kept until
-        // the vector stops growing, then the spans are set.
-        struct Range {
-            std::size_t attributes = 0, properties = 0, end = 0;
-        };
-        std::vector<Range> ranges;
         while (true) {
             skip_blank();
             if (i_ >= t_.size()) break;
             if (t_[i_] == '[') {
-                if (!ranges.empty()) ranges.back().end = doc_.entries.size();
-                ranges.push_back(Range{doc_.entries.size(), 0, 0});
-                doc_.sections.push_back(header());
-                ranges.back().properties = doc_.entries.size();
+                end_section();
+                begin_section();
+                doc_.sections.back() = header();
+                attributes_ = count_;
             } else {
                 // project.godot (a ConfigFile) starts with properties of no section.
-                if (doc_.sections.empty()) {
-                    doc_.sections.emplace_back();
-                    ranges.push_back(Range{0, 0, 0});
-                }
+                if (doc_.sections.empty()) begin_section();
                 property();
             }
         }
-        if (!ranges.empty()) ranges.back().end = doc_.entries.size();
-        const Entry* e = doc_.entries.data();
-        for (std::size_t k = 0; k < ranges.size(); ++k) {
-            const Range& r = ranges[k];
-            doc_.sections[k].attributes = Span<Entry>(e + r.attributes, r.properties - r.attributes);
-            doc_.sections[k].properties = Span<Entry>(e + r.properties, r.end - r.properties);
-        }
+        end_section();
         return std::move(doc_);
     }
 
@@ -107,6 +92,35 @@ private:
         while (i_ < t_.size() && is_word(t_[i_])) ++i_;
         return t_.substr(from, i_ - from);
     }
+    // A section's entries (its attributes, then its properties) are kept in one run of an
+    // entry block: one that fills up mid-section is left for a new one, where the section's
+    // entries so far are copied.
+    void begin_section() {
+        doc_.sections.emplace_back();
+        section_ = entry_next_;
+        count_ = attributes_ = 0;
+    }
+    void add_entry(std::string_view key, const Value& v) {
+        if (entry_left_ == 0) {
+            constexpr std::size_t kBlock = 1 << 14;
+            const std::size_t size = std::max(kBlock, 2 * (count_ + 1));
+            Entry* block = doc_.entry_blocks.emplace_back(std::make_unique<Entry[]>(size)).get();
+            if (count_ > 0) std::copy(section_, section_ + count_, block);
+            section_ = block;
+            entry_next_ = block + count_;
+            entry_left_ = size - count_;
+        }
+        *entry_next_++ = Entry{key, v};
+        --entry_left_;
+        ++count_;
+    }
+    void end_section() {
+        if (doc_.sections.empty()) return;
+        Section& s = doc_.sections.back();
+        s.attributes = Span<Entry>(section_, attributes_);
+        s.properties = Span<Entry>(section_ + attributes_, count_ - attributes_);
+    }
+
     // The items on scratch_ from `from` on, moved into one block of the document.
     Span<Value> store(std::size_t from) {
         const std::size_t n = scratch_.size() - from;
@@ -150,8 +164,7 @@ private:
             if (i_ >= t_.size() || t_[i_] != '=') expect('=', "'=' after attribute '" + std::string(name) + "'");
             advance();
             skip_inline();
-            Value v = value(0);
-            doc_.entries.emplace_back(name, v);
+            add_entry(name, value(0));
         }
         skip_inline();
         if (i_ < t_.size() && t_[i_] != '\n' && t_[i_] != ';')
@@ -180,7 +193,7 @@ private:
         skip_inline();
         if (i_ < t_.size() && t_[i_] != '\n' && t_[i_] != ';')
             fail("expected the end of the line after property '" + std::string(key) + "', found " + seen());
-        doc_.entries.emplace_back(key, v);
+        add_entry(key, v);
     }
 
     Value value(int depth) {
@@ -445,6 +458,10 @@ private:
     std::vector<Value> scratch_;  // the items of the lists being read, innermost last
     Value* next_ = nullptr;       // where the next small block starts, in the last one allocated
     std::size_t left_ = 0;        // and how many Values it still has room for
+    Entry* section_ = nullptr;    // the current section's first entry
+    std::size_t count_ = 0, attributes_ = 0;  // its entries, and how many are attributes
+    Entry* entry_next_ = nullptr;  // where the next entry goes
+    std::size_t entry_left_ = 0;   // room left in its block
 };
 
 const Value* find(Span<Entry> list, std::string_view name) {

@@ -85,7 +85,7 @@ struct Document {
     std::vector<Section> sections;
 
     // The storage behind the views, made while parsing.
-    std::vector<Entry> entries;                         ///< every attribute and property, in file order
+    std::vector<std::unique_ptr<Entry[]>> entry_blocks;  ///< attributes and properties, each section's in one block
     std::vector<std::unique_ptr<Value[]>> value_blocks;  ///< items, each list's in one block
     std::deque<std::string> strings;                    ///< strings whose escapes were decoded
 };

@@ -309,6 +309,30 @@ TEST_CASE("godot: a cell written twice holds its last tile, and ids stay unique"
           "game/levels/level.tscn:4:37: parent= must be a string, not a number");
 }
 
+TEST_CASE("godot: tile records in any order, erased cells among them, give the same layer") {
+    // Four full cells and a triangle; the records row by row, then backwards, then shuffled
+    // with an erased cell (source 0xFFFF) where no tile is.
+    const std::vector<std::string> cells = {cell(0, 0, 0, 0, 0), cell(1, 0, 0, 0, 0), cell(3, 0, 1, 0, 0), cell(0, 2, 0, 0, 0),
+                                            cell(3, 2, 0, 0, 0)};
+    std::string erased = cell(5, 5, 0, 0, 0);
+    erased[4] = erased[5] = static_cast<char>(0xFF);
+    const auto level = [&](const std::vector<std::string>& records) {
+        std::string data(2, '\0');
+        for (const std::string& r : records) data += r;
+        return import(kHead + tile_set() + "[node name=\"Level\" type=\"Node2D\"]\n" +
+                      "[node name=\"W\" type=\"TileMapLayer\" parent=\".\"]\ntile_set = SubResource(\"t\")\n" +
+                      "tile_map_data = PackedByteArray(\"" + map_data::base64(data) + "\")\n");
+    };
+    const json in_rows = level(cells);
+    CHECK(in_rows["grids"][0]["rows"] == json::array({"##..", "....", "#..#"}));  // (3, 0) the triangle
+    REQUIRE(in_rows["shapes"].size() == 1);
+    CHECK(in_rows["shapes"][0]["id"] == "Level/W@3,0");
+    CHECK(level({cells[4], cells[3], cells[2], cells[1], cells[0]}) == in_rows);
+    CHECK(level({cells[2], erased, cells[0], cells[4], cells[1], cells[3]}) == in_rows);
+    // Full cells only, row by row: the grid spans every record.
+    CHECK(level({cells[0], cells[1]})["grids"][0]["rows"] == json::array({"##"}));
+}
+
 TEST_CASE("godot: an older TileMap's layer_N/tile_data, three ints a cell, and its layer names") {
     // The same 12 bytes as three little-endian ints: (y << 16 | x), (atlas x << 16 | source), (alt << 16 | atlas y).
     const auto ints = [](int x, int y, int ax, int ay) {

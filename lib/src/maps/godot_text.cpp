@@ -6,6 +6,7 @@
 
 #include "collide/error.hpp"
 #include "maps/layer_data.hpp"
+#include "support/lane.hpp"
 #include "support/text_encoding.hpp"
 
 #include <algorithm>
@@ -16,7 +17,43 @@
 
 namespace collide::detail::godot {
 
+struct Prefetch {
+    // A string's bytes, or why they are not base64. Each job writes its own.
+    struct Decoded {
+        const char* text = nullptr;  // the string's first character, which names it
+        std::string bytes, error;
+        bool taken = false;
+    };
+    std::deque<Decoded> decoded;
+    Lane lane;  // last: done with `decoded` (and the text) before they go
+
+    // Decodes `text` (base64) on the lane.
+    void post(std::string_view text) {
+        Decoded& d = decoded.emplace_back();
+        d.text = text.data();
+        lane.post([&d, text] {
+            try {
+                d.bytes = decode_base64(text);
+            } catch (const DataError& e) {
+                d.error = e.what();
+            }
+        });
+    }
+    // The slot of the string starting at `text`, its job done; null when none was posted.
+    Decoded* find(const char* text) {
+        for (Decoded& d : decoded)
+            if (d.text == text && !d.taken) {
+                lane.wait();
+                return &d;
+            }
+        return nullptr;
+    }
+};
+
 namespace {
+
+// PackedByteArray strings from this size on are decoded on a lane while the file is read.
+constexpr std::size_t kPrefetchBytes = std::size_t{1} << 20;
 
 constexpr int kMaxDepth = 256;
 
@@ -369,6 +406,11 @@ private:
             v.kind = Value::Kind::Call;
             v.text = w;
             v.items = list(')', depth, w == "Object");
+            if (w == "PackedByteArray" && v.items.size() == 1 && v.items[0].kind == Value::Kind::String &&
+                v.items[0].text.size() >= kPrefetchBytes) {
+                if (!doc_.prefetch) doc_.prefetch = std::make_shared<Prefetch>();
+                doc_.prefetch->post(v.items[0].text);
+            }
             return;
         }
         v.kind = Value::Kind::Word;
@@ -494,12 +536,17 @@ std::string describe(const Value& v) {
     return "a value";
 }
 
-std::string packed_bytes(const std::string& file, const Value& v) {
+std::string packed_bytes(const std::string& file, const Value& v, const Document* in) {
     const auto fail = [&](const std::string& message) {
         throw Error(file, "", message, static_cast<int>(v.line), static_cast<int>(v.column));
     };
     if (!v.is_call("PackedByteArray")) fail("expected a PackedByteArray(...), found " + describe(v));
     if (v.items.size() == 1 && v.items[0].kind == Value::Kind::String) {
+        if (Prefetch::Decoded* d = in && in->prefetch ? in->prefetch->find(v.items[0].text.data()) : nullptr) {
+            d->taken = true;
+            if (!d->error.empty()) fail("PackedByteArray: " + d->error);
+            return std::move(d->bytes);
+        }
         try {
             return decode_base64(v.items[0].text);
         } catch (const DataError& e) {

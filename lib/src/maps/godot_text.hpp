@@ -77,6 +77,10 @@ struct Section {
     const Value* property(std::string_view name) const;
 };
 
+/// The big base64 strings of PackedByteArray(...) values (a tile layer's data), decoded on a
+/// lane of their own while the rest of the file is read and its nodes are built.
+struct Prefetch;
+
 /// A parsed file: its sections in order (properties before the first header, as
 /// project.godot starts, in a first section whose tag is empty). Names, texts and items are
 /// views: into the text parsed (which must outlive the Document) where a string has no escape,
@@ -88,6 +92,7 @@ struct Document {
     std::vector<std::unique_ptr<Entry[]>> entry_blocks;  ///< attributes and properties, each section's in one block
     std::vector<std::unique_ptr<Value[]>> value_blocks;  ///< items, each list's in one block
     std::deque<std::string> strings;                    ///< strings whose escapes were decoded
+    std::shared_ptr<Prefetch> prefetch;                 ///< big base64 strings being decoded, if any
 };
 
 /// Parses `text`, which must outlive the Document. Throws collide::Error naming `file`, the
@@ -98,7 +103,8 @@ Document parse_text_resource(const std::string& file, std::string_view text);
 std::string describe(const Value& v);
 
 /// The bytes of `PackedByteArray("base64")` or `PackedByteArray(1, 2, ...)`; throws
-/// collide::Error naming `file` at the value for anything else.
-std::string packed_bytes(const std::string& file, const Value& v);
+/// collide::Error naming `file` at the value for anything else. With the value's Document,
+/// bytes it decoded ahead are taken from it (once: a second call decodes again).
+std::string packed_bytes(const std::string& file, const Value& v, const Document* in = nullptr);
 
 }  // namespace collide::detail::godot

@@ -220,7 +220,8 @@ public:
         : node_(node), g_(g), set_(set), out_(out), imp_(imp), ids_(ids) {}
 
     void write(const std::string& path, const Records& cells, std::bitset<32>& layers, std::bitset<32>& masks) {
-        const std::vector<std::uint32_t> order = live_cells(cells);
+        Bounds all;
+        const std::vector<std::uint32_t> order = live_cells(cells, all);
         for (int k = 0; k < set_.physics_layers; ++k) {
             const auto it = set_.bits.find(k);
             const std::bitset<32> layer = it == set_.bits.end() ? std::bitset<32>(1) : it->second.first;
@@ -228,24 +229,44 @@ public:
             layers |= layer;
             masks |= mask;
             const std::string id = set_.physics_layers > 1 ? path + "#p" + std::to_string(k) : path;
-            physics_layer(id, k, cells, order, node_groups(node_, layer, mask));
+            physics_layer(id, k, cells, order, all, node_groups(node_, layer, mask));
         }
     }
 
 private:
+    // Cells from (x0, y0) to (x1, y1); empty while x1 < x0.
+    struct Bounds {
+        int x0 = 0, x1 = -1, y0 = 0, y1 = -1;
+        bool empty() const { return x1 < x0; }
+        void add(int x, int y) {
+            if (empty()) x0 = x1 = x, y0 = y1 = y;
+            x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+        }
+        std::uint64_t cols() const { return static_cast<std::uint64_t>(x1 - x0) + 1; }
+        std::uint64_t rows() const { return static_cast<std::uint64_t>(y1 - y0) + 1; }
+        bool operator==(const Bounds& o) const { return x0 == o.x0 && x1 == o.x1 && y0 == o.y0 && y1 == o.y1; }
+    };
+
     // The cells that count, as indices into `cells`: none when every cell is written once
     // (the records are read as they are), else the last record of each cell, row by row (a
     // cell written twice holds its last tile, as Godot reads it). Erased cells are skipped
-    // when read.
-    static std::vector<std::uint32_t> live_cells(const Records& cells) {
+    // when read. `all` gets the bounds of every record.
+    static std::vector<std::uint32_t> live_cells(const Records& cells, Bounds& all) {
         const std::size_t n = cells.size();
         if (n == 0) return {};
-        int x0 = cells.x(0), x1 = x0, y0 = cells.y(0), y1 = y0;
-        for (std::size_t i = 1; i < n; ++i) {
+        // Records written row by row, each cell after the one before it, are cells written once.
+        bool ascending = true;
+        std::uint64_t last = 0;
+        for (std::size_t i = 0; i < n; ++i) {
             const int x = cells.x(i), y = cells.y(i);
-            x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+            all.add(x, y);
+            const std::uint64_t key = cell_key(x, y);
+            ascending = ascending && (i == 0 || key > last);
+            last = key;
         }
-        const std::uint64_t cols = static_cast<std::uint64_t>(x1 - x0) + 1, rows = static_cast<std::uint64_t>(y1 - y0) + 1;
+        if (ascending) return {};
+        const std::uint64_t cols = all.cols(), rows = all.rows();
+        const int x0 = all.x0, y0 = all.y0;
         if (cols * rows <= kMaxGridCells) {
             // One bit a cell of the records' bounds: a cell seen twice is the exception.
             std::vector<std::uint64_t> seen((cols * rows + 63) / 64);
@@ -314,11 +335,15 @@ private:
     }
 
     void physics_layer(const std::string& id, int k, const Records& cells, const std::vector<std::uint32_t>& order,
-                       const std::vector<std::string>& groups) {
+                       const Bounds& all, const std::vector<std::string>& groups) {
         const bool grid_ok = g_.x.y == 0 && g_.y.x == 0 && g_.x.x > 0 && g_.y.y > 0;
         Lookup lookup(set_, k);
-        // The solid cells' bounds, and the cells that become compounds (row by row).
-        int x0 = 0, x1 = -1, y0 = 0, y1 = -1;
+        // One pass: the solid cells' bounds, their bits over the bounds of all cells (when
+        // those fit in a grid), and the cells that become compounds (row by row).
+        const bool direct = grid_ok && all.cols() * all.rows() <= kMaxGridCells;
+        std::vector<std::uint64_t> bits(direct ? (all.cols() * all.rows() + 63) / 64 : 0);
+        const std::size_t cols = direct ? all.cols() : 0;
+        Bounds solid;
         std::vector<std::uint64_t> shaped;  // cell_key << 32 | index
         each(cells, order, [&](std::size_t i) {
             const LayerTile* layer = lookup(cells.tile(i)).second;
@@ -326,12 +351,35 @@ private:
             const bool in_grid = layer->full && grid_ok;
             if (in_grid) {
                 const int x = cells.x(i), y = cells.y(i);
-                if (x1 < x0) x0 = x1 = x, y0 = y1 = y;
-                x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+                solid.add(x, y);
+                if (direct) {
+                    const std::size_t b = static_cast<std::size_t>(y - all.y0) * cols + static_cast<std::size_t>(x - all.x0);
+                    bits[b / 64] |= std::uint64_t{1} << (b % 64);
+                }
             }
             if (!in_grid || layer->one_way) shaped.push_back(cell_key(cells.x(i), cells.y(i)) << 32 | i);
         });
-        if (x1 >= x0) grid(id, cells, order, lookup, x0, x1, y0, y1, groups);
+        if (!solid.empty()) {
+            Grid g = grid_head(id, solid, groups);
+            if (direct && solid == all && g.bits.size() == bits.size()) {
+                g.bits = std::move(bits);
+            } else if (direct) {
+                // The solid cells' bounds are smaller than all cells': their rows copied.
+                for (std::size_t r = 0; r < g.rows; ++r)
+                    for (std::size_t c = 0; c < g.cols; ++c) {
+                        const std::size_t from = (r + static_cast<std::size_t>(solid.y0 - all.y0)) * cols + c + static_cast<std::size_t>(solid.x0 - all.x0);
+                        if (bits[from / 64] >> (from % 64) & 1u) g.bits[(r * g.cols + c) / 64] |= std::uint64_t{1} << ((r * g.cols + c) % 64);
+                    }
+            } else {
+                each(cells, order, [&](std::size_t i) {
+                    const LayerTile* layer = lookup(cells.tile(i)).second;
+                    if (!layer || !layer->full) return;
+                    const std::size_t b = static_cast<std::size_t>(cells.y(i) - solid.y0) * g.cols + static_cast<std::size_t>(cells.x(i) - solid.x0);
+                    g.bits[b / 64] |= std::uint64_t{1} << (b % 64);
+                });
+            }
+            add_grid(std::move(g));
+        }
         std::sort(shaped.begin(), shaped.end());
         std::vector<std::string> tile_groups = groups;
         add_group(tile_groups, "tile-collision");
@@ -342,21 +390,18 @@ private:
         }
     }
 
-    void grid(const std::string& id, const Records& cells, const std::vector<std::uint32_t>& order, Lookup& lookup, int x0, int x1,
-              int y0, int y1, const std::vector<std::string>& groups) {
-        const std::size_t cols = static_cast<std::size_t>(x1 - x0) + 1, rows = static_cast<std::size_t>(y1 - y0) + 1;
-        if (std::uint64_t{cols} * rows > kMaxGridCells)
+    // A grid over the cells of `solid`, its bits all clear.
+    Grid grid_head(const std::string& id, const Bounds& solid, const std::vector<std::string>& groups) {
+        const std::uint64_t cols = solid.cols(), rows = solid.rows();
+        if (cols * rows > kMaxGridCells)
             fail(node_.file->path, node_.line, node_.column, who(node_) + ": its solid cells span " + std::to_string(cols) + " x " +
                                                                  std::to_string(rows) + " cells, more than one grid holds (2^28)");
         const Vec2 ts = set_.tile_size;
-        Grid g = SceneText::grid_head(ids_.unique(id), groups, g_.point(Vec2{x0 * ts.x, y0 * ts.y}), Vec2{ts.x * g_.x.x, ts.y * g_.y.y}, cols, rows, false);
-        std::uint64_t* bits = g.bits.data();
-        each(cells, order, [&](std::size_t k) {
-            const LayerTile* layer = lookup(cells.tile(k)).second;
-            if (!layer || !layer->full) return;
-            const std::size_t i = static_cast<std::size_t>(cells.y(k) - y0) * cols + static_cast<std::size_t>(cells.x(k) - x0);
-            bits[i / 64] |= std::uint64_t{1} << (i % 64);
-        });
+        return SceneText::grid_head(ids_.unique(id), groups, g_.point(Vec2{solid.x0 * ts.x, solid.y0 * ts.y}),
+                                    Vec2{ts.x * g_.x.x, ts.y * g_.y.y}, static_cast<std::size_t>(cols), static_cast<std::size_t>(rows), false);
+    }
+
+    void add_grid(Grid g) {
         out_.add(std::move(g));
         imp_.grid_sources.push_back(MapSource{who(node_), "", static_cast<int>(node_.line), static_cast<int>(node_.column), MapSource::kNoTile, {}});
         imp_.sources.add(imp_.sources.grids, node_.line, node_.column, node_.path);
@@ -464,7 +509,7 @@ void tile_layers(Files& files, const Tree& tree, std::size_t index, SceneText& o
         }
         const Prop* data = node.prop("tile_map_data");
         if (!data) return;
-        const std::string bytes = packed_bytes(data->from->path, *data->value);
+        const std::string bytes = packed_bytes(data->from->path, *data->value, &data->from->doc);
         if (bytes.size() >= 2 && (bytes[0] != 0 || bytes[1] != 0))
             fail(data->from->path, data->value->line, data->value->column, who(node) + ": tile_map_data of an unknown format " +
                                                                                 std::to_string(static_cast<unsigned char>(bytes[0]) | static_cast<unsigned char>(bytes[1]) << 8));

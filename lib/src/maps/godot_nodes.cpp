@@ -139,17 +139,17 @@ Resource resource(Files& files, const Loaded& in, const Value& v) {
     if (!v.is_call("SubResource") && !v.is_call("ExtResource")) return {};
     if (v.items.size() != 1 || v.items[0].kind != Value::Kind::String)
         fail(in.path, v.line, v.column, std::string(v.text) + "(...) takes one id string");
-    const std::string id(v.items[0].text);
+    const std::string_view id = v.items[0].text;
     if (v.text == "SubResource") {
         const auto it = in.sub.find(id);
-        if (it == in.sub.end()) fail(in.path, v.line, v.column, "SubResource(\"" + id + "\") names no [sub_resource]");
+        if (it == in.sub.end()) fail(in.path, v.line, v.column, "SubResource(\"" + std::string(id) + "\") names no [sub_resource]");
         const std::string_view* type = string_attr(*it->second, "type");
         return Resource{it->second, type ? *type : std::string_view(), &in};
     }
     const auto it = in.ext.find(id);
-    if (it == in.ext.end()) fail(in.path, v.line, v.column, "ExtResource(\"" + id + "\") names no [ext_resource]");
+    if (it == in.ext.end()) fail(in.path, v.line, v.column, "ExtResource(\"" + std::string(id) + "\") names no [ext_resource]");
     const std::string_view* path = string_attr(*it->second, "path");
-    if (!path) fail(in.path, it->second->line, it->second->column, "[ext_resource] id \"" + id + "\" has no path");
+    if (!path) fail(in.path, it->second->line, it->second->column, "[ext_resource] id \"" + std::string(id) + "\" has no path");
     const Loaded& res = files.load(std::string(*path), &in);
     // A .tres: [gd_resource type=...] says the class, its [resource] section holds the properties.
     const Section* head = res.doc.sections.empty() ? nullptr : &res.doc.sections[0];

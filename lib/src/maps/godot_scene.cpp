@@ -67,7 +67,10 @@ private:
 
     void body(std::size_t i) {
         const Node& n = tree_.nodes[i];
-        BodyParts parts;
+        BodyParts& parts = parts_;  // kept from body to body, with the room it has
+        parts.parts.clear();
+        parts.one_way.clear();
+        parts.world_boundary = false;
         for (int c = n.first_child; c >= 0; c = tree_.nodes[static_cast<std::size_t>(c)].next_sibling) {
             const Node& child = tree_.nodes[static_cast<std::size_t>(c)];
             if (child.skipped || !is_shape_node(child.type) || bool_prop(child, child.prop("disabled"), false)) continue;
@@ -76,10 +79,11 @@ private:
         const std::bitset<32> layer = bits(n, "collision_layer"), mask = bits(n, "collision_mask");
         layers_ |= layer;
         masks_ |= mask;
-        std::vector<std::string> groups = node_groups(n, layer, mask);
+        std::vector<std::string>& groups = groups_;
+        node_groups(n, layer, mask, groups);
         if (parts.world_boundary) add_group(groups, "world-boundary");
         const std::vector<std::string> ignore = ignored(n);
-        if (!parts.parts.empty()) shape(n, std::string(n.path), parts.parts, groups, ignore);
+        if (!parts.parts.empty()) shape(n, n.path, parts.parts, groups, ignore);
         if (!parts.one_way.empty()) {
             add_group(groups, "one-way");
             shape(n, std::string(n.path) + "#one-way", parts.one_way, groups, ignore);
@@ -95,11 +99,11 @@ private:
         return tiled::ignored_rules({{"collide_ignore", std::string(p->value->text)}});
     }
 
-    void shape(const Node& n, const std::string& id, const std::vector<Part>& parts, const std::vector<std::string>& groups,
+    void shape(const Node& n, std::string_view id, const std::vector<Part>& parts, const std::vector<std::string>& groups,
                const std::vector<std::string>& ignore) {
         require_finite(n, parts);
         SceneText& out = *scene_;
-        const std::string unique = ids_.unique(id);
+        const std::string unique = ids_.unique(std::string(id));
         if (parts.size() == 1) {
             out.begin_shape(unique, parts[0].type);
             write_part_fields(out, parts[0]);
@@ -123,6 +127,8 @@ private:
     MapImport& out_;
     SceneOut scene_;
     Ids ids_;
+    BodyParts parts_;                  // body(): a body's parts
+    std::vector<std::string> groups_;  // body(): its groups
     std::bitset<32> layers_, masks_;  // set in some body's (or tile layer's) layer, mask
 };
 
@@ -136,15 +142,35 @@ void add_group(std::vector<std::string>& groups, std::string_view g) {
     if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.emplace_back(g);
 }
 
+void node_groups(const Node& n, const std::bitset<32>& layer, const std::bitset<32>& mask, std::vector<std::string>& groups) {
+    // The strings there are written over (most fit in place): a level has 100,000s of bodies.
+    std::size_t count = 0;
+    const auto add = [&](std::string_view g) {
+        for (std::size_t k = 0; k < count; ++k)
+            if (groups[k] == g) return;
+        if (count == groups.size()) groups.emplace_back(g);
+        else groups[count].assign(g.data(), g.size());
+        ++count;
+    };
+    for (const std::string_view g : n.groups) add(g);
+    add(n.type);
+    add(n.name);
+    for (const auto& [bits, prefix] : {std::pair<const std::bitset<32>*, std::string_view>{&layer, "layer-"}, {&mask, "mask-"}})
+        for (std::size_t b = 0; b < 32; ++b) {
+            if (!(*bits)[b]) continue;
+            char name[16];
+            const std::size_t digits = b + 1 >= 10 ? 2 : 1;
+            std::copy(prefix.begin(), prefix.end(), name);
+            if (digits == 2) name[prefix.size()] = static_cast<char>('0' + (b + 1) / 10);
+            name[prefix.size() + digits - 1] = static_cast<char>('0' + (b + 1) % 10);
+            add(std::string_view(name, prefix.size() + digits));
+        }
+    groups.resize(count);
+}
+
 std::vector<std::string> node_groups(const Node& n, const std::bitset<32>& layer, const std::bitset<32>& mask) {
     std::vector<std::string> groups;
-    for (const std::string_view g : n.groups) add_group(groups, g);
-    add_group(groups, n.type);
-    add_group(groups, n.name);
-    for (std::size_t b = 0; b < 32; ++b)
-        if (layer[b]) add_group(groups, "layer-" + std::to_string(b + 1));
-    for (std::size_t b = 0; b < 32; ++b)
-        if (mask[b]) add_group(groups, "mask-" + std::to_string(b + 1));
+    node_groups(n, layer, mask, groups);
     return groups;
 }
 

@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace collide::detail::godot {
@@ -41,8 +42,8 @@ struct Loaded {
     std::string path;  ///< as opened
     std::string own_text;   ///< the text of a file read here (the scene's is the caller's)
     Document doc;           ///< views into own_text, or into the scene's text
-    std::map<std::string_view, const Section*> ext;  ///< [ext_resource] by id
-    std::map<std::string_view, const Section*> sub;  ///< [sub_resource] by id
+    std::unordered_map<std::string_view, const Section*> ext;  ///< [ext_resource] by id
+    std::unordered_map<std::string_view, const Section*> sub;  ///< [sub_resource] by id
 };
 
 /// A property and the file whose resources it names.
@@ -175,6 +176,8 @@ void add_group(std::vector<std::string>& groups, std::string_view g);
 /// A body's or tile layer's groups (SPEC §1.6): the node's groups, its class, its name, then
 /// `layer-N` and `mask-N` for each bit N (from 1) set in `layer` and `mask`; each once.
 std::vector<std::string> node_groups(const Node& n, const std::bitset<32>& layer, const std::bitset<32>& mask);
+/// The same into `groups`, its strings written over.
+void node_groups(const Node& n, const std::bitset<32>& layer, const std::bitset<32>& mask, std::vector<std::string>& groups);
 
 /// The scene a `.tscn` becomes (one MapImport); throws collide::Error.
 std::vector<MapImport> import_godot(const std::string& file, std::string_view text, const FileLoader& load, MapBuild build);

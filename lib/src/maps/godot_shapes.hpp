@@ -4,18 +4,37 @@
 #include "maps/godot_scene.hpp"
 #include "scene/scene_text.hpp"
 
+#include <array>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace collide::detail::godot {
 
+/// Up to two named fields, kept in place: a part has no more pairs or numbers than that.
+template <class T>
+class Fields {
+public:
+    Fields() = default;
+    Fields(std::initializer_list<std::pair<const char*, T>> list) {
+        for (const auto& f : list)
+            if (size_ < items_.size()) items_[size_++] = f;
+    }
+    const std::pair<const char*, T>* begin() const { return items_.data(); }
+    const std::pair<const char*, T>* end() const { return items_.data() + size_; }
+
+private:
+    std::array<std::pair<const char*, T>, 2> items_{};
+    std::size_t size_ = 0;
+};
+
 /// One collide shape (a body's, or a part of its compound) as the scene text writes it.
 struct Part {
     const char* type = "";
-    std::vector<std::pair<const char*, Vec2>> pairs;      ///< "center", "a", "min", ...
-    std::vector<std::pair<const char*, double>> numbers;  ///< "radius", "angle"
-    std::vector<Vec2> points;                             ///< "points" when not empty
+    Fields<Vec2> pairs;      ///< "center", "a", "min", ...
+    Fields<double> numbers;  ///< "radius", "angle"
+    std::vector<Vec2> points;  ///< "points" when not empty
 };
 
 /// What a body's shape nodes give: its parts, its one-way parts, and whether one is a world

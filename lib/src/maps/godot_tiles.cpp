@@ -193,11 +193,17 @@ public:
     int x(std::size_t i) const { return s16(bytes_.data() + 12 * i); }
     int y(std::size_t i) const { return s16(bytes_.data() + 12 * i + 2); }
     bool erased(std::size_t i) const { return u16(bytes_.data() + 12 * i + 4) == 0xFFFF; }
-    /// Source, atlas x, atlas y and the alternative without its flags, as one number.
+    /// Source, atlas x, atlas y and the alternative without its flags, as one number: the
+    /// record's last 8 bytes, little-endian, bits 60-62 (the flags) cleared.
     std::uint64_t tile(std::size_t i) const {
-        const char* r = bytes_.data() + 12 * i;
-        return std::uint64_t{u16(r + 4)} << 48 | std::uint64_t{u16(r + 6)} << 32 | std::uint64_t{u16(r + 8)} << 16 |
-               (u16(r + 10) & ~(kFlipH | kFlipV | kTranspose));
+        const unsigned char* r = reinterpret_cast<const unsigned char*>(bytes_.data()) + 12 * i + 4;
+        std::uint64_t v = 0;
+        for (int b = 7; b >= 0; --b) v = v << 8 | r[b];
+        return v & ~(std::uint64_t{kFlipH | kFlipV | kTranspose} << 48);
+    }
+    static TileKey tile_key_of(std::uint64_t tile) {
+        return TileKey{static_cast<int>(tile & 0xFFFF), static_cast<int>(tile >> 16 & 0xFFFF), static_cast<int>(tile >> 32 & 0xFFFF),
+                       static_cast<int>(tile >> 48)};
     }
 
 private:
@@ -296,16 +302,17 @@ private:
     public:
         Lookup(const TileSet& set, int k) : set_(set), k_(k) {}
         std::pair<const TileInfo*, const LayerTile*> operator()(std::uint64_t key) {
+            if (last_ && last_->key == key) return {last_->tile, last_->layer};  // a run of one tile
             Slot& slot = slots_[(key ^ key >> 29 ^ key >> 45) % kSlots];
             if (!slot.used || slot.key != key) {
                 slot = Slot{key, true, nullptr, nullptr};
-                const auto t = set_.tiles.find(TileKey{static_cast<int>(key >> 48), static_cast<int>(key >> 32 & 0xFFFF),
-                                                       static_cast<int>(key >> 16 & 0xFFFF), static_cast<int>(key & 0xFFFF)});
+                const auto t = set_.tiles.find(Records::tile_key_of(key));
                 if (t != set_.tiles.end()) {
                     const auto l = t->second.layers.find(k_);
                     if (l != t->second.layers.end() && !l->second.polygons.empty()) slot.tile = &t->second, slot.layer = &l->second;
                 }
             }
+            last_ = &slot;
             return {slot.tile, slot.layer};
         }
 
@@ -320,6 +327,7 @@ private:
         const TileSet& set_;
         int k_;
         Slot slots_[kSlots];
+        const Slot* last_ = nullptr;
     };
 
     // Every cell of `order` (all of `cells` when empty) given to `visit(index)`.

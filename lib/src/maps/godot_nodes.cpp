@@ -2,6 +2,7 @@
 // with instanced scenes expanded, and the global transforms.
 #include "collide/error.hpp"
 #include "maps/godot_scene.hpp"
+#include "support/big_alloc.hpp"
 
 #include <algorithm>
 #include <array>
@@ -465,11 +466,12 @@ Tree read_tree(Files& files, const Loaded& scene) {
     std::size_t nodes = 0, props = 0;
     for (const Section& s : scene.doc.sections)
         if (s.tag == "node") ++nodes, props += s.properties.size();
-    tree.nodes.reserve(nodes);
-    tree.props.reserve(props);
+    reserve_huge(tree.nodes, nodes);
+    reserve_huge(tree.props, props);
     TreeBuilder(files, tree).scene(scene, -1, 1, 1, 0);
     if (tree.nodes.empty()) fail(scene.path, head->line, head->column, "a scene without nodes");
     for (Node& n : tree.nodes) n.props = Span<Prop>(tree.props.data() + n.props_at, n.props_count);
+    reserve_huge(tree.globals, tree.nodes.size());
     tree.globals.resize(tree.nodes.size());
     for (std::size_t i = 1; i < tree.nodes.size(); ++i) {  // the root's own transform is not applied
         const Node& n = tree.nodes[i];

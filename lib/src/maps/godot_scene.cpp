@@ -8,8 +8,13 @@
 #include "maps/godot_shapes.hpp"
 #include "maps/godot_tiles.hpp"
 #include "maps/tiled_model.hpp"
+#include "support/lane.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <deque>
+#include <exception>
+#include <memory>
 #include <bitset>
 #include <cmath>
 #include <set>
@@ -41,15 +46,35 @@ public:
     void run() {
         for (std::size_t i = 0; i < tree_.warnings.size(); ++i)
             warn_at(tree_.warnings[i], tree_.warning_places[i].first, tree_.warning_places[i].second);
-        for (std::size_t i = 0; i < tree_.nodes.size(); ++i) {
+        // Each node's part of the scene is made, then written once all before it are: a tile
+        // layer's cells are sorted out on the lane while the bodies after it are made.
+        for (std::size_t i = 0; i < tree_.nodes.size() && !failed_; ++i) {
             const Node& n = tree_.nodes[i];
             if (n.skipped) continue;
-            if (is_body(n.type)) body(i);
-            else if (is_shape_node(n.type) && (n.parent < 0 || !is_body(tree_.nodes[static_cast<std::size_t>(n.parent)].type)))
-                warn(n, "a " + std::string(n.type) + " whose parent is not a collision object, skipped (Godot ignores it)");
-            else if (n.type == "TileMapLayer" || n.type == "TileMap")
-                tile_layers(files_, tree_, i, *scene_, out_, ids_, layers_, masks_);
+            const bool tiles = n.type == "TileMapLayer" || n.type == "TileMap";
+            const bool lone_shape = is_shape_node(n.type) && (n.parent < 0 || !is_body(tree_.nodes[static_cast<std::size_t>(n.parent)].type));
+            if (!is_body(n.type) && !tiles && !lone_shape) continue;
+            Item& item = queue_.emplace_back();
+            item.node = i;
+            try {
+                if (is_body(n.type)) {
+                    item.body = spare_.empty() ? std::make_unique<Body>() : take_spare();
+                    make_body(n, *item.body);
+                } else if (tiles) {
+                    item.tiles = std::make_unique<TileLayers>(files_, tree_, i);
+                    item.ready = std::make_unique<std::atomic<bool>>(false);
+                    lane_.post([t = item.tiles.get(), ready = item.ready.get()] {
+                        t->prepare();
+                        ready->store(true, std::memory_order_release);
+                    });
+                }
+            } catch (...) {
+                item.error = std::current_exception();
+                failed_ = true;  // nothing after it is written
+            }
+            write_ready(false);
         }
+        write_ready(true);
         std::vector<std::string> pairs;
         for (std::size_t b = 0; b < 32; ++b)
             if (layers_[b] && masks_[b]) pairs.push_back("mask-" + std::to_string(b + 1) + ":layer-" + std::to_string(b + 1));
@@ -58,6 +83,51 @@ public:
     }
 
 private:
+    // A body made: its shapes' parts, layer and mask bits, groups and ignores.
+    struct Body {
+        BodyParts parts;
+        std::bitset<32> layer, mask;
+        std::vector<std::string> groups, ignore;
+    };
+    // One node's part of the scene, in node order: a body, a tile layer being sorted out (ready
+    // when done), a shape node without a body (a warning), or the error making it met.
+    struct Item {
+        std::size_t node = 0;
+        std::unique_ptr<Body> body;
+        std::unique_ptr<TileLayers> tiles;
+        std::unique_ptr<std::atomic<bool>> ready;
+        std::exception_ptr error;
+    };
+
+    std::unique_ptr<Body> take_spare() {
+        std::unique_ptr<Body> b = std::move(spare_.back());
+        spare_.pop_back();
+        return b;
+    }
+
+    // Writes the items at the queue's front, up to a tile layer still being sorted out (with
+    // `wait`, all of them).
+    void write_ready(bool wait) {
+        while (!queue_.empty()) {
+            Item& item = queue_.front();
+            if (item.ready && !item.ready->load(std::memory_order_acquire)) {
+                if (!wait) return;
+                lane_.wait();
+            }
+            if (item.error) std::rethrow_exception(item.error);
+            const Node& n = tree_.nodes[item.node];
+            if (item.body) {
+                write_body(n, *item.body);
+                spare_.push_back(std::move(item.body));
+            } else if (item.tiles) {
+                item.tiles->write(*scene_, out_, ids_, layers_, masks_);
+            } else {
+                warn(n, "a " + std::string(n.type) + " whose parent is not a collision object, skipped (Godot ignores it)");
+            }
+            queue_.pop_front();
+        }
+    }
+
     void warn(const Node& n, const std::string& message) { warn_at(out_.name + ": " + who(n) + ": " + message, n.line, n.column); }
     void warn_at(const std::string& message, std::uint32_t line, std::uint32_t column) {
         out_.warnings.push_back(message);
@@ -65,9 +135,9 @@ private:
         out_.sources.add(out_.sources.warnings, line, column, "");
     }
 
-    void body(std::size_t i) {
-        const Node& n = tree_.nodes[i];
-        BodyParts& parts = parts_;  // kept from body to body, with the room it has
+    // `b` (a Body kept from before, with the room it has) made for body node `n`.
+    void make_body(const Node& n, Body& b) {
+        BodyParts& parts = b.parts;
         parts.parts.clear();
         parts.one_way.clear();
         parts.world_boundary = false;
@@ -76,17 +146,20 @@ private:
             if (child.skipped || !is_shape_node(child.type) || bool_prop(child, child.prop("disabled"), false)) continue;
             shape_parts(files_, child, tree_.globals[static_cast<std::size_t>(c)], parts);
         }
-        const std::bitset<32> layer = bits(n, "collision_layer"), mask = bits(n, "collision_mask");
-        layers_ |= layer;
-        masks_ |= mask;
-        std::vector<std::string>& groups = groups_;
-        node_groups(n, layer, mask, groups);
-        if (parts.world_boundary) add_group(groups, "world-boundary");
-        const std::vector<std::string> ignore = ignored(n);
-        if (!parts.parts.empty()) shape(n, n.path, parts.parts, groups, ignore);
-        if (!parts.one_way.empty()) {
-            add_group(groups, "one-way");
-            shape(n, std::string(n.path) + "#one-way", parts.one_way, groups, ignore);
+        b.layer = bits(n, "collision_layer");
+        b.mask = bits(n, "collision_mask");
+        node_groups(n, b.layer, b.mask, b.groups);
+        if (parts.world_boundary) add_group(b.groups, "world-boundary");
+        b.ignore = ignored(n);
+    }
+
+    void write_body(const Node& n, Body& b) {
+        layers_ |= b.layer;
+        masks_ |= b.mask;
+        if (!b.parts.parts.empty()) shape(n, n.path, b.parts.parts, b.groups, b.ignore);
+        if (!b.parts.one_way.empty()) {
+            add_group(b.groups, "one-way");
+            shape(n, std::string(n.path) + "#one-way", b.parts.one_way, b.groups, b.ignore);
         }
     }
 
@@ -127,9 +200,11 @@ private:
     MapImport& out_;
     SceneOut scene_;
     Ids ids_;
-    BodyParts parts_;                  // body(): a body's parts
-    std::vector<std::string> groups_;  // body(): its groups
     std::bitset<32> layers_, masks_;  // set in some body's (or tile layer's) layer, mask
+    std::deque<Item> queue_;          // made, not yet written
+    std::vector<std::unique_ptr<Body>> spare_;  // written, kept for the next bodies
+    bool failed_ = false;             // an item holds an error
+    Lane lane_;  // last: done with the tile layers in queue_ before they go
 };
 
 bool ends_with(const std::string& s, std::string_view suffix) {

@@ -6,6 +6,7 @@
 
 #include "collide/error.hpp"
 #include "maps/layer_data.hpp"
+#include "support/big_alloc.hpp"
 #include "support/lane.hpp"
 #include "support/text_encoding.hpp"
 
@@ -139,9 +140,8 @@ private:
     }
     void add_entry(std::string_view key, const Value& v) {
         if (entry_left_ == 0) {
-            constexpr std::size_t kBlock = 1 << 14;
-            const std::size_t size = std::max(kBlock, 2 * (count_ + 1));
-            Entry* block = doc_.entry_blocks.emplace_back(std::make_unique<Entry[]>(size)).get();
+            const std::size_t size = std::max(block_size(doc_.entry_blocks.size()), 2 * (count_ + 1));
+            Entry* block = new_block(doc_.entry_blocks, size);
             if (count_ > 0) std::copy(section_, section_ + count_, block);
             section_ = block;
             entry_next_ = block + count_;
@@ -167,12 +167,22 @@ private:
         scratch_.resize(from);
         return Span<Value>(block, n);
     }
+    // Blocks grow from 1,024 items to 65,536 (4 MiB and more, on huge pages): a small file
+    // takes little, a big one few blocks.
+    static std::size_t block_size(std::size_t blocks) { return std::size_t{1024} << std::min<std::size_t>(blocks / 4, 6); }
+    template <class T>
+    static T* new_block(std::vector<std::vector<T>>& blocks, std::size_t n) {
+        std::vector<T>& block = blocks.emplace_back();
+        reserve_huge(block, n);
+        block.resize(n);
+        return block.data();
+    }
     Value* allocate(std::size_t n) {
-        constexpr std::size_t kBlock = 4096;
-        if (n > kBlock / 4) return doc_.value_blocks.emplace_back(std::make_unique<Value[]>(n)).get();
+        const std::size_t size = block_size(doc_.value_blocks.size());
+        if (n > size / 4) return new_block(doc_.value_blocks, n);
         if (left_ < n) {
-            next_ = doc_.value_blocks.emplace_back(std::make_unique<Value[]>(kBlock)).get();
-            left_ = kBlock;
+            next_ = new_block(doc_.value_blocks, size);
+            left_ = size;
         }
         Value* p = next_;
         next_ += n;

@@ -89,8 +89,8 @@ struct Document {
     std::vector<Section> sections;
 
     // The storage behind the views, made while parsing.
-    std::vector<std::unique_ptr<Entry[]>> entry_blocks;  ///< attributes and properties, each section's in one block
-    std::vector<std::unique_ptr<Value[]>> value_blocks;  ///< items, each list's in one block
+    std::vector<std::vector<Entry>> entry_blocks;  ///< attributes and properties, each section's in one block
+    std::vector<std::vector<Value>> value_blocks;  ///< items, each list's in one block
     std::deque<std::string> strings;                    ///< strings whose escapes were decoded
     std::shared_ptr<Prefetch> prefetch;                 ///< big base64 strings being decoded, if any
 };

@@ -1,6 +1,8 @@
 // Tile layer data (layer_data.hpp): CSV and base64, uncompressed, zlib, gzip or zstd.
 #include "maps/layer_data.hpp"
 
+#include "support/big_alloc.hpp"
+
 #include <libdeflate.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -253,7 +255,10 @@ std::uint32_t Gids::palette_index(std::uint32_t gid) {
 }
 
 std::string decode_base64(std::string_view text) {
-    std::string out(text.size() / 4 * 3 + 3, '\0');
+    std::string out;
+    out.reserve(text.size() / 4 * 3 + 3);
+    advise_huge_pages(out.data(), out.capacity());  // before the first write: tens of megabytes for a big layer
+    out.resize(text.size() / 4 * 3 + 3);
     char* o = out.data();
     std::uint32_t acc = 0;
     int bits = 0;

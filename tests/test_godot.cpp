@@ -333,6 +333,37 @@ TEST_CASE("godot: tile records in any order, erased cells among them, give the s
     CHECK(level({cells[0], cells[1]})["grids"][0]["rows"] == json::array({"##"}));
 }
 
+TEST_CASE("godot: a tile layer's cells are sorted out beside the bodies after it, yet the first error in node order is the one given") {
+    // A layer whose data is broken, then a body whose shape is: the layer's error, although the
+    // body after it may be made first.
+    const std::string broken_layer = "[node name=\"W\" type=\"TileMapLayer\" parent=\".\"]\ntile_set = SubResource(\"t\")\n"
+                                     "tile_map_data = PackedByteArray(0, 0, 1, 2, 3)\n";
+    const std::string broken_body = "[node name=\"B\" type=\"StaticBody2D\" parent=\".\"]\n"
+                                    "[node name=\"S\" type=\"CollisionShape2D\" parent=\"B\"]\nshape = SubResource(\"nope\")\n";
+    const std::string level = "[node name=\"L\" type=\"Node2D\"]\n";
+    CHECK(import_error(kHead + tile_set() + level + broken_layer + broken_body).find("node 'L/W': tile data of 5 bytes") !=
+          std::string::npos);
+    CHECK(import_error(kHead + tile_set() + level + broken_body + broken_layer).find("SubResource(\"nope\") names no [sub_resource]") !=
+          std::string::npos);
+    // A good layer between two bodies, and a lone shape after it: shapes, grid and warning in
+    // node order.
+    const std::string data = std::string(2, '\0') + cell(0, 0, 0, 0, 0) + cell(1, 0, 1, 0, 0);
+    const std::string body = "[sub_resource type=\"CircleShape2D\" id=\"c\"]\n";
+    const auto body_node = [](const std::string& name) {
+        return "[node name=\"" + name + "\" type=\"Area2D\" parent=\".\"]\n[node name=\"S\" type=\"CollisionShape2D\" parent=\"" +
+               name + "\"]\nshape = SubResource(\"c\")\n";
+    };
+    const json scene = import(kHead + tile_set() + body + level + body_node("A") +
+                              "[node name=\"W\" type=\"TileMapLayer\" parent=\".\"]\ntile_set = SubResource(\"t\")\n" +
+                              "tile_map_data = PackedByteArray(\"" + map_data::base64(data) + "\")\n" + body_node("Z") +
+                              "[node name=\"Lone\" type=\"CollisionShape2D\" parent=\".\"]\nshape = SubResource(\"c\")\n");
+    REQUIRE(scene["shapes"].size() == 3);
+    CHECK(scene["shapes"][0]["id"] == "L/A");
+    CHECK(scene["shapes"][1]["id"] == "L/W@1,0");
+    CHECK(scene["shapes"][2]["id"] == "L/Z");
+    CHECK(scene["grids"][0]["id"] == "L/W");
+}
+
 TEST_CASE("godot: an older TileMap's layer_N/tile_data, three ints a cell, and its layer names") {
     // The same 12 bytes as three little-endian ints: (y << 16 | x), (atlas x << 16 | source), (alt << 16 | atlas y).
     const auto ints = [](int x, int y, int ax, int ay) {

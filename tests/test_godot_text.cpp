@@ -160,6 +160,36 @@ TEST_CASE("godot text: packed bytes from base64 or numbers") {
                          collide::Error);
 }
 
+TEST_CASE("godot text: a big base64 string is decoded ahead, to the same bytes and the same errors") {
+    using collide::detail::godot::packed_bytes;
+    // 1.5 MiB of base64 (over the size decoded on a lane while the file is read).
+    std::string base64;
+    for (int k = 0; k < (3 << 19) / 4; ++k) base64 += "AAEC";
+    const std::string text = "[resource]\np = PackedByteArray(\"" + base64 + "\")\nq = PackedByteArray(\"" + base64.substr(0, 8) + "\")\n";
+    const Document d = parse_text_resource("big.tscn", text);
+    const Value& p = d.sections[0].properties[0].second;
+    const std::string bytes = packed_bytes("big.tscn", p, &d);  // taken from the lane
+    REQUIRE(bytes.size() == base64.size() / 4 * 3);
+    CHECK(bytes.substr(0, 6) == std::string("\0\1\2\0\1\2", 6));
+    CHECK(packed_bytes("big.tscn", p, &d) == bytes);  // again: decoded here
+    CHECK(packed_bytes("big.tscn", d.sections[0].properties[1].second, &d) == std::string("\0\1\2\0\1\2", 6));
+    std::string broken = base64;
+    broken[1000] = '*';
+    const std::string bad = "[resource]\np = PackedByteArray(\"" + broken + "\")\n";
+    const Document bd = parse_text_resource("big.tscn", bad);
+    const Value& bp = bd.sections[0].properties[0].second;
+    const std::string ahead = [&] {
+        try {
+            packed_bytes("big.tscn", bp, &bd);
+        } catch (const collide::Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("(no error)");
+    }();
+    CHECK(ahead == "big.tscn:2:5: PackedByteArray: base64 data holds '*' at byte 1000");
+    CHECK_THROWS_WITH_AS(packed_bytes("big.tscn", bp), ahead.c_str(), collide::Error);  // the same, decoded here
+}
+
 TEST_CASE("godot text: errors name the file, line and column, word for word") {
     CHECK(error_of("[node name=\"a\"\n") == "bad.tscn:1:15: expected an attribute or ']' in [node], found a control byte");
     CHECK(error_of("[]") == "bad.tscn:1:2: expected a section name after '[', found ']'");

@@ -106,5 +106,49 @@ def errors_name_the_file_line_and_node():
         check("a binary Godot scene" in r.err and "save it as .tscn" in r.err, r.err)
 
 
+def big_layer_scene(cells, data_suffix=b""):
+    """A scene whose TileMapLayer holds `cells` full cells in rows of 300 (12 bytes a cell after
+    the format's two, 1.4 MB of base64 for 90,000: a file collide maps into memory and whose
+    layer it decodes on a second thread), then a coin on the grid and one off it."""
+    import base64
+    import struct
+    data = b"\0\0" + b"".join(struct.pack("<hhHHHH", k % 300, k // 300, 0, 0, 0, 0) for k in range(cells))
+    text = (b'[gd_scene format=3]\n\n[sub_resource type="TileSetAtlasSource" id="a"]\n'
+            b"0:0/0 = 0\n0:0/0/physics_layer_0/polygon_0/points = PackedVector2Array(-8, -8, 8, -8, 8, 8, -8, 8)\n\n"
+            b'[sub_resource type="TileSet" id="t"]\nsources/0 = SubResource("a")\n\n'
+            b'[sub_resource type="CircleShape2D" id="c"]\nradius = 4.0\n\n[node name="Level" type="Node2D"]\n\n'
+            b'[node name="Walls" type="TileMapLayer" parent="."]\ntile_set = SubResource("t")\ntile_map_data = PackedByteArray("'
+            + base64.b64encode(data) + data_suffix + b'")\n')
+    for name, x in [(b"In", 40), (b"Out", 9000)]:
+        text += (b'\n[node name="' + name + b'" type="Area2D" parent="."]\nposition = Vector2(' + str(x).encode() + b", 40)\n"
+                 b'\n[node name="S" type="CollisionShape2D" parent="' + name + b'"]\nshape = SubResource("c")\n')
+    return text
+
+
+@test
+def a_big_scene_is_read_as_a_small_one():
+    with tempfile.TemporaryDirectory() as tmp:
+        big = Path(tmp) / "big.tscn"
+        big.write_bytes(big_layer_scene(90000))
+        check(big.stat().st_size > 1 << 20, "the scene is over 1 MiB")
+        imported = collide("import", str(big))
+        status(imported, 0)
+        scene = json.loads(imported.out)
+        eq(scene["grids"][0]["rows"], ["#" * 300] * 300, "the layer's 90,000 cells")
+        path = str(write(tmp, "big.json", imported.text))
+        a, b = collide("check", "-f", "jsonl", str(big)), collide("check", "-f", "jsonl", path)
+        status(a, 0)  # collisions, and no rule to fail
+        eq(a.text.replace(str(big), "X"), b.text.replace(path, "X"), "check MAP vs check (import MAP)")
+        check('"Level/In"' in a.text and '"Level/Out"' not in a.text, a.text[:300])
+        # A bad byte in the big base64 string: the error of a small one, at the value's place.
+        text = big_layer_scene(90000, b"*AAA")
+        big.write_bytes(text)
+        line = next(k + 1 for k, l in enumerate(text.split(b"\n")) if l.startswith(b"tile_map_data = "))
+        r = collide("check", str(big))
+        bad_input(r)
+        check(re.fullmatch(rf"collide: error: {re.escape(str(big))}:{line}:17: PackedByteArray: base64 data holds '\*' at byte \d+\n", r.err),
+              r.err)
+
+
 if __name__ == "__main__":
     sys.exit(t.main_of(__doc__, TESTS))

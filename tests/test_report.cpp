@@ -385,3 +385,21 @@ TEST_CASE("report: --locations places each side of every record where it was wri
     CHECK(csv.find("level.json,violation,player,maze,,,,,,,,,,,,,,,player starts clear,level.json,1,13,level.json,4,12\r\n") !=
           std::string::npos);
 }
+
+TEST_CASE("report: a scene's layer names are numbered once each, however many there are") {
+    collide::SceneSources sources;
+    // 50,000 layers (a Godot scene's bodies under parents of their own), asked for twice.
+    int wrong = 0;
+    for (int round = 0; round < 2; ++round)
+        for (int k = 0; k < 50000; ++k) wrong += sources.layer_index("Level/Room" + std::to_string(k)) != static_cast<std::uint32_t>(k + 1);
+    CHECK(wrong == 0);
+    CHECK(sources.layers.size() == 50000);
+    // Layers set from outside, a name twice: the first is the one given (the last layer asked
+    // again is itself), a new name is added.
+    sources.layers = {"A", "B", "A", "D"};
+    CHECK(sources.layer_index("A") == 1);
+    CHECK(sources.layer_index("B") == 2);
+    CHECK(sources.layer_index("D") == 4);
+    CHECK(sources.layer_index("C") == 5);
+    CHECK(sources.layers.back() == "C");
+}

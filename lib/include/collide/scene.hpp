@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -133,6 +134,9 @@ struct SceneSources {
 
 private:
     Source expand(const std::vector<At>& list, std::size_t k) const;
+    /// layer_index's table: a name's hash -> 1 + its index in `layers` (a Godot scene's layers
+    /// are its bodies' parents: 100,000 of them made the search over `layers` quadratic).
+    std::unordered_multimap<std::size_t, std::uint32_t> layer_table_;
 };
 
 /// The rules whose findings an object silences (SPEC §3.1 "Ignores in the data"): a scene

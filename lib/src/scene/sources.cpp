@@ -10,11 +10,21 @@
 namespace collide {
 
 std::uint32_t SceneSources::layer_index(std::string_view name) {
-    // Maps have a few layers, and their shapes come layer after layer: the last one first.
+    // Shapes come layer after layer: the last one first.
     if (!layers.empty() && layers.back() == name) return static_cast<std::uint32_t>(layers.size());
-    const auto it = std::find(layers.begin(), layers.end(), name);
-    if (it != layers.end()) return static_cast<std::uint32_t>(it - layers.begin() + 1);
+    const std::hash<std::string_view> hash;
+    if (layer_table_.size() != layers.size()) {  // `layers` set from outside: the table made again
+        layer_table_.clear();
+        for (std::size_t k = 0; k < layers.size(); ++k) layer_table_.emplace(hash(layers[k]), static_cast<std::uint32_t>(k + 1));
+    }
+    const std::size_t h = hash(name);
+    const auto [from, to] = layer_table_.equal_range(h);
+    std::uint32_t found = 0;  // the first such layer, as a search from the front finds it
+    for (auto it = from; it != to; ++it)
+        if (layers[it->second - 1] == name && (found == 0 || it->second < found)) found = it->second;
+    if (found != 0) return found;
     layers.emplace_back(name);
+    layer_table_.emplace(h, static_cast<std::uint32_t>(layers.size()));
     return static_cast<std::uint32_t>(layers.size());
 }
 

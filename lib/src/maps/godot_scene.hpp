@@ -4,6 +4,8 @@
 //   godot_nodes   files loaded (res:// from project.godot), the node tree with instanced
 //                 scenes expanded, each node's global transform
 //   godot_shapes  a body's collision shapes as collide shapes under a transform
+//   godot_tileset a TileSet's tiles and their collision polygons
+//   godot_tiles   TileMapLayer and TileMap cells as grids and compounds
 //   godot_scene   bodies, groups and the scene's pairs, written out (import_godot)
 #pragma once
 

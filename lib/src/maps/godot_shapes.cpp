@@ -47,19 +47,19 @@ struct ShapeProps {
     double number(std::string_view key, double fallback) const {
         const Value* v = res.property(key);
         if (!v) return fallback;
-        if (!v->is_number()) fail(res.file->path, v->line, v->column, what(key) + " must be a number, not " + describe(*v));
+        if (!v->is_number()) fail(res.file->path, v->line, v->column, what(key).text() + " must be a number, not " + describe(*v));
         return v->number();
     }
     Vec2 vector(std::string_view key, Vec2 fallback) const {
         const Value* v = res.property(key);
         if (!v) return fallback;
-        return vector_value(res.file->path, *v, What{node, res.type, ".", key});
+        return vector_value(res.file->path, *v, what(key));
     }
     std::vector<Vec2> points(std::string_view key) const {
         const Value* v = res.property(key);
-        return v ? points_of(res.file->path, *v, What{node, res.type, ".", key}) : std::vector<Vec2>{};
+        return v ? points_of(res.file->path, *v, what(key)) : std::vector<Vec2>{};
     }
-    std::string what(std::string_view key) const { return who(node) + ": " + std::string(res.type) + "." + std::string(key); }
+    What what(std::string_view key) const { return What{node, res.type, ".", key}; }
 };
 
 void circle(const ShapeProps& r, const Affine& m, std::vector<Part>& out) {
@@ -90,7 +90,7 @@ void capsule(const ShapeProps& r, const Affine& m, std::vector<Part>& out) {
     double radius = 10, height = 30;
     for (const auto& [key, v] : r.res.section->properties) {
         if (key != "radius" && key != "height") continue;
-        if (!v.is_number()) fail(r.res.file->path, v.line, v.column, r.what(key) + " must be a number, not " + describe(v));
+        if (!v.is_number()) fail(r.res.file->path, v.line, v.column, r.what(key).text() + " must be a number, not " + describe(v));
         if (key == "radius") {
             radius = v.number();
             if (height < 2 * radius) height = 2 * radius;

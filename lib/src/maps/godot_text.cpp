@@ -191,7 +191,7 @@ private:
     }
 
     Section header() {
-        Section s;  // its attributes go to doc_.entries
+        Section s;  // its attributes go to its run of entries (add_entry)
         s.line = static_cast<std::uint32_t>(line_);
         s.column = static_cast<std::uint32_t>(i_ - line_start_ + 1);
         advance();  // '['

@@ -23,9 +23,9 @@ constexpr std::uint64_t kMaxGridCells = std::uint64_t{1} << 28;
 // A cell's alternative id carries the transform flags Godot 4.2 added: these bits.
 constexpr unsigned kFlipH = 1u << 12, kFlipV = 1u << 13, kTranspose = 1u << 14;
 
+// A cell as a compound needs it: its place and its alternative's flip and transpose bits.
 struct Cell {
     int x, y;
-    TileKey tile;
     unsigned flags;  // kFlipH | kFlipV | kTranspose from the alternative id
 };
 
@@ -42,10 +42,7 @@ public:
     std::size_t size() const { return bytes_.size() / 12; }
     Cell operator[](std::size_t i) const {
         const char* r = bytes_.data() + 12 * i;
-        const unsigned alt = u16(r + 10);
-        return Cell{s16(r), s16(r + 2), TileKey{static_cast<int>(u16(r + 4)), static_cast<int>(u16(r + 6)), static_cast<int>(u16(r + 8)),
-                                                static_cast<int>(alt & ~(kFlipH | kFlipV | kTranspose))},
-                    alt & (kFlipH | kFlipV | kTranspose)};
+        return Cell{s16(r), s16(r + 2), u16(r + 10) & (kFlipH | kFlipV | kTranspose)};
     }
     int x(std::size_t i) const { return s16(bytes_.data() + 12 * i); }
     int y(std::size_t i) const { return s16(bytes_.data() + 12 * i + 2); }
@@ -181,7 +178,6 @@ void each(const Records& cells, const std::vector<std::uint32_t>& order, Visit&&
     }
 }
 
-
 // One physics layer's cells sorted out: the solid cells' bounds and bits (over those bounds,
 // row-major), and the cells that become compounds, row by row (cell_key << 32 | record).
 struct PhysicsCells {
@@ -202,7 +198,8 @@ std::vector<PhysicsCells> sort_out(const TileSet& set, bool grid_ok, const Recor
         PhysicsCells& pc = out[static_cast<std::size_t>(k)];
         Lookup lookup(set, k);
         // One pass: the solid cells' bounds, their bits over the bounds of all cells (when
-        // those fit in a grid), and the cells that become compounds.
+        // those fit in a grid: most layers' solid cells span them), and the cells that become
+        // compounds.
         const bool direct = grid_ok && all.cols() * all.rows() <= kMaxGridCells;
         std::vector<std::uint64_t> bits(direct ? (all.cols() * all.rows() + 63) / 64 : 0);
         const std::size_t cols = direct ? all.cols() : 0;
@@ -231,22 +228,14 @@ std::vector<PhysicsCells> sort_out(const TileSet& set, bool grid_ok, const Recor
             pc.bits = std::move(bits);
             continue;
         }
+        // Otherwise a second pass sets them over the solid cells' bounds.
         pc.bits.assign((gcols * grows + 63) / 64, 0);
-        if (direct) {
-            // The solid cells' bounds are smaller than all cells': their rows copied.
-            for (std::size_t r = 0; r < grows; ++r)
-                for (std::size_t c = 0; c < gcols; ++c) {
-                    const std::size_t from = (r + static_cast<std::size_t>(solid.y0 - all.y0)) * cols + c + static_cast<std::size_t>(solid.x0 - all.x0);
-                    if (bits[from / 64] >> (from % 64) & 1u) pc.bits[(r * gcols + c) / 64] |= std::uint64_t{1} << ((r * gcols + c) % 64);
-                }
-        } else {
-            each(cells, order, [&](std::size_t i) {
-                const LayerTile* layer = lookup(cells.tile(i)).second;
-                if (!layer || !layer->full) return;
-                const std::size_t b = static_cast<std::size_t>(cells.y(i) - solid.y0) * gcols + static_cast<std::size_t>(cells.x(i) - solid.x0);
-                pc.bits[b / 64] |= std::uint64_t{1} << (b % 64);
-            });
-        }
+        each(cells, order, [&](std::size_t i) {
+            const LayerTile* layer = lookup(cells.tile(i)).second;
+            if (!layer || !layer->full) return;
+            const std::size_t b = static_cast<std::size_t>(cells.y(i) - solid.y0) * gcols + static_cast<std::size_t>(cells.x(i) - solid.x0);
+            pc.bits[b / 64] |= std::uint64_t{1} << (b % 64);
+        });
     }
     return out;
 }
@@ -290,7 +279,7 @@ private:
         for (const std::uint64_t s : pc.shaped) {
             const std::size_t i = static_cast<std::uint32_t>(s);
             const auto found = lookup(cells.tile(i));
-            compound(id, cells[i], *found.first, *found.second, grid_ok(g_), tile_groups);
+            compound(id, cells[i], *found.first, *found.second, tile_groups);
         }
     }
 
@@ -301,7 +290,7 @@ private:
         if (!ignore_.empty()) imp_.grid_ignores.push_back(Ignore{imp_.grid_sources.size() - 1, ignore_});
     }
 
-    void compound(const std::string& id, const Cell& c, const TileInfo& tile, const LayerTile& layer, bool grid_ok,
+    void compound(const std::string& id, const Cell& c, const TileInfo& tile, const LayerTile& layer,
                   const std::vector<std::string>& groups) {
         const bool fh = tile.flip_h != ((c.flags & kFlipH) != 0), fv = tile.flip_v != ((c.flags & kFlipV) != 0),
                    tr = tile.transpose != ((c.flags & kTranspose) != 0);
@@ -320,7 +309,7 @@ private:
             (p.one_way ? one_way : parts).push_back(std::move(part));
         }
         const std::string at = id + "@" + std::to_string(c.x) + "," + std::to_string(c.y);
-        if (!(layer.full && grid_ok) && !parts.empty()) shape(at, parts, groups, c);
+        if (!(layer.full && grid_ok(g_)) && !parts.empty()) shape(at, parts, groups, c);
         if (!one_way.empty()) {
             std::vector<std::string> g = groups;
             add_group(g, "one-way");
@@ -473,13 +462,6 @@ void TileLayers::write(SceneText& out, MapImport& imp, Ids& ids, std::bitset<32>
         const Records records(bytes, 0, data->from->path, *data->value, node);
         writer.write(path, records, sort_out(*st.set, grid_ok(st.tree.globals[st.index]), records, node), layers, masks);
     }
-}
-
-void tile_layers(Files& files, const Tree& tree, std::size_t index, SceneText& out, MapImport& imp, Ids& ids,
-                 std::bitset<32>& layers, std::bitset<32>& masks) {
-    TileLayers layer(files, tree, index);
-    layer.prepare();
-    layer.write(out, imp, ids, layers, masks);
 }
 
 }  // namespace collide::detail::godot

@@ -16,7 +16,9 @@ namespace collide::detail::godot {
 ///   the constructor (the converting thread) reads the node's TileSet and flags;
 ///   prepare() (any thread; it touches nothing shared) decodes and sorts out a TileMapLayer's
 ///     cells, keeping an error rather than throwing it;
-///   write() (the converting thread, in node order) writes the layers out, as tile_layers.
+///   write() (the converting thread, in node order) writes the layers to `out` (grids, then
+///     their compounds, ids made unique by `ids`), their places and ignores to `imp`, and adds
+///     the physics layers' bits to `layers` and `masks`.
 /// Each step throws collide::Error naming the node (write() the one prepare() kept).
 class TileLayers {
 public:
@@ -31,13 +33,6 @@ private:
     struct State;
     std::unique_ptr<State> state_;
 };
-
-/// The layers of the TileMapLayer or TileMap node `index` written to `out` (grids, then their
-/// compounds, ids made unique by `ids`), their places and ignores to `imp`; the physics
-/// layers' bits added to `layers`
-/// and `masks`. Throws collide::Error naming the node.
-void tile_layers(Files& files, const Tree& tree, std::size_t index, SceneText& out, MapImport& imp, Ids& ids,
-                 std::bitset<32>& layers, std::bitset<32>& masks);
 
 /// A tile polygon point under an alternative's flags, as Godot applies them: transpose (swap x
 /// and y), then flip h (negate x), then flip v (negate y).

@@ -326,7 +326,7 @@ std::vector<collide::Scene> read_input_scenes(const std::string& arg, unsigned t
             warnings.insert(warnings.end(), m.warnings.begin(), m.warnings.end());
             out.push_back(collide::read_map_scene(std::move(m), read_options(threads, sources)));
         }
-        return out;
+        return std::move(out);  // not a copy of every shape
     };
     const MapArgument map = map_argument(arg);
     if (map.format != collide::MapFormat::None) return from_maps(import_map_argument(map, collide::MapBuild::Scene));

@@ -83,11 +83,12 @@ public:
     }
 
 private:
-    // A body made: its shapes' parts, layer and mask bits, groups and ignores.
+    // A body made: its shapes' parts, layer and mask bits and ignores (its groups are made as
+    // it is written: bodies wait in the queue while a tile layer before them is sorted out).
     struct Body {
         BodyParts parts;
         std::bitset<32> layer, mask;
-        std::vector<std::string> groups, ignore;
+        std::vector<std::string> ignore;
     };
     // One node's part of the scene, in node order: a body, a tile layer being sorted out (ready
     // when done), a shape node without a body (a warning), or the error making it met.
@@ -148,18 +149,18 @@ private:
         }
         b.layer = bits(n, "collision_layer");
         b.mask = bits(n, "collision_mask");
-        node_groups(n, b.layer, b.mask, b.groups);
-        if (parts.world_boundary) add_group(b.groups, "world-boundary");
         b.ignore = ignored(n);
     }
 
     void write_body(const Node& n, Body& b) {
         layers_ |= b.layer;
         masks_ |= b.mask;
-        if (!b.parts.parts.empty()) shape(n, n.path, b.parts.parts, b.groups, b.ignore);
+        node_groups(n, b.layer, b.mask, groups_);
+        if (b.parts.world_boundary) add_group(groups_, "world-boundary");
+        if (!b.parts.parts.empty()) shape(n, n.path, b.parts.parts, groups_, b.ignore);
         if (!b.parts.one_way.empty()) {
-            add_group(b.groups, "one-way");
-            shape(n, std::string(n.path) + "#one-way", b.parts.one_way, b.groups, b.ignore);
+            add_group(groups_, "one-way");
+            shape(n, std::string(n.path) + "#one-way", b.parts.one_way, groups_, b.ignore);
         }
     }
 
@@ -203,6 +204,7 @@ private:
     std::bitset<32> layers_, masks_;  // set in some body's (or tile layer's) layer, mask
     std::deque<Item> queue_;          // made, not yet written
     std::vector<std::unique_ptr<Body>> spare_;  // written, kept for the next bodies
+    std::vector<std::string> groups_;           // the groups of the body being written
     bool failed_ = false;             // an item holds an error
     Lane lane_;  // last: done with the tile layers in queue_ before they go
 };

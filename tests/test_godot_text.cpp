@@ -47,6 +47,8 @@ TEST_CASE("godot text: scalars") {
     const Value i = value_of("-12");
     CHECK(i.kind == Kind::Int);
     CHECK(i.integer == -12);
+    CHECK(i.items().empty());  // a number has no items and no text (its bits are the number's)
+    CHECK(i.text().empty());
     CHECK(value_of("9223372036854775807").integer == INT64_MAX);
     const Value big = value_of("99999999999999999999");  // beyond int64: a real, as Godot reads it
     CHECK(big.kind == Kind::Real);
@@ -63,53 +65,53 @@ TEST_CASE("godot text: scalars") {
 }
 
 TEST_CASE("godot text: strings, string names and node paths, with every escape") {
-    CHECK(value_of(R"("a \"b\" \\ \n\t\r\b\f \/ \u00e9 \U01F600")").text == "a \"b\" \\ \n\t\r\b\f / \xC3\xA9 \xF0\x9F\x98\x80");
-    CHECK(value_of("\"two\nlines\"").text == "two\nlines");  // a raw line break is kept
+    CHECK(value_of(R"("a \"b\" \\ \n\t\r\b\f \/ \u00e9 \U01F600")").text() == "a \"b\" \\ \n\t\r\b\f / \xC3\xA9 \xF0\x9F\x98\x80");
+    CHECK(value_of("\"two\nlines\"").text() == "two\nlines");  // a raw line break is kept
     const Value name = value_of(R"(&"move")");
     CHECK(name.kind == Kind::StringName);
-    CHECK(name.text == "move");
+    CHECK(name.text() == "move");
     const Value path = value_of(R"(^"../Player:position")");
     CHECK(path.kind == Kind::NodePath);
-    CHECK(path.text == "../Player:position");
-    CHECK(value_of(R"("\ud800")").text == "\xEF\xBF\xBD");  // a lone surrogate: U+FFFD
+    CHECK(path.text() == "../Player:position");
+    CHECK(value_of(R"("\ud800")").text() == "\xEF\xBF\xBD");  // a lone surrogate: U+FFFD
 }
 
 TEST_CASE("godot text: constructors, arrays, dictionaries and typed containers") {
     const Value v = value_of("Vector2(16, -8.5)");
     CHECK(v.is_call("Vector2"));
-    REQUIRE(v.items.size() == 2);
-    CHECK(v.items[0].number() == 16);
-    CHECK(v.items[1].number() == -8.5);
+    REQUIRE(v.items().size() == 2);
+    CHECK(v.items()[0].number() == 16);
+    CHECK(v.items()[1].number() == -8.5);
     const Value t = value_of("Transform2D(1, 0, 0, 1, 64, 32)");
     CHECK(t.is_call("Transform2D"));
-    CHECK(t.items.size() == 6);
-    CHECK(value_of("PackedVector2Array()").items.empty());
-    CHECK(value_of("PackedInt32Array(0, 65536, -1)").items[2].integer == -1);
+    CHECK(t.items().size() == 6);
+    CHECK(value_of("PackedVector2Array()").items().empty());
+    CHECK(value_of("PackedInt32Array(0, 65536, -1)").items()[2].integer == -1);
     const Value sub = value_of(R"(SubResource("RectangleShape2D_x1"))");
     CHECK(sub.is_call("SubResource"));
-    CHECK(sub.items[0].text == "RectangleShape2D_x1");
+    CHECK(sub.items()[0].text() == "RectangleShape2D_x1");
     const Value arr = value_of(R"([1, "two", [3], ])");  // a trailing comma is allowed
     CHECK(arr.kind == Kind::Array);
-    REQUIRE(arr.items.size() == 3);
-    CHECK(arr.items[2].items[0].integer == 3);
+    REQUIRE(arr.items().size() == 3);
+    CHECK(arr.items()[2].items()[0].integer == 3);
     const Value dict = value_of("{\n\"times\": PackedFloat32Array(0, 1),\n&\"k\": {},\n5: null\n}");
     CHECK(dict.kind == Kind::Dict);
-    REQUIRE(dict.items.size() == 6);
-    CHECK(dict.items[0].text == "times");
-    CHECK(dict.items[1].is_call("PackedFloat32Array"));
-    CHECK(dict.items[2].kind == Kind::StringName);
-    CHECK(dict.items[4].integer == 5);
+    REQUIRE(dict.items().size() == 6);
+    CHECK(dict.items()[0].text() == "times");
+    CHECK(dict.items()[1].is_call("PackedFloat32Array"));
+    CHECK(dict.items()[2].kind == Kind::StringName);
+    CHECK(dict.items()[4].integer == 5);
     const Value typed = value_of("Array[int]([1, 2])");
     CHECK(typed.is_call("Array[int]"));
-    CHECK(typed.items[0].items.size() == 2);
+    CHECK(typed.items()[0].items().size() == 2);
     CHECK(value_of("Dictionary[String, Array[int]]({})").is_call("Dictionary[String, Array[int]]"));
     const Value obj = value_of(R"(Object(InputEventKey,"resource_local_to_scene":false,"keycode":4194320))");
     CHECK(obj.is_call("Object"));
-    REQUIRE(obj.items.size() == 3);
-    CHECK(obj.items[0].kind == Kind::Word);
-    CHECK(obj.items[0].text == "InputEventKey");
-    CHECK(obj.items[2].kind == Kind::Dict);
-    CHECK(obj.items[2].items[1].integer == 4194320);
+    REQUIRE(obj.items().size() == 3);
+    CHECK(obj.items()[0].kind == Kind::Word);
+    CHECK(obj.items()[0].text() == "InputEventKey");
+    CHECK(obj.items()[2].kind == Kind::Dict);
+    CHECK(obj.items()[2].items()[1].integer == 4194320);
 }
 
 TEST_CASE("godot text: sections, attributes, keys with slashes and colons, comments, places") {
@@ -127,16 +129,16 @@ TEST_CASE("godot text: sections, attributes, keys with slashes and colons, comme
     REQUIRE(d.sections.size() == 3);
     CHECK(d.sections[0].tag == "gd_scene");
     CHECK(d.sections[0].attribute("format")->integer == 3);
-    CHECK(d.sections[0].attribute("uid")->text == "uid://abc");
+    CHECK(d.sections[0].attribute("uid")->text() == "uid://abc");
     CHECK(d.sections[1].properties[0].first == "0:0/0/physics_layer_0/polygon_0/points");
     const auto& node = d.sections[2];
     CHECK(node.line == 7);
     CHECK(node.column == 1);
-    CHECK(node.attribute("groups")->items[1].text == "level");
-    CHECK(node.property("position")->items[0].number() == 3);  // the last one written wins
+    CHECK(node.attribute("groups")->items()[1].text() == "level");
+    CHECK(node.property("position")->items()[0].number() == 3);  // the last one written wins
     CHECK(node.property("position")->line == 9);
     CHECK(node.property("position")->column == 12);
-    CHECK(node.property("metadata/collide_ignore")->text == "*");
+    CHECK(node.property("metadata/collide_ignore")->text() == "*");
     CHECK(node.property("rotation") == nullptr);
 }
 
@@ -145,7 +147,7 @@ TEST_CASE("godot text: project.godot starts with properties of no section") {
     REQUIRE(d.sections.size() == 2);
     CHECK(d.sections[0].tag.empty());
     CHECK(d.sections[0].property("config_version")->integer == 5);
-    CHECK(d.sections[1].property("config/name")->text == "Demo");
+    CHECK(d.sections[1].property("config/name")->text() == "Demo");
 }
 
 TEST_CASE("godot text: packed bytes from base64 or numbers") {

@@ -22,9 +22,10 @@ std::string folder_of(const std::string& path) {
     return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
 }
 
-const std::string_view* string_attr(const Section& s, std::string_view name) {
+std::optional<std::string_view> string_attr(const Section& s, std::string_view name) {
     const Value* v = s.attribute(name);
-    return v && v->kind == Value::Kind::String ? &v->text : nullptr;
+    if (v && v->kind == Value::Kind::String) return v->text();
+    return std::nullopt;
 }
 
 // Node2D and the classes derived from it that levels hold: their position, rotation, scale and
@@ -87,7 +88,7 @@ const Loaded& Files::add(std::unique_ptr<Loaded> loaded, std::string_view text) 
     loaded->doc = parse_text_resource(loaded->path, text);
     for (const Section& s : loaded->doc.sections) {
         if (s.tag != "ext_resource" && s.tag != "sub_resource") continue;
-        const std::string_view* id = string_attr(s, "id");
+        const std::optional<std::string_view> id = string_attr(s, "id");
         if (!id) continue;
         if (s.tag == "ext_resource") loaded->ext[*id] = &s;
         if (s.tag == "sub_resource") loaded->sub[*id] = &s;
@@ -138,23 +139,23 @@ const Loaded& Files::load(const std::string& path, const Loaded* from) {
 
 Resource resource(Files& files, const Loaded& in, const Value& v) {
     if (!v.is_call("SubResource") && !v.is_call("ExtResource")) return {};
-    if (v.items.size() != 1 || v.items[0].kind != Value::Kind::String)
-        fail(in.path, v.line, v.column, std::string(v.text) + "(...) takes one id string");
-    const std::string_view id = v.items[0].text;
-    if (v.text == "SubResource") {
+    if (v.items().size() != 1 || v.items()[0].kind != Value::Kind::String)
+        fail(in.path, v.line, v.column, std::string(v.text()) + "(...) takes one id string");
+    const std::string_view id = v.items()[0].text();
+    if (v.text() == "SubResource") {
         const auto it = in.sub.find(id);
         if (it == in.sub.end()) fail(in.path, v.line, v.column, "SubResource(\"" + std::string(id) + "\") names no [sub_resource]");
-        const std::string_view* type = string_attr(*it->second, "type");
+        const std::optional<std::string_view> type = string_attr(*it->second, "type");
         return Resource{it->second, type ? *type : std::string_view(), &in};
     }
     const auto it = in.ext.find(id);
     if (it == in.ext.end()) fail(in.path, v.line, v.column, "ExtResource(\"" + std::string(id) + "\") names no [ext_resource]");
-    const std::string_view* path = string_attr(*it->second, "path");
+    const std::optional<std::string_view> path = string_attr(*it->second, "path");
     if (!path) fail(in.path, it->second->line, it->second->column, "[ext_resource] id \"" + std::string(id) + "\" has no path");
     const Loaded& res = files.load(std::string(*path), &in);
     // A .tres: [gd_resource type=...] says the class, its [resource] section holds the properties.
     const Section* head = res.doc.sections.empty() ? nullptr : &res.doc.sections[0];
-    const std::string_view* type = head && head->tag == "gd_resource" ? string_attr(*head, "type") : nullptr;
+    const std::optional<std::string_view> type = head && head->tag == "gd_resource" ? string_attr(*head, "type") : std::nullopt;
     for (const Section& s : res.doc.sections)
         if (s.tag == "resource") return Resource{&s, type ? *type : std::string_view(), &res};
     fail(res.path, 1, 1, "no [resource] section");
@@ -262,32 +263,32 @@ private:
         if (!attr) return -1;
         if (attr->kind != Value::Kind::String && attr->kind != Value::Kind::NodePath)
             fail(file.path, attr->line, attr->column, "parent= must be a string, not " + describe(*attr));
-        const std::string_view* parent = &attr->text;
+        const std::string_view parent = attr->text();
         if (local.empty()) fail(file.path, s.line, s.column, "a node with a parent before the scene's root");
         int at = local[0];
-        if (*parent == ".") return at;
+        if (parent == ".") return at;
         // The node written just before, whose first child this is ...
-        if (last_added_.names(&file, at, *parent)) return recent(&file, at, *parent, last_added_.index);
+        if (last_added_.names(&file, at, parent)) return recent(&file, at, parent, last_added_.index);
         // ... or a parent named lately (a sibling's, an uncle's) ...
         for (const Recent& r : recent_)
-            if (r.file == &file && r.root == at && r.text == *parent) return r.index;
+            if (r.file == &file && r.root == at && r.text == parent) return r.index;
         // ... or before.
-        if (const auto it = resolved.find(*parent); it != resolved.end()) return recent(&file, at, *parent, it->second);
+        if (const auto it = resolved.find(parent); it != resolved.end()) return recent(&file, at, parent, it->second);
         std::size_t from = 0;
-        while (from <= parent->size()) {
-            std::size_t to = parent->find('/', from);
-            if (to == std::string_view::npos) to = parent->size();
-            const std::string_view part = parent->substr(from, to - from);
+        while (from <= parent.size()) {
+            std::size_t to = parent.find('/', from);
+            if (to == std::string_view::npos) to = parent.size();
+            const std::string_view part = parent.substr(from, to - from);
             const int next = child(at, part);
             // Under a node that was skipped (an instanced 3D model is not read), its unread
             // children are the skipped node itself: what is added there is skipped with it.
             if (next < 0 && tree_.nodes[static_cast<std::size_t>(at)].skipped) return at;
-            if (next < 0) fail(file.path, s.line, s.column, "parent \"" + std::string(*parent) + "\" names no node");
+            if (next < 0) fail(file.path, s.line, s.column, "parent \"" + std::string(parent) + "\" names no node");
             at = next;
             from = to + 1;
         }
-        resolved.emplace(*parent, at);
-        return recent(&file, local[0], *parent, at);
+        resolved.emplace(parent, at);
+        return recent(&file, local[0], parent, at);
     }
 
     void node(const Loaded& file, const Section& s, int at, std::vector<int>& local, Resolved& resolved, std::uint32_t line,
@@ -305,7 +306,8 @@ private:
             else if (k == "index") at_index = &e.second;
             else if (k == "instance_placeholder") placeholder = &e.second;
         }
-        const std::string_view* name = name_attr && name_attr->kind == Value::Kind::String ? &name_attr->text : nullptr;
+        const std::optional<std::string_view> name =
+            name_attr && name_attr->kind == Value::Kind::String ? std::optional(name_attr->text()) : std::nullopt;
         if (!name) fail(file.path, s.line, s.column, "a [node] without a name");
         const bool root = parent_attr == nullptr;
         if (root && !local.empty()) fail(file.path, s.line, s.column, "a second root node '" + std::string(*name) + "'");
@@ -315,7 +317,7 @@ private:
         } else {
             const int parent = root ? -1 : parent_of(file, s, parent_attr, local, resolved);
             // Its path under this file's root, for the child that may follow it.
-            if (!root) last_added_ = LastAdded{&file, local[0], parent_attr->text, *name, -1};
+            if (!root) last_added_ = LastAdded{&file, local[0], parent_attr->text(), *name, -1};
             // A node written again under an instance overrides it (editable children).
             // Only under an instance can a node be there already (Godot writes a node once).
             index = parent >= 0 && tree_.nodes[static_cast<std::size_t>(parent)].instanced ? child(parent, *name) : -1;
@@ -325,8 +327,10 @@ private:
                 // Godot writes it as a string ("0").
                 std::int64_t wanted = -1;
                 if (at_index && at_index->kind == Value::Kind::Int) wanted = at_index->integer;
-                if (at_index && at_index->kind == Value::Kind::String)
-                    std::from_chars(at_index->text.data(), at_index->text.data() + at_index->text.size(), wanted);
+                if (at_index && at_index->kind == Value::Kind::String) {
+                    const std::string_view digits = at_index->text();
+                    std::from_chars(digits.data(), digits.data() + digits.size(), wanted);
+                }
                 if (parent >= 0 && wanted >= 0) {
                     std::vector<int> siblings = children(parent);
                     const auto k = static_cast<std::size_t>(std::min<std::int64_t>(wanted, static_cast<std::int64_t>(siblings.size()) - 1));
@@ -343,17 +347,17 @@ private:
             n->column = column;
             n->file = &file;
         }
-        if (type_attr && type_attr->kind == Value::Kind::String) n->type = type_attr->text;
+        if (type_attr && type_attr->kind == Value::Kind::String) n->type = type_attr->text();
         if (placeholder) {
             warn(*n, "an instance placeholder, skipped");
             n->skipped = true;
         }
         if (const Value* inst = instance) {
-            if (!inst->is_call("ExtResource") || inst->items.size() != 1)
+            if (!inst->is_call("ExtResource") || inst->items().size() != 1)
                 fail(file.path, inst->line, inst->column, "instance= takes an ExtResource(\"id\")");
-            const auto it = file.ext.find(inst->items[0].text);
+            const auto it = file.ext.find(inst->items()[0].text());
             if (it == file.ext.end()) fail(file.path, inst->line, inst->column, "instance names no [ext_resource]");
-            const std::string_view* path = string_attr(*it->second, "path");
+            const std::optional<std::string_view> path = string_attr(*it->second, "path");
             if (!path) fail(file.path, it->second->line, it->second->column, "[ext_resource] has no path");
             if (n->skipped) {
                 // Under a 3D node, a SubViewport or a placeholder: not read at all.
@@ -375,8 +379,8 @@ private:
             }
         }
         if (groups)
-            for (const Value& g : groups->items)
-                if (g.kind == Value::Kind::String || g.kind == Value::Kind::StringName) n->groups.push_back(g.text);
+            for (const Value& g : groups->items())
+                if (g.kind == Value::Kind::String || g.kind == Value::Kind::StringName) n->groups.push_back(g.text());
         add_props(static_cast<std::size_t>(index), s.properties, file);
         if (!n->skipped && (is_3d(n->type) || n->type == "SubViewport")) {
             warn(*n, n->type == "SubViewport" ? "a SubViewport (another physics world), skipped with what it holds"
@@ -437,9 +441,9 @@ Affine local_of(const Node& n) {
         else if (p.key == "rotation") rotation = number_prop(n, &p, rotation);
         else if (p.key == "scale") scale = vector_prop(n, &p, scale);
         else if (p.key == "skew") skew = number_prop(n, &p, skew);
-        else if (p.key == "transform" && p.value->is_call("Transform2D") && p.value->items.size() == 6) {
+        else if (p.key == "transform" && p.value->is_call("Transform2D") && p.value->items().size() == 6) {
             // Node2D::set_transform: the parts read back from the matrix.
-            const auto& it = p.value->items;
+            const Span<Value> it = p.value->items();
             const Vec2 x{it[0].number(), it[1].number()}, y{it[2].number(), it[3].number()};
             position = Vec2{it[4].number(), it[5].number()};
             rotation = std::atan2(x.y, x.x);
@@ -484,11 +488,12 @@ Tree read_tree(Files& files, const Loaded& scene) {
 }
 
 Vec2 vector_value(const std::string& file, const Value& v, const What& what) {
-    if ((!v.is_call("Vector2") && !v.is_call("Vector2i")) || v.items.size() != 2)
+    const Span<Value> xy = v.items();
+    if ((!v.is_call("Vector2") && !v.is_call("Vector2i")) || xy.size() != 2)
         fail(file, v.line, v.column, what.text() + " must be a Vector2(x, y), not " + describe(v));
-    for (const Value& c : v.items)
+    for (const Value& c : xy)
         if (!c.is_number()) fail(file, c.line, c.column, what.text() + ": " + describe(c) + " where a number belongs");
-    return Vec2{v.items[0].number(), v.items[1].number()};
+    return Vec2{xy[0].number(), xy[1].number()};
 }
 
 double number_prop(const Node& n, const Prop* p, double fallback) {
@@ -513,20 +518,22 @@ bool bool_prop(const Node& n, const Prop* p, bool fallback) {
 std::vector<Vec2> points_of(const std::string& file, const Value& v, const What& what) {
     std::vector<Vec2> out;
     if (v.is_call("PackedVector2Array")) {
-        out.reserve(v.items.size() / 2);
-        if (v.items.size() % 2 != 0) fail(file, v.line, v.column, what.text() + ": a PackedVector2Array of an odd count of numbers");
-        for (std::size_t k = 0; k < v.items.size(); k += 2) {
-            if (!v.items[k].is_number() || !v.items[k + 1].is_number())
-                fail(file, v.items[k].line, v.items[k].column, what.text() + ": expected numbers in the PackedVector2Array");
-            out.push_back(Vec2{v.items[k].number(), v.items[k + 1].number()});
+        const Span<Value> n = v.items();
+        out.reserve(n.size() / 2);
+        if (n.size() % 2 != 0) fail(file, v.line, v.column, what.text() + ": a PackedVector2Array of an odd count of numbers");
+        for (std::size_t k = 0; k < n.size(); k += 2) {
+            if (!n[k].is_number() || !n[k + 1].is_number())
+                fail(file, n[k].line, n[k].column, what.text() + ": expected numbers in the PackedVector2Array");
+            out.push_back(Vec2{n[k].number(), n[k + 1].number()});
         }
         return out;
     }
     if (v.kind == Value::Kind::Array) {
-        for (const Value& p : v.items) {
-            if (!p.is_call("Vector2") || p.items.size() != 2 || !p.items[0].is_number() || !p.items[1].is_number())
+        for (const Value& p : v.items()) {
+            const Span<Value> xy = p.items();
+            if (!p.is_call("Vector2") || xy.size() != 2 || !xy[0].is_number() || !xy[1].is_number())
                 fail(file, p.line, p.column, what.text() + ": expected Vector2(x, y), found " + describe(p));
-            out.push_back(Vec2{p.items[0].number(), p.items[1].number()});
+            out.push_back(Vec2{xy[0].number(), xy[1].number()});
         }
         return out;
     }

@@ -170,7 +170,7 @@ private:
         if (!p) return {};
         if (p->value->kind != Value::Kind::String && p->value->kind != Value::Kind::StringName)
             fail(p->from->path, p->value->line, p->value->column, who(n) + ": metadata/collide_ignore must be a string");
-        return tiled::ignored_rules({{"collide_ignore", std::string(p->value->text)}});
+        return tiled::ignored_rules({{"collide_ignore", std::string(p->value->text())}});
     }
 
     void shape(const Node& n, std::string_view id, const std::vector<Part>& parts, const std::vector<std::string>& groups,

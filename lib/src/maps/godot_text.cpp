@@ -51,12 +51,16 @@ struct Prefetch {
     }
 };
 
+static_assert(sizeof(void*) != 8 || sizeof(Value) == 40, "a Value is 40 bytes: a level holds millions of them");
+
 namespace {
 
 // PackedByteArray strings from this size on are decoded on a lane while the file is read.
 constexpr std::size_t kPrefetchBytes = std::size_t{1} << 20;
 
 constexpr int kMaxDepth = 256;
+// A Value holds a text's size and a list's count in 32 bits.
+constexpr std::size_t kMaxCount = 0xFFFFFFFFu;
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 bool is_word_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
@@ -162,6 +166,7 @@ private:
     Span<Value> store(std::size_t from) {
         const std::size_t n = scratch_.size() - from;
         if (n == 0) return {};
+        if (n > kMaxCount) fail("a list of more than 4294967295 items");
         Value* block = allocate(n);
         std::copy(scratch_.begin() + static_cast<std::ptrdiff_t>(from), scratch_.end(), block);
         scratch_.resize(from);
@@ -253,17 +258,17 @@ private:
         const char c = t_[i_];
         if (c == '"') {
             v.kind = Value::Kind::String;
-            v.text = string_token();
+            v.set_text(string_token());
         } else if ((c == '&' || c == '^') && i_ + 1 < t_.size() && t_[i_ + 1] == '"') {
             v.kind = c == '&' ? Value::Kind::StringName : Value::Kind::NodePath;
             advance();
-            v.text = string_token();
+            v.set_text(string_token());
         } else if (c == '[') {
             v.kind = Value::Kind::Array;
-            v.items = list(']', depth, false);
+            v.set_items(list(']', depth, false));
         } else if (c == '{') {
             v.kind = Value::Kind::Dict;
-            v.items = dict(depth);
+            v.set_items(dict(depth));
         } else if (c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9')) {
             number(v);
         } else if (is_word_start(c)) {
@@ -297,7 +302,7 @@ private:
                 Value* pair = allocate(2);
                 pair[0] = item;
                 pair[1] = entry_value;
-                entry.items = Span<Value>(pair, 2);
+                entry.set_items(Span<Value>(pair, 2));
                 item = entry;
                 skip_blank();
             }
@@ -414,17 +419,17 @@ private:
         skip_inline();
         if (i_ < t_.size() && t_[i_] == '(') {
             v.kind = Value::Kind::Call;
-            v.text = w;
-            v.items = list(')', depth, w == "Object");
-            if (w == "PackedByteArray" && v.items.size() == 1 && v.items[0].kind == Value::Kind::String &&
-                v.items[0].text.size() >= kPrefetchBytes) {
+            v.set_text(w);
+            v.set_items(list(')', depth, w == "Object"));
+            if (w == "PackedByteArray" && v.items().size() == 1 && v.items()[0].kind == Value::Kind::String &&
+                v.items()[0].text().size() >= kPrefetchBytes) {
                 if (!doc_.prefetch) doc_.prefetch = std::make_shared<Prefetch>();
-                doc_.prefetch->post(v.items[0].text);
+                doc_.prefetch->post(v.items()[0].text());
             }
             return;
         }
         v.kind = Value::Kind::Word;
-        v.text = w;
+        v.set_text(w);
     }
 
     // Line breaks in t_[from, to) counted.
@@ -447,6 +452,7 @@ private:
         const void* quote = std::memchr(base + i_, '"', t_.size() - i_);
         if (!quote) fail_at("a string that never ends", line, column);
         const std::size_t close = static_cast<std::size_t>(static_cast<const char*>(quote) - base);
+        if (close - i_ > kMaxCount) fail_at("a string of 4 GiB or more", line, column);
         if (!std::memchr(base + i_, '\\', close - i_)) {
             const std::size_t from = i_;
             count_lines(from, close);
@@ -464,6 +470,7 @@ private:
             if (i_ >= t_.size()) fail_at("a string that never ends", line, column);
             if (t_[i_] == '"') {
                 advance();
+                if (out.size() > kMaxCount) fail_at("a string of 4 GiB or more", line, column);
                 return out;
             }
             advance();
@@ -540,8 +547,8 @@ std::string describe(const Value& v) {
         case Value::Kind::NodePath: return "a NodePath";
         case Value::Kind::Array: return "an array";
         case Value::Kind::Dict: return "a dictionary";
-        case Value::Kind::Call: return "a " + std::string(v.text) + "(...)";
-        case Value::Kind::Word: return "the word '" + std::string(v.text) + "'";
+        case Value::Kind::Call: return "a " + std::string(v.text()) + "(...)";
+        case Value::Kind::Word: return "the word '" + std::string(v.text()) + "'";
     }
     return "a value";
 }
@@ -551,21 +558,21 @@ std::string packed_bytes(const std::string& file, const Value& v, const Document
         throw Error(file, "", message, static_cast<int>(v.line), static_cast<int>(v.column));
     };
     if (!v.is_call("PackedByteArray")) fail("expected a PackedByteArray(...), found " + describe(v));
-    if (v.items.size() == 1 && v.items[0].kind == Value::Kind::String) {
-        if (Prefetch::Decoded* d = in && in->prefetch ? in->prefetch->find(v.items[0].text.data()) : nullptr) {
+    if (v.items().size() == 1 && v.items()[0].kind == Value::Kind::String) {
+        if (Prefetch::Decoded* d = in && in->prefetch ? in->prefetch->find(v.items()[0].text().data()) : nullptr) {
             d->taken = true;
             if (!d->error.empty()) fail("PackedByteArray: " + d->error);
             return std::move(d->bytes);
         }
         try {
-            return decode_base64(v.items[0].text);
+            return decode_base64(v.items()[0].text());
         } catch (const DataError& e) {
             fail(std::string("PackedByteArray: ") + e.what());
         }
     }
     std::string out;
-    out.reserve(v.items.size());
-    for (const Value& b : v.items) {
+    out.reserve(v.items().size());
+    for (const Value& b : v.items()) {
         if (b.kind != Value::Kind::Int || b.integer < 0 || b.integer > 255)
             throw Error(file, "", "PackedByteArray: expected a byte (0 to 255), found " + describe(b), static_cast<int>(b.line),
                         static_cast<int>(b.column));

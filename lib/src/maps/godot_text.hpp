@@ -41,25 +41,45 @@ private:
     std::size_t size_ = 0;
 };
 
-/// One value as written. Its text and items are views into the Document that holds it.
+/// One value as written, in 40 bytes (a level holds millions). Its text and items are views
+/// into the Document that holds it.
 struct Value {
     enum class Kind : std::uint8_t { Nil, Bool, Int, Real, String, StringName, NodePath, Array, Dict, Call, Word };
+    std::uint32_t line = 0, column = 0;  ///< where the value starts, from 1 (column in bytes)
+    union {
+        std::int64_t integer = 0;  ///< Int
+        double real;               ///< Real
+        const Value* items_data;   ///< Array, Dict, Call: the first item (read them with items())
+    };
     Kind kind = Kind::Nil;
     bool boolean = false;
-    std::uint32_t line = 0, column = 0;  ///< where the value starts, from 1 (column in bytes)
-    std::int64_t integer = 0;
-    double real = 0;
+
     /// String, StringName and NodePath: the text, escapes decoded; Call: the constructor's name
-    /// (`Vector2`, `Array[int]`); Word: the word.
-    std::string_view text;
+    /// (`Vector2`, `Array[int]`); Word: the word. Empty for the other kinds.
+    std::string_view text() const { return {text_, text_size_}; }
     /// Array: its elements; Call: its arguments (a `"key": value` argument of Object(...) as
-    /// a Dict of one entry); Dict: keys and values, alternating.
-    Span<Value> items;
+    /// a Dict of one entry); Dict: keys and values, alternating. Empty for the other kinds.
+    Span<Value> items() const { return has_items() ? Span<Value>(items_data, items_size_) : Span<Value>(); }
+    /// Set by the reader: a text under 4 GiB, fewer than 2^32 items.
+    void set_text(std::string_view t) {
+        text_ = t.data();
+        text_size_ = static_cast<std::uint32_t>(t.size());
+    }
+    void set_items(Span<Value> s) {
+        items_data = s.begin();
+        items_size_ = static_cast<std::uint32_t>(s.size());
+    }
 
     bool is_number() const { return kind == Kind::Int || kind == Kind::Real; }
     /// An Int or Real as a double.
     double number() const { return kind == Kind::Int ? static_cast<double>(integer) : real; }
-    bool is_call(std::string_view name) const { return kind == Kind::Call && text == name; }
+    bool is_call(std::string_view name) const { return kind == Kind::Call && text() == name; }
+
+private:
+    bool has_items() const { return kind == Kind::Array || kind == Kind::Dict || kind == Kind::Call; }
+
+    const char* text_ = nullptr;
+    std::uint32_t text_size_ = 0, items_size_ = 0;
 };
 
 /// An attribute or property: its name and value.

@@ -348,8 +348,8 @@ private:
 std::string int_cells(const std::string& file, const Value& v, const Node& node) {
     if (!v.is_call("PackedInt32Array")) fail(file, v.line, v.column, who(node) + ": tile_data must be a PackedInt32Array");
     std::string bytes;
-    bytes.reserve(v.items.size() * 4);
-    for (const Value& i : v.items) {
+    bytes.reserve(v.items().size() * 4);
+    for (const Value& i : v.items()) {
         if (i.kind != Value::Kind::Int) fail(file, i.line, i.column, who(node) + ": tile_data holds " + describe(i));
         const auto u = static_cast<std::uint32_t>(i.integer);
         for (int b = 0; b < 4; ++b) bytes += static_cast<char>(u >> (8 * b) & 0xFF);
@@ -398,7 +398,7 @@ TileLayers::TileLayers(Files& files, const Tree& tree, std::size_t index) : stat
     if (!res.section) fail(set_prop->from->path, set_prop->value->line, set_prop->value->column, who(node) + ": tile_set must be a TileSet resource");
     st.set = read_tile_set(files, node, res);
     if (const Prop* ignore = node.prop("metadata/collide_ignore"); ignore && ignore->value->kind == Value::Kind::String)
-        st.ignore = tiled::ignored_rules({{"collide_ignore", std::string(ignore->value->text)}});
+        st.ignore = tiled::ignored_rules({{"collide_ignore", std::string(ignore->value->text())}});
     if (node.type == "TileMapLayer") {
         st.disabled = !bool_prop(node, node.prop("enabled"), true);
         if (!st.disabled) st.data = node.prop("tile_map_data");
@@ -456,7 +456,7 @@ void TileLayers::write(SceneText& out, MapImport& imp, Ids& ids, std::bitset<32>
             continue;
         }
         const Prop* name = node.prop(prefix + "name");
-        const std::string label(name && name->value->kind == Value::Kind::String ? name->value->text : std::string_view());
+        const std::string label(name && name->value->kind == Value::Kind::String ? name->value->text() : std::string_view());
         const std::string path = std::string(node.path) + (count == 1 ? std::string() : "/" + (label.empty() ? "#" + std::to_string(k) : label));
         const std::string bytes = int_cells(data->from->path, *data->value, node);
         const Records records(bytes, 0, data->from->path, *data->value, node);

@@ -95,10 +95,10 @@ TileSet read_tile_set(Files& files, const Node& node, const Resource& res) {
                  "): collide reads square tiles only");
     }
     if (const Value* size = res.property("tile_size")) {
-        if (!(size->is_call("Vector2i") || size->is_call("Vector2")) || size->items.size() != 2 || !size->items[0].is_number() ||
-            !size->items[1].is_number() || !(size->items[0].number() > 0) || !(size->items[1].number() > 0))
+        if (!(size->is_call("Vector2i") || size->is_call("Vector2")) || size->items().size() != 2 || !size->items()[0].is_number() ||
+            !size->items()[1].is_number() || !(size->items()[0].number() > 0) || !(size->items()[1].number() > 0))
             fail(res.file->path, size->line, size->column, who(node) + ": TileSet.tile_size must be a Vector2i of sizes > 0");
-        set.tile_size = Vec2{size->items[0].number(), size->items[1].number()};
+        set.tile_size = Vec2{size->items()[0].number(), size->items()[1].number()};
     }
     for (const auto& [key, v] : res.section->properties) {
         int k = 0;

@@ -1,5 +1,6 @@
 // collide: batch collision checker for 2D game data. See README.md and SPEC.md.
 #include "commands.hpp"
+#include "heap.hpp"
 #include "help_text.hpp"
 #include "log.hpp"
 #include "output.hpp"
@@ -7,9 +8,6 @@
 #include <csignal>
 #include <iostream>
 
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 namespace {
 const Command kCommands[] = {
@@ -43,16 +41,7 @@ int main(int argc, char** argv) {
     sigaddset(&pipe, SIGPIPE);
     pthread_sigmask(SIG_UNBLOCK, &pipe, nullptr);  // a blocked one would turn into EPIPE errors
     guard_standard_descriptors();
-#ifdef __GLIBC__
-    // Memory freed by one phase is handed out again by the next instead of going back to the
-    // system: big blocks come from the heap, not from mmap, and the heap is not trimmed. On the
-    // virtual machines we measure on, a page touched for the first time costs several
-    // microseconds, more when the host has taken back memory a finished program freed; the
-    // scene text (121 MB for a million shapes) freed after parsing then holds the check's
-    // arrays. Peak memory stays about the same.
-    mallopt(M_MMAP_MAX, 0);
-    mallopt(M_TRIM_THRESHOLD, 1 << 30);
-#endif
+    tune_heap();
     init_log();
     // Named, so that usage lines say "collide" and not the path the program was started by
     // (the man page is made from them).

@@ -1,5 +1,7 @@
 #include "map_input.hpp"
 
+#include "heap.hpp"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -60,7 +62,12 @@ private:
 std::vector<collide::MapImport> import_map_argument(const MapArgument& map, collide::MapBuild build) {
     const collide::FileLoader load = collide::file_system_loader();
     const MappedMap mapped(map.file);
-    if (mapped.mapped()) return collide::import_map(map.file, mapped.text(), map.format, load, map.level, build);
+    if (mapped.mapped()) {
+        // What the import allocates is a few times the map (a Godot level of 108 MB peaks at
+        // about 310 MB of heap): on huge pages, its page faults are 512 times fewer.
+        reserve_huge_heap(3 * mapped.text().size());
+        return collide::import_map(map.file, mapped.text(), map.format, load, map.level, build);
+    }
     const std::string text = load(map.file);
     return collide::import_map(map.file, text, map.format, load, map.level, build);
 }

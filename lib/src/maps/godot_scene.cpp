@@ -177,7 +177,7 @@ private:
                const std::vector<std::string>& ignore) {
         require_finite(n, parts);
         SceneText& out = *scene_;
-        const std::string unique = ids_.unique(std::string(id));
+        const std::string_view unique = ids_.unique(id);
         if (parts.size() == 1) {
             out.begin_shape(unique, parts[0].type);
             write_part_fields(out, parts[0]);

@@ -161,16 +161,20 @@ std::vector<Vec2> points_of(const std::string& file, const Value& v, const What&
 /// `~3`, ...: scene ids are unique.
 class Ids {
 public:
-    std::string unique(std::string id) {
+    /// `id`, or `id~N`: valid until the next call (`id` itself when it is not taken yet).
+    std::string_view unique(std::string_view id) {
         if (set_.insert(id)) return id;
         for (std::size_t n = 2;; ++n) {
-            std::string next = id + "~" + std::to_string(n);
-            if (set_.insert(next)) return next;
+            next_.assign(id.data(), id.size());
+            next_ += '~';
+            next_ += std::to_string(n);
+            if (set_.insert(next_)) return next_;
         }
     }
 
 private:
     StringSet set_;
+    std::string next_;
 };
 
 /// `g` added to `groups` unless there already.

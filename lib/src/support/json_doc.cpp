@@ -22,6 +22,8 @@ void JsonDoc::reset() {
     links_.clear();
     keys_.clear();
     decoded_.clear();
+    char_block_ = 0;
+    char_used_ = 0;
     nums_.clear();
     ints_.clear();
     small_.clear();
@@ -398,11 +400,24 @@ void JsonDoc::number(double v) {
     add(static_cast<std::uint32_t>(nodes_.size() - 1));
 }
 
+std::string_view JsonDoc::keep(std::string_view s) {
+    if (s.empty()) return {};
+    if (s.size() > kCharBlock / 4) return decoded_.emplace_back(s);  // a long one on its own
+    if (char_blocks_.empty() || char_used_ + s.size() > kCharBlock) {
+        if (!char_blocks_.empty()) ++char_block_;
+        if (char_block_ == char_blocks_.size()) char_blocks_.push_back(std::make_unique<char[]>(kCharBlock));
+        char_used_ = 0;
+    }
+    char* at = char_blocks_[char_block_].get() + char_used_;
+    std::memcpy(at, s.data(), s.size());
+    char_used_ += s.size();
+    return std::string_view(at, s.size());
+}
+
 void JsonDoc::string(std::string_view s) {
-    decoded_.emplace_back(s);
     Node n{};
     n.kind = JsonValue::Kind::String;
-    n.str = decoded_.back();
+    n.str = keep(s);
     n.offset = std::string_view::npos;
     nodes_.push_back(n);
     add(static_cast<std::uint32_t>(nodes_.size() - 1));

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -184,6 +185,12 @@ private:
     std::vector<std::uint32_t> scratch_;      // children being collected
     std::vector<std::string_view> scratch_keys_;
     std::deque<std::string> decoded_;         // strings with escapes, decoded
+    // The strings of built values, end to end in blocks that reset() rewinds and keeps: a
+    // map's converter builds a few strings for each of 100,000s of shapes.
+    static constexpr std::size_t kCharBlock = std::size_t{1} << 16;
+    std::vector<std::unique_ptr<char[]>> char_blocks_;
+    std::size_t char_block_ = 0, char_used_ = 0;  // the block being filled, and how far
+    std::string_view keep(std::string_view s);
     // Arrays of numbers only (positions, grid rows) are stored packed, without a node per
     // element: a value index with kPacked set is element (index - kPacked) of these.
     static constexpr std::uint32_t kPacked = 1u << 31;

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <tuple>
 
 using collide::MapFormat;
 using json = nlohmann::json;
@@ -379,6 +380,30 @@ TEST_CASE("godot: an older TileMap's layer_N/tile_data, three ints a cell, and i
     CHECK(scene["grids"][0]["rows"] == json::array({"##"}));
     REQUIRE(scene["shapes"].size() == 1);
     CHECK(scene["shapes"][0]["id"] == "Level/Map/#1@0,1");
+}
+
+TEST_CASE("godot: a scene read from its map taken has the sources and warnings of one read from a copy") {
+    Files files{{"game/project.godot", "config_version=5\n"}};
+    const std::string text = one_body("CircleShape2D") + "\n[node name=\"Lone\" type=\"CollisionShape2D\" parent=\".\"]\n";
+    const auto scene_of = [&](bool take) {
+        auto maps = collide::import_map("game/levels/level.tscn", text, MapFormat::Godot, loader(files), {}, collide::MapBuild::Scene);
+        REQUIRE(maps.size() == 1);
+        collide::ReadOptions options;
+        options.sources = true;
+        return take ? collide::read_map_scene(std::move(maps[0]), options) : collide::read_map_scene(maps[0], options);
+    };
+    const collide::Scene copied = scene_of(false), taken = scene_of(true);
+    REQUIRE(taken.shapes.size() == 1);
+    REQUIRE(taken.sources.shapes.size() == 1);
+    const collide::Source a = copied.sources.shape(0), b = taken.sources.shape(0);
+    CHECK(b.file == "game/levels/level.tscn");
+    CHECK(b.line == 7);  // the body's [node] line
+    CHECK(b.layer == "Level");
+    CHECK(std::tie(a.file, a.line, a.column, a.layer) == std::tie(b.file, b.line, b.column, b.layer));
+    REQUIRE(taken.warnings.size() == 1);  // the lone shape, its file taken off
+    CHECK(taken.warnings == copied.warnings);
+    CHECK(taken.warnings[0].rfind("node 'Level/Lone': ", 0) == 0);
+    CHECK(taken.sources.warnings.size() == 1);
 }
 
 TEST_CASE("godot: errors name the file, line, column and node") {

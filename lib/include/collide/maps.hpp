@@ -165,7 +165,8 @@ void write_scene_text(const MapImport& map, std::ostream& out);
 /// an error about one of its shapes or grids is reported against the map, naming the object
 /// or layer (MapSource) rather than the scene.
 Scene read_map_scene(const MapImport& map, const ReadOptions& options = {});
-/// The same, taking the map's grids rather than copying them (a big tile layer's bits).
+/// The same, taking the map's grids and sources rather than copying them (a big tile layer's
+/// bits, a source for each of 100,000s of objects).
 Scene read_map_scene(MapImport&& map, const ReadOptions& options = {});
 
 }  // namespace collide

@@ -331,20 +331,21 @@ Scene finish_built(const MapImport& map) {
     }
 }
 
-Scene read_taking(const MapImport& map, const ReadOptions& options, std::vector<Grid>* take) {
+// `owned`: the map itself, when its grids and sources may be moved out (not copied).
+Scene read_taking(const MapImport& map, const ReadOptions& options, MapImport* owned) {
     try {
         ReadOptions text_options = options;
         text_options.sources = false;  // the map's own, below, not the text's
         Scene scene = map.built ? finish_built(map) : read_scene(map.text, map.name, text_options);
-        add_map_grids(scene, map, take);
+        add_map_grids(scene, map, owned ? &owned->grids : nullptr);
         for (const Ignore& i : map.grid_ignores) scene.ignores.push_back(Ignore{scene.shapes.size() + i.object, i.rules});
-        if (options.sources) scene.sources = map.sources;
-        else scene.sources.file = map.sources.file;
         // The map's warnings, without the file each begins with (the source names it).
-        for (const std::string& w : map.warnings) {
-            const std::string head = map.sources.file + ": ";
+        const std::string head = map.sources.file + ": ";
+        for (const std::string& w : map.warnings)
             scene.warnings.push_back(w.compare(0, head.size(), head) == 0 ? w.substr(head.size()) : w);
-        }
+        if (!options.sources) scene.sources.file = map.sources.file;
+        else if (owned) scene.sources = std::move(owned->sources);
+        else scene.sources = map.sources;
         return scene;
     } catch (const Error& e) {
         // "/shapes/12/points" or "/grids/0/rows": the map object or layer it came from.
@@ -390,7 +391,7 @@ Scene read_taking(const MapImport& map, const ReadOptions& options, std::vector<
 
 Scene read_map_scene(const MapImport& map, const ReadOptions& options) { return read_taking(map, options, nullptr); }
 
-Scene read_map_scene(MapImport&& map, const ReadOptions& options) { return read_taking(map, options, &map.grids); }
+Scene read_map_scene(MapImport&& map, const ReadOptions& options) { return read_taking(map, options, &map); }
 
 namespace detail::tiled {
 

@@ -225,6 +225,7 @@ ExitCode run_check(const CheckArgs& args) {
         }
         dest->commit();
         log_verbose("check and write " + std::to_string(check_ms) + " ms");
+        leave_to_exit(std::move(scenes));
         return failed ? ExitCode::Failed : ExitCode::Ok;
     } catch (const WriteError& e) {
         return fail(e.what());

@@ -398,6 +398,12 @@ std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, u
     return out;
 }
 
+void leave_to_exit(std::vector<collide::Scene>&& scenes) {
+    // Reachable from here to the end: a leak checker counts it as memory still in use.
+    static auto* const kept = new std::vector<std::vector<collide::Scene>>();
+    kept->push_back(std::move(scenes));
+}
+
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
     struct stat target {};
     if (stat(path_.c_str(), &target) == 0 && !S_ISREG(target.st_mode)) {

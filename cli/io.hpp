@@ -64,6 +64,12 @@ std::vector<collide::Scene> read_scenes(const std::vector<std::string>& files, u
                                         std::vector<std::string>* warnings = nullptr,
                                         ReadProgress* progress = nullptr, bool sources = false);
 
+/// Keeps `scenes` until the program exits, where the system takes back their memory at once:
+/// freeing 100,000s of shapes one by one takes longer than checking some of them (clang's
+/// -disable-free does the same for its syntax trees). For scenes no longer needed once a
+/// command has written its output.
+void leave_to_exit(std::vector<collide::Scene>&& scenes);
+
 /// An output file written to a temporary beside it and renamed into place by commit();
 /// destroyed without commit(), it leaves nothing behind. An existing target that is not a
 /// regular file (a device, a FIFO) is written in place; a symbolic link's target is replaced.

@@ -490,6 +490,13 @@ TEST_CASE("base64 decodes in groups and across line breaks alike") {
     CHECK_THROWS_WITH_AS(decode_base64("AQAAAQAA\n AQ*A"), "base64 data holds '*' at byte 12", collide::detail::DataError);
     CHECK_THROWS_WITH_AS(decode_base64("AQ==AQAA"), "base64 data holds '=' at byte 4", collide::detail::DataError);
     CHECK_THROWS_WITH_AS(decode_base64("AQAAA"), "base64 data is cut short", collide::detail::DataError);
+    // Into room reserved beforehand (by the thread whose heap should have it back).
+    std::string room;
+    room.reserve(64);
+    const char* at = room.data();
+    const std::string out = decode_base64("AQAAAQAA", std::move(room));
+    CHECK(out == std::string("\x01\x00\x00\x01\x00\x00", 6));
+    CHECK(out.data() == at);
 }
 
 TEST_CASE("a gigabyte of empty zstd layer decodes into packed gids, and a longer one fails at its cells") {

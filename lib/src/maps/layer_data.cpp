@@ -254,8 +254,8 @@ std::uint32_t Gids::palette_index(std::uint32_t gid) {
     return last_index_;
 }
 
-std::string decode_base64(std::string_view text) {
-    std::string out;
+std::string decode_base64(std::string_view text, std::string room) {
+    std::string out = std::move(room);
     out.reserve(text.size() / 4 * 3 + 3);
     advise_huge_pages(out.data(), out.capacity());  // before the first write: tens of megabytes for a big layer
     out.resize(text.size() / 4 * 3 + 3);

@@ -110,7 +110,9 @@ public:
 Gids decode_tile_data(std::string_view text, std::string_view encoding,
                                             std::string_view compression, std::uint64_t count);
 
-/// Base64 (RFC 4648, standard alphabet, padding optional, whitespace ignored) to bytes.
-std::string decode_base64(std::string_view text);
+/// Base64 (RFC 4648, standard alphabet, padding optional, whitespace ignored) to bytes;
+/// written into `room` (a string whose capacity another thread reserved, so that the memory
+/// goes back to that thread's heap when freed).
+std::string decode_base64(std::string_view text, std::string room = {});
 
 }  // namespace collide::detail

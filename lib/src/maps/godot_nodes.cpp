@@ -431,6 +431,26 @@ private:
     } last_added_;
 };
 
+}  // namespace
+
+void prefetch_props(const Node& n, bool items) {
+#if defined(__GNUC__)
+    for (const Prop& p : n.props) {
+        if (!items) {
+            __builtin_prefetch(p.key.data());
+            __builtin_prefetch(p.value);
+        } else if (!p.value->items().empty()) {
+            __builtin_prefetch(p.value->items().begin());
+        }
+    }
+#else
+    (void)n;
+    (void)items;
+#endif
+}
+
+namespace {
+
 // A node's own transform: its position, rotation, scale and skew in the order written (a
 // `transform` sets all four).
 Affine local_of(const Node& n) {
@@ -478,6 +498,7 @@ Tree read_tree(Files& files, const Loaded& scene) {
     reserve_huge(tree.globals, tree.nodes.size());
     tree.globals.resize(tree.nodes.size());
     for (std::size_t i = 1; i < tree.nodes.size(); ++i) {  // the root's own transform is not applied
+        if (i + kAhead < tree.nodes.size()) prefetch_props(tree.nodes[i + kAhead], false);
         const Node& n = tree.nodes[i];
         const Node& parent = tree.nodes[static_cast<std::size_t>(n.parent)];
         const bool chained = n.parent > 0 && is_node2d(parent.type) && !bool_prop(n, n.prop("top_level"), false);

@@ -49,6 +49,8 @@ public:
         // Each node's part of the scene is made, then written once all before it are: a tile
         // layer's cells are sorted out on the lane while the bodies after it are made.
         for (std::size_t i = 0; i < tree_.nodes.size() && !failed_; ++i) {
+            if (i + kAhead < tree_.nodes.size()) prefetch_props(tree_.nodes[i + kAhead], false);
+            if (i + kAhead / 2 < tree_.nodes.size()) prefetch_props(tree_.nodes[i + kAhead / 2], true);
             const Node& n = tree_.nodes[i];
             if (n.skipped) continue;
             const bool tiles = n.type == "TileMapLayer" || n.type == "TileMap";

@@ -132,6 +132,13 @@ Resource resource(Files& files, const Loaded& in, const Value& v);
 /// The scene's node tree with its global transforms. Throws collide::Error.
 Tree read_tree(Files& files, const Loaded& scene);
 
+/// Asks the memory for `n`'s property names and values (or, with `items`, the items of its
+/// values, once those are at hand) ahead of their reading: a level's nodes are read in order,
+/// and what they hold lies in the text and the document, far from the tree, a cache miss each.
+/// Best called for the node kAhead after the one being read (and kAhead / 2 with `items`).
+void prefetch_props(const Node& n, bool items);
+inline constexpr std::size_t kAhead = 8;
+
 /// A throw naming the scene file, the place and the node.
 [[noreturn]] void fail(const std::string& file, std::uint32_t line, std::uint32_t column, const std::string& message);
 

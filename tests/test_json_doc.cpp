@@ -111,6 +111,27 @@ TEST_CASE("JsonDoc: values are kept until reset, and packed ones too") {
     CHECK(doc.at_end());
 }
 
+TEST_CASE("JsonDoc: built strings stay whole across blocks and resets, long ones too") {
+    JsonDoc doc{std::string_view()};
+    const std::string long_one(40000, 'x');  // longer than a quarter of a block: kept on its own
+    for (int round = 0; round < 2; ++round) {  // the second reuses the first one's blocks
+        doc.begin_array();
+        for (int k = 0; k < 20000; ++k) doc.string("name" + std::to_string(k));  // ~180 KB: several blocks
+        doc.string(long_one);
+        doc.string("");
+        doc.end();
+        const JsonValue list = doc.built();
+        REQUIRE(list.size() == 20002);
+        bool all = true;
+        for (int k = 0; k < 20000; ++k) all = all && list[static_cast<std::size_t>(k)].string() == "name" + std::to_string(k);
+        CHECK(all);
+        CHECK(list[20000].string() == long_one);
+        CHECK(list[20001].is_string());
+        CHECK(list[20001].string().empty());
+        doc.reset();
+    }
+}
+
 namespace {
 // The double JsonDoc reads for a number token, and its integer flag.
 double read_number(const std::string& token, bool* integer = nullptr) {

@@ -139,6 +139,15 @@ TEST_CASE("read_scene: objects with the same groups share one list (collide::Gro
     CHECK(s.shapes[3].groups.empty());
     CHECK(s.shapes[3].groups == s.shapes[4].groups);
 
+    SUBCASE("lists whose names run together alike are still two") {
+        const Scene joined = read(R"({"shapes": [
+            {"type": "point", "at": [0, 0], "groups": ["ab", "c"]},
+            {"type": "point", "at": [0, 0], "groups": ["a", "bc"]},
+            {"type": "point", "at": [0, 0], "groups": ["ab", "c"]}]})");
+        CHECK(joined.shapes[1].groups == std::vector<std::string>{"a", "bc"});
+        CHECK(&joined.shapes[0].groups.names() == &joined.shapes[2].groups.names());
+    }
+
     SUBCASE("more distinct lists than the reader keeps at hand: each is still right") {
         std::string shapes;
         for (int i = 0; i < 40; ++i) {

@@ -130,8 +130,15 @@ Groups GroupLists::get(const JsonValue& value, const Path& path) {
     const std::size_t n = value.size();
     for (std::size_t i = 0; i < n; ++i) text_view(value[i], Path(path, i));  // each a string, or the error
     if (n == 0) return Groups();
-    for (const Groups& g : kept_) {
-        if (g.size() != n) continue;
+    // FNV-1a (Fowler, Noll, Vo) over the names, each ended by a byte no name holds at its end.
+    std::uint64_t h = 14695981039346656037ull;
+    for (std::size_t i = 0; i < n; ++i) {
+        for (const char c : value[i].string()) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+        h = (h ^ 0x100) * 1099511628211ull;
+    }
+    for (std::size_t k = 0; k < kKept; ++k) {
+        const Groups& g = kept_[k];
+        if (hashes_[k] != h || g.size() != n) continue;
         std::size_t i = 0;
         while (i < n && value[i].string() == g[i]) ++i;
         if (i == n) return g;
@@ -141,6 +148,7 @@ Groups GroupLists::get(const JsonValue& value, const Path& path) {
     for (std::size_t i = 0; i < n; ++i) names.emplace_back(value[i].string());
     Groups made(std::move(names));
     kept_[next_] = made;
+    hashes_[next_] = h;
     next_ = (next_ + 1) % kKept;
     return made;
 }

@@ -57,6 +57,8 @@ public:
 private:
     static constexpr std::size_t kKept = 8;
     Groups kept_[kKept];
+    std::uint64_t hashes_[kKept] = {};  // of each kept list's names: most lists are new (a level's
+                                        // bodies each have their name), found so at once
     std::size_t next_ = 0;  // where the next new list is kept, round robin
 };
 

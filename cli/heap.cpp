@@ -1,6 +1,7 @@
 #include "heap.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 
@@ -43,7 +44,16 @@ void reserve_huge_heap(std::size_t bytes) {
     constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
     const auto begin = (reinterpret_cast<std::uintptr_t>(block) + kHuge - 1) & ~(kHuge - 1);
     const auto end = (reinterpret_cast<std::uintptr_t>(block) + bytes) & ~(kHuge - 1);
-    if (begin < end) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+    if (begin < end && madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE) == 0) {
+        // A huge page the host has taken back costs some 4 ms to touch again, more than its 512
+        // small pages (about 1 ms), where a recently freed one costs 0.1-0.3 ms: the first one,
+        // touched now, says which kind the system has at hand, and the advice is withdrawn
+        // when they are the slow kind (tests/bench/README.md, Godot scenes, fourth round).
+        const auto start = std::chrono::steady_clock::now();
+        *reinterpret_cast<volatile char*>(begin) = 0;
+        if (std::chrono::steady_clock::now() - start > std::chrono::microseconds(1000))
+            (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_NOHUGEPAGE);
+    }
     std::free(block);
 #else
     (void)bytes;

@@ -406,6 +406,30 @@ TEST_CASE("godot: a scene read from its map taken has the sources and warnings o
     CHECK(taken.sources.warnings.size() == 1);
 }
 
+TEST_CASE("godot: ids are unique as made, and two names that are one once made UTF-8 are still a duplicate") {
+    Files files{{"game/project.godot", "config_version=5\n"}};
+    const auto body = [](const std::string& name) {
+        return "\n[node name=\"" + name + "\" type=\"StaticBody2D\" parent=\".\"]\n\n[node name=\"S\" type=\"CollisionShape2D\" parent=\"" +
+               name + "\"]\nshape = SubResource(\"c\")\n";
+    };
+    const std::string head = kHead + "[sub_resource type=\"CircleShape2D\" id=\"c\"]\n\n[node name=\"L\" type=\"Node2D\"]\n";
+    const auto scene_of = [&](const std::string& text) {
+        auto maps = collide::import_map("game/levels/level.tscn", text, MapFormat::Godot, loader(files), {}, collide::MapBuild::Scene);
+        return collide::read_map_scene(std::move(maps[0]));
+    };
+    const collide::Scene ok = scene_of(head + body("A") + body("B"));
+    REQUIRE(ok.shapes.size() == 2);
+    CHECK(ok.shapes[1].id == "L/B");
+    // "A\xff" and "A\xfe" are two names, but one id once their bad bytes are U+FFFD.
+    std::string error;
+    try {
+        scene_of(head + body("A\xff") + body("A\xfe"));
+    } catch (const collide::Error& e) {
+        error = e.what();
+    }
+    CHECK(error == "game/levels/level.tscn:12:1: node 'L/A\xfe': duplicate id 'L/A\xEF\xBF\xBD' (also /shapes/0)");
+}
+
 TEST_CASE("godot: errors name the file, line, column and node") {
     CHECK(import_error("[gd_scene load_steps=2 format=2]\n[node name=\"L\" type=\"Node2D\"]\n") ==
           "game/levels/level.tscn:1:1: a Godot 3 scene (format=2): collide reads Godot 4 scenes (format=3 or 4)");

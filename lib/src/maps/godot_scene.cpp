@@ -81,6 +81,7 @@ public:
         for (std::size_t b = 0; b < 32; ++b)
             if (layers_[b] && masks_[b]) pairs.push_back("mask-" + std::to_string(b + 1) + ":layer-" + std::to_string(b + 1));
         scene_->set_pairs(pairs);
+        scene_->ids_unique();  // every shape's id went through ids_
         scene_.finish(out_);
     }
 

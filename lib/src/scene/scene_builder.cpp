@@ -382,7 +382,7 @@ Scene SceneBuilder::finish() {
     const std::size_t total = ns + scene_.grids.size();
     auto id_of = [&](std::size_t i) -> const std::string& { return i < ns ? scene_.shapes[i].id : scene_.grids[i - ns].id; };
     auto path_of = [&](std::size_t i) { return i < ns ? shape_path(i) : grid_path(i - ns) + "/id"; };
-    const auto [dup, orig] = first_duplicate(total, id_of);
+    const auto [dup, orig] = ids_unique_ && scene_.grids.empty() ? std::pair{total, total} : first_duplicate(total, id_of);
     if (dup != total) {
         auto where = [&](std::size_t i) {
             if (i >= ns) return grid_path(i - ns);

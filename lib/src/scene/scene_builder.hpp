@@ -114,6 +114,9 @@ public:
     /// About how many shapes the scene will hold in all (a hint: room is reserved, so that
     /// a million shapes are not moved again each time the storage doubles).
     void expect_shapes(std::size_t count);
+    /// The shapes' ids are known to be unique (a map's converter made them so): finish() does
+    /// not look for a duplicate among them (100,000s of ids hashed again).
+    void ids_known_unique() { ids_unique_ = true; }
 
     /// Where the elements of "shapes", "grids", "moves" and "rules" begin in the text (npos
     /// for values not read from text): recorded for shapes, grids and moves once
@@ -142,6 +145,7 @@ private:
     std::unordered_map<std::string, std::size_t> move_ids_;  // id -> move index
     std::unordered_map<std::string, std::size_t> rule_names_;
     bool record_ = false;
+    bool ids_unique_ = false;
     Offsets offsets_;
     std::vector<Ignore> grid_ignores_;  // object: the grid's index (grids are numbered after shapes at the end)
 };

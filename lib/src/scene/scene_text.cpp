@@ -96,6 +96,7 @@ void SceneText::begin_shape(std::string_view id, std::string_view type) {
         doc_->begin_object();
         doc_->key("id");
         doc_->string(as_utf8(id, fixed));
+        id_fixed_ = id_fixed_ || !fixed.empty();
         doc_->key("type");
         doc_->string(type);
     }

@@ -40,6 +40,12 @@ public:
     const std::optional<Fail>& failure() const { return failure_; }
     /// Direct mode: builds the shapes not built yet (nothing in text mode).
     void flush();
+    /// Direct mode: the ids given to begin_shape were unique (the caller made them so), and the
+    /// builder need not check them again, unless one was not UTF-8 (made so here, two such
+    /// ids may have become one).
+    void ids_unique() {
+        if (build_ && !id_fixed_) build_->ids_known_unique();
+    }
 
     /// Starts the next shape: `{"id": ID, "type": TYPE` (groups come with end_shape).
     void begin_shape(std::string_view id, std::string_view type);
@@ -112,6 +118,7 @@ private:
     void settle();  // waits for the batch on the lane and merges it
 
     bool text_ = true;  // text is written (always without a builder)
+    bool id_fixed_ = false;  // an id was not UTF-8, written with U+FFFD
     SceneBuilder* build_ = nullptr;
     std::unique_ptr<JsonDoc> docs_[2];
     JsonDoc* doc_ = nullptr;  // docs_[cur_]: the shapes in progress

@@ -8,6 +8,7 @@
 #include "maps/tiled_model.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <exception>
 #include <optional>
 #include <charconv>
@@ -50,10 +51,7 @@ public:
     /// Source, atlas x, atlas y and the alternative without its flags, as one number: the
     /// record's last 8 bytes, little-endian, bits 60-62 (the flags) cleared.
     std::uint64_t tile(std::size_t i) const {
-        const unsigned char* r = reinterpret_cast<const unsigned char*>(bytes_.data()) + 12 * i + 4;
-        std::uint64_t v = 0;
-        for (int b = 7; b >= 0; --b) v = v << 8 | r[b];
-        return v & ~(std::uint64_t{kFlipH | kFlipV | kTranspose} << 48);
+        return little_endian<std::uint64_t>(bytes_.data() + 12 * i + 4) & ~(std::uint64_t{kFlipH | kFlipV | kTranspose} << 48);
     }
     static TileKey tile_key_of(std::uint64_t tile) {
         return TileKey{static_cast<int>(tile & 0xFFFF), static_cast<int>(tile >> 16 & 0xFFFF), static_cast<int>(tile >> 32 & 0xFFFF),
@@ -61,9 +59,19 @@ public:
     }
 
 private:
-    static unsigned u16(const char* p) {
-        return static_cast<unsigned>(static_cast<unsigned char>(p[0])) | static_cast<unsigned>(static_cast<unsigned char>(p[1])) << 8;
+    // The little-endian number at p, read at once (millions of records are read twice).
+    template <class T>
+    static T little_endian(const char* p) {
+        T v;
+        std::memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        T swapped = 0;
+        for (std::size_t b = 0; b < sizeof v; ++b) swapped = static_cast<T>(swapped << 8 | (v >> (8 * b) & 0xFF));
+        v = swapped;
+#endif
+        return v;
     }
+    static unsigned u16(const char* p) { return little_endian<std::uint16_t>(p); }
     static int s16(const char* p) { return static_cast<int>(static_cast<std::int16_t>(static_cast<std::uint16_t>(u16(p)))); }
     std::string_view bytes_;
 };

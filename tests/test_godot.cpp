@@ -334,6 +334,37 @@ TEST_CASE("godot: tile records in any order, erased cells among them, give the s
     CHECK(level({cells[0], cells[1]})["grids"][0]["rows"] == json::array({"##"}));
 }
 
+TEST_CASE("godot: a big layer gives the same layer read as its records come and read cell by cell") {
+    // 300 x 250 cells: full tiles, a triangle every 97th cell, an erased record every 101st and
+    // one at the middle.
+    std::vector<std::string> records;
+    for (int y = 0; y < 250; ++y)
+        for (int x = 0; x < 300; ++x) {
+            const int k = y * 300 + x;
+            std::string r = cell(x, y, k % 97 == 0 ? 1 : 0, 0, 0);
+            if (k % 101 == 0 || k == 300 * 250 / 2) r[4] = r[5] = static_cast<char>(0xFF);
+            records.push_back(r);
+        }
+    const auto level = [&](const std::vector<std::string>& in) {
+        std::string data(2, '\0');
+        for (const std::string& r : in) data += r;
+        return import(kHead + tile_set() + "[node name=\"Level\" type=\"Node2D\"]\n" +
+                      "[node name=\"W\" type=\"TileMapLayer\" parent=\".\"]\ntile_set = SubResource(\"t\")\n" +
+                      "tile_map_data = PackedByteArray(\"" + map_data::base64(data) + "\")\n");
+    };
+    const json halves = level(records);
+    REQUIRE(halves["grids"].size() == 1);
+    CHECK(halves["grids"][0]["rows"].size() == 250);
+    CHECK(halves["grids"][0]["rows"][0].get<std::string>().substr(0, 4) == ".###");  // (0, 0) erased
+    std::size_t triangles = 0;
+    for (int k = 0; k < 300 * 250; ++k) triangles += k % 97 == 0 && k % 101 != 0 && k != 300 * 250 / 2;
+    CHECK(halves["shapes"].size() == triangles);
+    // A cell written twice (with the same tile) makes the layer read whole, in one pass, in
+    // the order of its cells.
+    records.push_back(records[5]);
+    CHECK(level(records) == halves);
+}
+
 TEST_CASE("godot: a tile layer's cells are sorted out beside the bodies after it, yet the first error in node order is the one given") {
     // A layer whose data is broken, then a body whose shape is: the layer's error, although the
     // body after it may be made first.

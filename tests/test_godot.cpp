@@ -268,6 +268,15 @@ std::string cell(int x, int y, int ax, int ay, unsigned alt) {
     return b;
 }
 
+// A level whose TileMapLayer `W` (tile_set()) holds `records` (cell()), as its scene.
+json tile_layer(const std::vector<std::string>& records) {
+    std::string data(2, '\0');
+    for (const std::string& r : records) data += r;
+    return import(kHead + tile_set() + "[node name=\"Level\" type=\"Node2D\"]\n" +
+                  "[node name=\"W\" type=\"TileMapLayer\" parent=\".\"]\ntile_set = SubResource(\"t\")\n" +
+                  "tile_map_data = PackedByteArray(\"" + map_data::base64(data) + "\")\n");
+}
+
 }  // namespace
 
 TEST_CASE("godot: a TileMapLayer's cells, hand-encoded: full tiles a grid, others compounds at their cells") {
@@ -317,21 +326,14 @@ TEST_CASE("godot: tile records in any order, erased cells among them, give the s
                                             cell(3, 2, 0, 0, 0)};
     std::string erased = cell(5, 5, 0, 0, 0);
     erased[4] = erased[5] = static_cast<char>(0xFF);
-    const auto level = [&](const std::vector<std::string>& records) {
-        std::string data(2, '\0');
-        for (const std::string& r : records) data += r;
-        return import(kHead + tile_set() + "[node name=\"Level\" type=\"Node2D\"]\n" +
-                      "[node name=\"W\" type=\"TileMapLayer\" parent=\".\"]\ntile_set = SubResource(\"t\")\n" +
-                      "tile_map_data = PackedByteArray(\"" + map_data::base64(data) + "\")\n");
-    };
-    const json in_rows = level(cells);
+    const json in_rows = tile_layer(cells);
     CHECK(in_rows["grids"][0]["rows"] == json::array({"##..", "....", "#..#"}));  // (3, 0) the triangle
     REQUIRE(in_rows["shapes"].size() == 1);
     CHECK(in_rows["shapes"][0]["id"] == "Level/W@3,0");
-    CHECK(level({cells[4], cells[3], cells[2], cells[1], cells[0]}) == in_rows);
-    CHECK(level({cells[2], erased, cells[0], cells[4], cells[1], cells[3]}) == in_rows);
+    CHECK(tile_layer({cells[4], cells[3], cells[2], cells[1], cells[0]}) == in_rows);
+    CHECK(tile_layer({cells[2], erased, cells[0], cells[4], cells[1], cells[3]}) == in_rows);
     // Full cells only, row by row: the grid spans every record.
-    CHECK(level({cells[0], cells[1]})["grids"][0]["rows"] == json::array({"##"}));
+    CHECK(tile_layer({cells[0], cells[1]})["grids"][0]["rows"] == json::array({"##"}));
 }
 
 TEST_CASE("godot: a big layer gives the same layer read as its records come and read cell by cell") {
@@ -345,24 +347,17 @@ TEST_CASE("godot: a big layer gives the same layer read as its records come and 
             if (k % 101 == 0 || k == 300 * 250 / 2) r[4] = r[5] = static_cast<char>(0xFF);
             records.push_back(r);
         }
-    const auto level = [&](const std::vector<std::string>& in) {
-        std::string data(2, '\0');
-        for (const std::string& r : in) data += r;
-        return import(kHead + tile_set() + "[node name=\"Level\" type=\"Node2D\"]\n" +
-                      "[node name=\"W\" type=\"TileMapLayer\" parent=\".\"]\ntile_set = SubResource(\"t\")\n" +
-                      "tile_map_data = PackedByteArray(\"" + map_data::base64(data) + "\")\n");
-    };
-    const json halves = level(records);
-    REQUIRE(halves["grids"].size() == 1);
-    CHECK(halves["grids"][0]["rows"].size() == 250);
-    CHECK(halves["grids"][0]["rows"][0].get<std::string>().substr(0, 4) == ".###");  // (0, 0) erased
+    const json as_written = tile_layer(records);
+    REQUIRE(as_written["grids"].size() == 1);
+    CHECK(as_written["grids"][0]["rows"].size() == 250);
+    CHECK(as_written["grids"][0]["rows"][0].get<std::string>().substr(0, 4) == ".###");  // (0, 0) erased
     std::size_t triangles = 0;
     for (int k = 0; k < 300 * 250; ++k) triangles += k % 97 == 0 && k % 101 != 0 && k != 300 * 250 / 2;
-    CHECK(halves["shapes"].size() == triangles);
+    CHECK(as_written["shapes"].size() == triangles);
     // A cell written twice (with the same tile) makes the layer read whole, in one pass, in
     // the order of its cells.
     records.push_back(records[5]);
-    CHECK(level(records) == halves);
+    CHECK(tile_layer(records) == as_written);
 }
 
 TEST_CASE("godot: a tile layer's cells are sorted out beside the bodies after it, yet the first error in node order is the one given") {

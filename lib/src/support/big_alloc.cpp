@@ -2,7 +2,6 @@
 
 #include <cstdint>
 #include <new>
-#include <cstdlib>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -12,7 +11,7 @@ namespace collide::detail {
 
 void advise_huge_pages(const void* p, std::size_t bytes) noexcept {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (bytes < kHugeAdviceMin || std::getenv("NOHUGE")) return;
+    if (bytes < kHugeAdviceMin) return;
     constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
     const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
     const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kHuge - 1);
